@@ -1,0 +1,45 @@
+# ragtest developer tasks. `make demo` installs and runs the whole job offline; `make test` runs the tests.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+WIKI_CACHE ?= ../shared/data/wikipedia
+TOPIC ?= Python (programming language)
+RUN_DIR ?= runs/python
+
+.PHONY: install demo test test-all check lint typecheck bench clean
+
+STAMP := $(VENV)/.installed
+
+# torch first, pinned to the CPU build this machine provides locally; sentence-transformers then keeps it.
+# (Elsewhere: install whatever torch build you like first; ragtest accepts torch>=2.1.)
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e ".[offline,openai,dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	HF_HUB_OFFLINE=1 $(VENV)/bin/ragtest run --topic "$(TOPIC)" --wiki-cache $(WIKI_CACHE) --offline --size 20 --out $(RUN_DIR)
+
+test: $(STAMP)
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q
+
+test-all: $(STAMP)
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -m ""
+
+lint:
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check ragtest testgen rag_under_test evaluation
+
+typecheck:
+	$(VENV)/bin/mypy
+
+check: lint typecheck
+
+bench:
+	HF_HUB_OFFLINE=1 $(PY) -m bench
+
+clean:
+	rm -rf runs .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,151 @@
+"""The scoring engine: every selected metric on every row, concurrently, then a summary per metric.
+
+The local judge embeds all texts of the run in one batch before scoring. The LLM judge scores rows
+concurrently; the `LLMClient` bounds how many calls are in flight. Nothing is written to disk here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from evaluation.llm_judge import LLMJudge
+from evaluation.local_judge import LocalJudge
+from evaluation.metric import Judge, Metric
+from evaluation.registry import resolve_metrics
+from evaluation.sample import Sample
+from ragtest.asyncio_utils import run_sync
+from ragtest.embeddings import Embedder, get_embedder
+from ragtest.errors import MissingColumnsError, RagtestError
+from ragtest.llm.client import LLMClient
+from ragtest.schema import MetricResult, reason_column
+
+JudgeName = Literal["local", "llm"]
+#: How many distinct failure reasons the summary lists per metric.
+TOP_REASONS = 3
+
+
+@dataclass
+class EvaluationResult:
+    """The scored dataset, its summary, and each row's full `MetricResult`s (with the judges' details)."""
+
+    frame: pd.DataFrame
+    summary: dict[str, dict[str, Any]]
+    results: list[dict[str, MetricResult]] = field(default_factory=list)
+    judge: str = "local"
+
+    @property
+    def metric_names(self) -> list[str]:
+        return list(self.summary)
+
+
+def check_columns(frame: pd.DataFrame, metrics: Sequence[Metric]) -> None:
+    """Raise `MissingColumnsError` naming every column any selected metric needs and the frame lacks."""
+    columns = set(map(str, frame.columns))
+    problems = [f"{m.name} needs {', '.join(missing)}" for m in metrics if (missing := m.missing_columns(columns))]
+    if problems:
+        raise MissingColumnsError(f"{'; '.join(problems)}; the dataset has: {', '.join(map(str, frame.columns))}")
+
+
+def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None) -> Judge:
+    embedder = embedder or get_embedder()
+    if judge == "local":
+        return LocalJudge(embedder)
+    if judge == "llm":
+        if llm is None:
+            raise RagtestError("judge='llm' needs an LLM client (pass llm=..., or use judge='local' offline)")
+        return LLMJudge(llm=llm, embedder=embedder)
+    raise RagtestError(f"unknown judge {judge!r}; use 'local' or 'llm'")
+
+
+def prepare_local(judge: LocalJudge, metrics: Sequence[Metric], samples: Sequence[Sample]) -> None:
+    """Embed every text the local judge will compare, for all rows, in one batched call."""
+    texts = [t for s in samples for m in metrics if m.rag_failure(s) is None and m.precheck(s) is None
+             for t in m.local_texts(s, judge)]
+    unique = list(dict.fromkeys(t for t in texts if t))
+    if unique:
+        judge.embedder.embed(unique)
+
+
+async def aevaluate_dataset(
+    frame: pd.DataFrame,
+    metrics: Sequence[str | Metric] | None = None,
+    judge: JudgeName | str = "local",
+    llm: LLMClient | None = None,
+    embedder: Embedder | None = None,
+    show_progress: bool = True,
+) -> EvaluationResult:
+    """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
+    selected = resolve_metrics(metrics)
+    check_columns(frame, selected)
+    active = make_judge(judge, llm, embedder)
+    samples = [Sample.from_row(row) for row in frame.to_dict(orient="records")]
+    if isinstance(active, LocalJudge):
+        prepare_local(active, selected, samples)
+    with tqdm(total=len(samples), desc=f"scoring ({judge} judge)", unit="row", disable=not show_progress) as bar:
+
+        async def score_row(sample: Sample) -> dict[str, MetricResult]:
+            scored = await asyncio.gather(*(m.ascore(sample, active) for m in selected))
+            bar.update(1)
+            return {m.name: r for m, r in zip(selected, scored, strict=True)}
+
+        results = await asyncio.gather(*(score_row(s) for s in samples))
+    names = [m.name for m in selected]
+    return EvaluationResult(
+        frame=scored_frame(frame, names, results), summary=summarise(names, results), results=results,
+        judge=str(judge),
+    )
+
+
+def evaluate_dataset(
+    frame: pd.DataFrame,
+    metrics: Sequence[str | Metric] | None = None,
+    judge: JudgeName | str = "local",
+    llm: LLMClient | None = None,
+    embedder: Embedder | None = None,
+    show_progress: bool = True,
+) -> EvaluationResult:
+    """Score every row of `frame` with every selected metric.
+
+    `metrics` are names (see `available_metrics()`) and/or `Metric` instances. `judge` is "local" (offline:
+    embeddings plus lexical alignment) or "llm" (the RAGAS prompts through `llm`). All metrics' columns are
+    checked first (`MissingColumnsError`, before any LLM call); `judge="llm"` without `llm` is a `RagtestError`.
+    Rows with an `answer_error` get failed results ("RAG error: ...") for metrics that need the RAG output.
+    The result's frame has the input columns, one score column per metric (float in [0, 1] or None, never NaN)
+    and a non-empty `<metric>_reason` column per metric.
+    """
+    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress))
+
+
+def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> pd.DataFrame:
+    """The input columns plus a score column (object dtype: floats and None, never NaN) and a reason column."""
+    out = frame.copy()
+    for name in names:
+        out[name] = pd.Series([r[name].value for r in results], index=frame.index, dtype=object)
+        out[reason_column(name)] = pd.Series(
+            [r[name].reason or ("scored" if r[name].scored else "no score") for r in results],
+            index=frame.index, dtype=object,
+        )
+    return out
+
+
+def summarise(names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> dict[str, dict[str, Any]]:
+    """Per metric: mean over scored rows (None when none), rows_scored, rows_failed, top failure reasons."""
+    summary: dict[str, dict[str, Any]] = {}
+    for name in names:
+        values = [v for r in results if (v := r[name].value) is not None]
+        failures = Counter(r[name].reason[:160] for r in results if r[name].value is None)
+        summary[name] = {
+            "mean": float(sum(values) / len(values)) if values else None,
+            "rows_scored": len(values),
+            "rows_failed": sum(failures.values()),
+            "top_failure_reasons": [{"reason": reason, "count": count}
+                                    for reason, count in failures.most_common(TOP_REASONS)],
+        }
+    return summary

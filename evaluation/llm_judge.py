@@ -1,0 +1,16 @@
+"""The LLM judge: holds the client and the embedder (answer_relevancy compares question embeddings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ragtest.embeddings import Embedder
+from ragtest.llm.client import LLMClient
+
+
+@dataclass
+class LLMJudge:
+    """An `LLMClient` for the prompt steps and an `Embedder` for the embedding steps."""
+
+    llm: LLMClient
+    embedder: Embedder

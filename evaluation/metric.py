@@ -1,0 +1,93 @@
+"""The metric protocol: shared edge cases, a local judge step, an LLM judge step, and one `ascore` entry point.
+
+A custom metric subclasses `Metric`, sets `name` and `required_columns`, implements `score_local` and/or
+`score_llm`, and is registered with `register_metric` (or passed to `evaluate_dataset` as an instance).
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC
+from collections.abc import Collection, Sequence
+from typing import ClassVar
+
+from evaluation.llm_judge import LLMJudge
+from evaluation.local_judge import LocalJudge
+from evaluation.sample import Sample
+from ragtest.errors import LLMError, LLMPermanentError
+from ragtest.schema import MetricResult
+
+Judge = LocalJudge | LLMJudge
+logger = logging.getLogger(__name__)
+
+
+class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so neither is abstract
+    """One score per row in [0, 1], or a failure with a reason."""
+
+    #: The score column's name.
+    name: ClassVar[str] = ""
+    #: Columns the dataset must have; checked for every selected metric before any LLM call.
+    required_columns: ClassVar[tuple[str, ...]] = ()
+    #: True when the score judges the RAG answer: a row whose RAG call failed gets no score.
+    needs_answer: ClassVar[bool] = True
+
+    def missing_columns(self, columns: Collection[str]) -> list[str]:
+        """Required columns that `columns` lacks (override for either-or requirements)."""
+        return [c for c in self.required_columns if c not in columns]
+
+    def precheck(self, sample: Sample) -> MetricResult | None:
+        """A result decided without any judge (empty inputs, refusals), or None to go on to the judge."""
+        return None
+
+    def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
+        """Every text `score_local` will embed, so the engine can embed a whole run in one batch."""
+        return []
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        return MetricResult.failed(f"{self.name} has no local judge; use judge='llm'")
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        return MetricResult.failed(f"{self.name} has no LLM judge; use judge='local'")
+
+    def rag_failure(self, sample: Sample) -> MetricResult | None:
+        """A failed result when the RAG system failed on this row and the metric needs what it would return."""
+        if sample.answer_error is None:
+            return None
+        if self.needs_answer or not sample.contexts:
+            return MetricResult.failed(f"RAG error: {sample.answer_error}")
+        return None
+
+    async def ascore(self, sample: Sample, judge: Judge) -> MetricResult:
+        """Score one row. Judge failures become failed results; a permanent LLM error stops the run."""
+        try:
+            decided = self.rag_failure(sample) or self.precheck(sample)
+            if decided is not None:
+                return decided
+            if isinstance(judge, LocalJudge):
+                return self.score_local(sample, judge)
+            return await self.score_llm(sample, judge)
+        except LLMPermanentError:
+            raise
+        except LLMError as exc:
+            return MetricResult.failed(f"LLM judge failed: {exc}")
+        except Exception as exc:  # a bug in a (custom) metric must not lose the run; the row keeps the reason
+            logger.exception("metric %s failed on a row", self.name)
+            return MetricResult.failed(f"{self.name} raised {type(exc).__name__}: {exc}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+def align_verdicts(verdicts: Sequence[int], expected: int) -> tuple[list[int], str]:
+    """Verdicts cut to the number of items judged, and a note when the judge returned a different count."""
+    values = list(verdicts)[:expected]
+    if len(verdicts) == expected:
+        return values, ""
+    return values, f" (judge returned {len(verdicts)} verdicts for {expected} items)"
+
+
+def with_note(result: MetricResult, note: str) -> MetricResult:
+    """The result with `note` appended to its reason."""
+    if not note:
+        return result
+    return result.model_copy(update={"reason": f"{result.reason}{note}"})

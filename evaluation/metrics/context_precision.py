@@ -1,0 +1,84 @@
+"""Context precision: are the contexts useful for the reference answer ranked high? (RAGAS average precision.)
+
+Each retrieved context, in rank order, gets a verdict "useful for arriving at the reference answer" (1/0); the
+score is sum_k(precision@k * v_k) / (number of useful contexts + 1e-10). The reference is `ground_truth`; when a
+row has none, the answer is the reference (as ragas' context precision without reference) and the reason says so.
+Local judge: a context is useful when it supports at least one reference sentence (the local support rule).
+Edge cases: no contexts -> 0.0 "no contexts retrieved"; no useful context -> 0.0 "no relevant context";
+neither ground_truth nor answer -> failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Collection
+from typing import ClassVar
+
+from evaluation.llm_judge import LLMJudge
+from evaluation.local_judge import LocalJudge
+from evaluation.metric import Metric, with_note
+from evaluation.prompts import ContextVerdict, context_precision_prompt
+from evaluation.sample import Sample
+from evaluation.scores import context_precision_score
+from ragtest.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, MetricResult
+
+_ANSWER_NOTE = " (reference: the answer, since the row has no ground_truth)"
+
+
+def reference_of(sample: Sample) -> tuple[str | None, str]:
+    """The reference text and a note for the reason ('' when it is the ground truth)."""
+    if sample.ground_truth is not None:
+        return sample.ground_truth, ""
+    if sample.answer is not None:
+        return sample.answer, _ANSWER_NOTE
+    return None, ""
+
+
+class ContextPrecision(Metric):
+    name: ClassVar[str] = "context_precision"
+    required_columns: ClassVar[tuple[str, ...]] = (QUESTION, CONTEXTS)
+    needs_answer: ClassVar[bool] = False
+
+    def missing_columns(self, columns: Collection[str]) -> list[str]:
+        missing = super().missing_columns(columns)
+        if GROUND_TRUTH not in columns and ANSWER not in columns:
+            missing.append(f"{GROUND_TRUTH} (or {ANSWER})")
+        return missing
+
+    def rag_failure(self, sample: Sample) -> MetricResult | None:
+        if sample.answer_error is not None and sample.ground_truth is None:
+            return MetricResult.failed(f"RAG error: {sample.answer_error}")
+        return super().rag_failure(sample)
+
+    def precheck(self, sample: Sample) -> MetricResult | None:
+        reference, note = reference_of(sample)
+        if reference is None:
+            return MetricResult.failed("needs ground_truth (or an answer to use as the reference)")
+        if not sample.contexts:
+            return with_note(MetricResult.ok(0.0, "no contexts retrieved"), note)
+        return None
+
+    def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
+        reference, _ = reference_of(sample)
+        return judge.texts_for_support(judge.claims(reference or ""), sample.contexts)
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        reference, note = reference_of(sample)
+        claims = judge.claims(reference or "")
+        if not claims:
+            return MetricResult.failed("the reference has no content words to compare")
+        verdicts = [any(s.supported for s in judge.support(claims, [context])) for context in sample.contexts]
+        return with_note(context_precision_score(verdicts), note)
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        reference, note = reference_of(sample)
+        replies = await asyncio.gather(*(
+            judge.llm.structured(
+                context_precision_prompt(sample.question or "", reference or "", context, bool(note)),
+                ContextVerdict, stage="context_precision.verdict",
+            )
+            for context in sample.contexts
+        ))
+        result = with_note(context_precision_score([r.verdict for r in replies]), note)
+        return result.model_copy(update={"details": {"verdicts": [
+            {"verdict": r.verdict, "reason": r.reason} for r in replies]}})

@@ -1,0 +1,50 @@
+"""Context recall: the share of the reference answer's sentences attributable to the retrieved contexts.
+
+The reference (`ground_truth`) is split with `ragtest.text.split_sentences`. Local judge: a sentence is
+attributable when the contexts support it (the local support rule). Edge cases: no ground_truth -> failed
+"needs ground_truth"; no contexts -> 0.0, nothing is attributable.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from evaluation.llm_judge import LLMJudge
+from evaluation.local_judge import LocalJudge
+from evaluation.metric import Metric, align_verdicts, with_note
+from evaluation.prompts import Attributions, context_recall_prompt
+from evaluation.sample import Sample, sentences_of
+from evaluation.scores import context_recall_score
+from ragtest.schema import CONTEXTS, GROUND_TRUTH, QUESTION, MetricResult
+
+
+class ContextRecall(Metric):
+    name: ClassVar[str] = "context_recall"
+    required_columns: ClassVar[tuple[str, ...]] = (QUESTION, CONTEXTS, GROUND_TRUTH)
+    needs_answer: ClassVar[bool] = False
+
+    def precheck(self, sample: Sample) -> MetricResult | None:
+        if sample.ground_truth is None:
+            return MetricResult.failed("needs ground_truth")
+        if not sample.contexts:
+            return MetricResult.ok(0.0, "no contexts retrieved: nothing is attributable")
+        return None
+
+    def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
+        return judge.texts_for_support(judge.claims(sample.ground_truth or ""), sample.contexts)
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        sentences = judge.claims(sample.ground_truth or "")
+        support = judge.support(sentences, sample.contexts)
+        return context_recall_score([s.supported for s in support])
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        sentences = sentences_of(sample.ground_truth or "")
+        judged = await judge.llm.structured(
+            context_recall_prompt(sample.question or "", sample.contexts, sentences), Attributions,
+            stage="context_recall.attribution",
+        )
+        if not judged.classifications:
+            return MetricResult.failed("the judge returned no verdicts")
+        verdicts, note = align_verdicts([c.attributed for c in judged.classifications], len(sentences))
+        return with_note(context_recall_score(verdicts), note)

@@ -1,0 +1,67 @@
+"""Context relevance: the share of the retrieved context sentences that are relevant to the question.
+
+Sentences are counted with `ragtest.text.split_sentences`. LLM judge (RAGAS): the model extracts the relevant
+sentences. Local judge: a sentence is relevant when its cosine similarity to the question reaches
+`CONTEXT_RELEVANT_COSINE` or it holds `CONTEXT_RELEVANT_QUESTION_RECALL` of the question's content tokens.
+Edge cases: no question -> failed "empty question"; no contexts or no sentences -> failed "no context sentences".
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from evaluation import thresholds as th
+from evaluation.llm_judge import LLMJudge
+from evaluation.local_judge import LocalJudge
+from evaluation.metric import Metric
+from evaluation.prompts import RelevantSentences, context_relevance_prompt
+from evaluation.sample import Sample, sentences_of
+from evaluation.scores import context_relevance_score
+from ragtest.schema import CONTEXTS, QUESTION, MetricResult
+
+#: What an LLM writes when it finds nothing relevant (RAGAS' convention), not a sentence of the context.
+_NOTHING_RELEVANT = "insufficient information"
+
+
+def context_sentences(sample: Sample) -> list[str]:
+    return [s for context in sample.contexts for s in sentences_of(context)]
+
+
+class ContextRelevance(Metric):
+    name: ClassVar[str] = "context_relevance"
+    required_columns: ClassVar[tuple[str, ...]] = (QUESTION, CONTEXTS)
+    needs_answer: ClassVar[bool] = False
+
+    def precheck(self, sample: Sample) -> MetricResult | None:
+        if sample.question is None:
+            return MetricResult.failed("empty question")
+        if not context_sentences(sample):
+            return MetricResult.failed("no context sentences")
+        return None
+
+    def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
+        return [sample.question or "", *context_sentences(sample)]
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        question = sample.question or ""
+        sentences = context_sentences(sample)
+        cosines = judge.cosine([question], sentences)[0]
+        relevant = [
+            float(cos) >= th.CONTEXT_RELEVANT_COSINE or judge.recall(question, sentence)
+            >= th.CONTEXT_RELEVANT_QUESTION_RECALL
+            for sentence, cos in zip(sentences, cosines, strict=True)
+        ]
+        result = context_relevance_score(sum(relevant), len(sentences))
+        return result.model_copy(update={"details": {"relevant_sentences": [
+            s for s, r in zip(sentences, relevant, strict=True) if r]}})
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        total = len(context_sentences(sample))
+        extracted = await judge.llm.structured(
+            context_relevance_prompt(sample.question or "", sample.contexts), RelevantSentences,
+            stage="context_relevance.extract",
+        )
+        kept = [s for s in extracted.sentences if s.strip() and s.strip().lower().rstrip(".") != _NOTHING_RELEVANT]
+        relevant = sum(len(sentences_of(s)) for s in kept)
+        result = context_relevance_score(relevant, total)
+        return result.model_copy(update={"details": {"relevant_sentences": kept}})

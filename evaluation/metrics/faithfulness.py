@@ -1,0 +1,68 @@
+"""Faithfulness: the share of the answer's statements that the retrieved contexts support.
+
+Edge cases: no answer -> failed "empty answer"; an answer that only refuses ("I don't know") -> 1.0, a refusal
+asserts nothing unsupported; no contexts -> 0.0, no statement can be supported. Refusal sentences inside a
+longer answer are not statements. The local judge takes each remaining answer sentence as one statement.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from evaluation.llm_judge import LLMJudge
+from evaluation.local_judge import LocalJudge
+from evaluation.metric import Metric, align_verdicts, with_note
+from evaluation.prompts import Statements, StatementVerdicts, faithfulness_prompt, statements_prompt
+from evaluation.refusal import is_noncommittal_sentence, is_refusal
+from evaluation.sample import Sample
+from evaluation.scores import faithfulness_score
+from ragtest.schema import ANSWER, CONTEXTS, QUESTION, MetricResult
+
+
+class Faithfulness(Metric):
+    name: ClassVar[str] = "faithfulness"
+    required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, CONTEXTS)
+
+    def precheck(self, sample: Sample) -> MetricResult | None:
+        if sample.answer is None:
+            return MetricResult.failed("empty answer")
+        if is_refusal(sample.answer):
+            return MetricResult.ok(1.0, "refusal: no claims")
+        if not sample.contexts:
+            return MetricResult.ok(0.0, "no contexts retrieved: no statement can be supported")
+        return None
+
+    def _statements(self, sample: Sample, judge: LocalJudge) -> list[str]:
+        return [s for s in judge.claims(sample.answer or "") if not is_noncommittal_sentence(s)]
+
+    def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
+        return judge.texts_for_support(self._statements(sample, judge), sample.contexts)
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        statements = self._statements(sample, judge)
+        support = judge.support(statements, sample.contexts)
+        result = faithfulness_score([s.supported for s in support])
+        details = [
+            {"statement": st, "lexical": round(sp.lexical, 3), "semantic": round(sp.semantic, 3),
+             "numbers_ok": sp.numbers_ok, "verdict": int(sp.supported)}
+            for st, sp in zip(statements, support, strict=True)
+        ]
+        return result.model_copy(update={"details": {"statements": details}})
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        extracted = await judge.llm.structured(
+            statements_prompt(sample.question or "", sample.answer or ""), Statements, stage="faithfulness.statements"
+        )
+        statements = [s.strip() for s in extracted.statements if s.strip()]
+        if not statements:
+            return faithfulness_score([])
+        judged = await judge.llm.structured(
+            faithfulness_prompt(sample.contexts, statements), StatementVerdicts, stage="faithfulness.verdicts"
+        )
+        if not judged.verdicts:
+            return MetricResult.failed("the judge returned no verdicts")
+        verdicts, note = align_verdicts([v.verdict for v in judged.verdicts], len(statements))
+        result = with_note(faithfulness_score(verdicts), note)
+        details = [{"statement": s, "verdict": v.verdict, "reason": v.reason}
+                   for s, v in zip(statements, judged.verdicts, strict=False)]
+        return result.model_copy(update={"details": {"statements": details}})

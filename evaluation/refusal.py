@@ -1,0 +1,42 @@
+"""Detecting refusals and noncommittal answers ("I don't know", "the context does not mention ...")."""
+
+from __future__ import annotations
+
+import re
+
+from evaluation.sample import sentences_of
+
+#: Phrases that make a sentence a refusal or a hedge: it asserts no fact about the question.
+NONCOMMITTAL_PATTERNS: tuple[str, ...] = (
+    r"\bi (?:do not|don't|dont) know\b",
+    r"\bi(?:'m| am) not sure\b",
+    r"\b(?:can ?not|can't|unable to|not able to) (?:answer|determine|find|provide|say|tell)\b",
+    r"\b(?:is|are|was|were|has|have|had) not (?:been )?(?:mentioned|provided|specified|stated|given|available|known)\b",
+    r"\bnot (?:mentioned|specified|stated) in\b",
+    r"\b(?:does|do|did) not (?:mention|say|specify|state|provide|contain|include) (?:any )?"
+    r"(?:information|details|anything|data)\b",
+    r"\b(?:no|not enough|insufficient) (?:information|details|data|context)\b",
+    r"\bthere is no (?:mention|information|indication)\b",
+    r"\b(?:do not|don't|does not|doesn't) have (?:any )?(?:information|details|data|knowledge)\b",
+)
+_NONCOMMITTAL = re.compile("|".join(NONCOMMITTAL_PATTERNS), re.IGNORECASE)
+
+
+def normalise_quotes(text: str) -> str:
+    return text.replace("’", "'").replace("‘", "'")
+
+
+def is_noncommittal_sentence(sentence: str) -> bool:
+    """True when the sentence contains a refusal or hedge phrase."""
+    return _NONCOMMITTAL.search(normalise_quotes(sentence)) is not None
+
+
+def is_noncommittal(answer: str) -> bool:
+    """True when any sentence of the answer refuses or hedges (the answer does not commit to an answer)."""
+    return is_noncommittal_sentence(answer)
+
+
+def is_refusal(answer: str) -> bool:
+    """True when every sentence of the answer is a refusal: the answer makes no claim at all."""
+    sentences = sentences_of(answer)
+    return bool(sentences) and all(is_noncommittal_sentence(s) for s in sentences)

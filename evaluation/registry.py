@@ -1,0 +1,76 @@
+"""Metrics by name. The five RAGAS metrics are built in; `register_metric` adds a user's metric class."""
+
+from __future__ import annotations
+
+from evaluation.metric import Metric
+from evaluation.metrics import AnswerRelevancy, ContextPrecision, ContextRecall, ContextRelevance, Faithfulness
+from ragtest.errors import RagtestError
+
+_REGISTRY: dict[str, type[Metric]] = {}
+
+#: The metrics `evaluate_dataset` scores when none are named.
+DEFAULT_METRICS: tuple[str, ...] = (
+    "faithfulness", "answer_relevancy", "context_relevance", "context_precision", "context_recall",
+)
+
+
+def register_metric(metric_class: type[Metric], *, replace: bool = False) -> type[Metric]:
+    """Make a `Metric` subclass available by its `name` (usable as a class decorator)."""
+    name = getattr(metric_class, "name", "")
+    if not isinstance(metric_class, type) or not issubclass(metric_class, Metric):
+        raise RagtestError(f"{metric_class!r} is not a Metric subclass")
+    if not name:
+        raise RagtestError(f"{metric_class.__name__} needs a non-empty `name`")
+    if name in _REGISTRY and _REGISTRY[name] is not metric_class and not replace:
+        raise RagtestError(f"a metric named {name!r} is already registered; pass replace=True to override it")
+    _REGISTRY[name] = metric_class
+    return metric_class
+
+
+def unregister_metric(name: str) -> None:
+    """Remove a registered metric (the built-in ones can be registered again)."""
+    _REGISTRY.pop(name, None)
+
+
+def available_metrics() -> list[str]:
+    """Names of every registered metric, sorted."""
+    return sorted(_REGISTRY)
+
+
+def get_metric(name: str) -> Metric:
+    """A new instance of the metric registered as `name`."""
+    try:
+        return _REGISTRY[name]()
+    except KeyError:
+        raise RagtestError(f"unknown metric {name!r}; available: {', '.join(available_metrics())}") from None
+
+
+def resolve_metrics(metrics: object) -> list[Metric]:
+    """Metric instances from names and/or instances (None: the five RAGAS metrics); names must be unique."""
+    if metrics is None:
+        items: list[object] = list(DEFAULT_METRICS)
+    elif isinstance(metrics, (str, Metric)):
+        items = [metrics]
+    else:
+        items = list(metrics)  # type: ignore[call-overload]
+    resolved: list[Metric] = []
+    for item in items:
+        if isinstance(item, str):
+            resolved.append(get_metric(item))
+        elif isinstance(item, Metric):
+            if not item.name:
+                raise RagtestError(f"{type(item).__name__} needs a non-empty `name`")
+            resolved.append(item)
+        else:
+            raise RagtestError(f"expected a metric name or Metric instance, got {item!r}")
+    names = [m.name for m in resolved]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise RagtestError(f"metric(s) selected twice: {', '.join(duplicates)}")
+    if not resolved:
+        raise RagtestError("no metrics selected")
+    return resolved
+
+
+for _builtin in (Faithfulness, AnswerRelevancy, ContextRelevance, ContextPrecision, ContextRecall):
+    register_metric(_builtin)

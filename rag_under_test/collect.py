@@ -1,0 +1,89 @@
+"""Running every test question through the RAG under test, keeping every row, errors included."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from rag_under_test.adapter import AnyAdapter, call_adapter
+from ragtest.datasets import JsonlAppender, read_jsonl
+from ragtest.schema import (
+    ANSWER,
+    ANSWER_ERROR,
+    CONTEXT_IDS,
+    CONTEXTS,
+    QUESTION,
+    SAMPLE_ID,
+    RAGAnswer,
+    stable_id,
+)
+
+
+async def answer_one(adapter: AnyAdapter, question: str, timeout_s: float) -> RAGAnswer:
+    """One question; an exception or a timeout becomes a recorded error, not a lost row."""
+    started = time.perf_counter()
+    try:
+        result = await asyncio.wait_for(call_adapter(adapter, question), timeout=timeout_s)
+    except asyncio.TimeoutError:
+        return RAGAnswer(answer="", error=f"timed out after {timeout_s:g} s", latency_s=timeout_s)
+    except Exception as exc:
+        return RAGAnswer(answer="", error=f"{type(exc).__name__}: {exc}", latency_s=time.perf_counter() - started)
+    latency = result.latency_s if result.latency_s is not None else time.perf_counter() - started
+    return result.model_copy(update={"latency_s": round(latency, 4)})
+
+
+def answered_row(sample: Mapping[str, Any], result: RAGAnswer) -> dict[str, Any]:
+    row = dict(sample)
+    row[ANSWER] = result.answer
+    row[CONTEXTS] = list(result.contexts)
+    row[CONTEXT_IDS] = list(result.context_ids) if result.context_ids is not None else None
+    row[ANSWER_ERROR] = result.error
+    row["answer_latency_s"] = result.latency_s
+    return row
+
+
+def row_key(sample: Mapping[str, Any]) -> str:
+    return str(sample.get(SAMPLE_ID) or stable_id(str(sample[QUESTION])))
+
+
+async def answer_samples(
+    samples: Iterable[Mapping[str, Any]],
+    adapter: AnyAdapter,
+    *,
+    concurrency: int = 4,
+    timeout_s: float = 120.0,
+    progress_path: str | Path | None = None,
+    show_progress: bool = True,
+) -> list[dict[str, Any]]:
+    """Answer every sample, in input order. With `progress_path`, rows are appended as they complete and rows
+    already there (from an interrupted run) are reused, so a re-run asks nothing twice."""
+    samples = list(samples)
+    done: dict[str, dict[str, Any]] = {}
+    if progress_path is not None and Path(progress_path).exists():
+        done = {row_key(row): row for row in read_jsonl(progress_path)}
+    todo = [s for s in samples if row_key(s) not in done]
+    semaphore = asyncio.Semaphore(concurrency)
+    bar = tqdm(total=len(samples), initial=len(samples) - len(todo), desc="answer", unit="q", disable=not show_progress)
+    appender = JsonlAppender(progress_path) if progress_path is not None else None
+
+    async def run(sample: Mapping[str, Any]) -> None:
+        async with semaphore:
+            result = await answer_one(adapter, str(sample[QUESTION]), timeout_s)
+        row = answered_row(sample, result)
+        done[row_key(sample)] = row
+        if appender is not None:
+            appender.append(row)
+        bar.update(1)
+
+    try:
+        await asyncio.gather(*(run(s) for s in todo))
+    finally:
+        bar.close()
+        if appender is not None:
+            appender.close()
+    return [done[row_key(s)] for s in samples]

@@ -1,0 +1,197 @@
+"""The `ragtest` command: generate, answer, evaluate, and run (all three into one run directory)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ragtest.config import GenerationConfig, LLMSettings, RunConfig, SourceConfig
+from ragtest.errors import RagtestError
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def _add_source_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("sources")
+    group.add_argument("--topic", help='a Wikipedia page title, e.g. "Python (programming language)"')
+    group.add_argument("--source", help="a local file or folder (.txt, .md, .html, .pdf)")
+    group.add_argument("--wiki-cache", help="folder of cached pages (Title_with_underscores.txt); "
+                       "also RAGTEST_WIKI_CACHE")
+    group.add_argument("--offline", action="store_true",
+                       help="read Wikipedia pages from the cache without trying the network (also RAGTEST_OFFLINE=1)")
+    group.add_argument("--wiki-timeout", type=float, default=10.0, help="seconds per Wikipedia request (default 10)")
+
+
+def _add_generation_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("generation")
+    defaults = GenerationConfig()
+    group.add_argument("--size", type=int, default=defaults.size, help=f"questions to generate ({defaults.size})")
+    group.add_argument("--seed", type=int, default=defaults.seed, help=f"random seed ({defaults.seed})")
+    group.add_argument("--k-neighbours", type=int, default=defaults.k_neighbours,
+                       help=f"neighbour chunks per root chunk ({defaults.k_neighbours})")
+    group.add_argument("--questions-per-context", type=int, default=defaults.questions_per_context)
+    group.add_argument("--chunk-size", type=int, default=defaults.chunk_size)
+    group.add_argument("--chunk-overlap", type=int, default=defaults.chunk_overlap)
+    group.add_argument("--max-question-words", type=int, default=defaults.max_question_words)
+
+
+def _add_llm_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("LLM (optional: without one, the offline writer and local judge are used)")
+    group.add_argument("--llm", help="LangChain model spec (openai:gpt-4o-mini, ollama:llama3.1, ...) or a base URL")
+    group.add_argument("--llm-base-url", help="an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+    group.add_argument("--llm-concurrency", type=int, default=8, help="LLM calls in flight at most (8)")
+    group.add_argument("--llm-timeout", type=float, default=60.0, help="seconds per LLM call (60)")
+    group.add_argument("--llm-rps", type=float, default=None, help="LLM requests per second at most")
+    group.add_argument("--no-cache", action="store_true", help="do not read or write the LLM reply cache")
+    group.add_argument("--cache-dir", help="keep the LLM cache here instead of in the run directory")
+
+
+def _add_rag_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("RAG under test")
+    group.add_argument("--rag", help="your adapter, as module.path:ClassOrFactory (default: the reference RAG)")
+    group.add_argument("--rag-k", type=int, default=4, help="contexts the reference RAG retrieves (4)")
+    group.add_argument("--rag-concurrency", type=int, default=4)
+    group.add_argument("--rag-timeout", type=float, default=120.0, help="seconds per question (120)")
+
+
+def _add_eval_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("evaluation")
+    group.add_argument("--metrics", help="comma-separated metric names (default: the five RAGAS metrics)")
+    group.add_argument("--judge", choices=("auto", "local", "llm"), default="auto",
+                       help="auto = the LLM judge when --llm is given, else the local judge")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ragtest", description=__doc__)
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    gen = sub.add_parser("generate", help="build a test set from a Wikipedia topic or local files")
+    _add_source_args(gen)
+    _add_generation_args(gen)
+    _add_llm_args(gen)
+    gen.add_argument("--output", default="testset.jsonl", help="test set file (.jsonl, .csv, .parquet)")
+    gen.add_argument("--store", help="vector store folder (default: 'chroma' beside the output)")
+    gen.add_argument("--store-url", help="a Chroma server URL instead of an embedded store")
+
+    ans = sub.add_parser("answer", help="run a test set through the RAG under test")
+    ans.add_argument("--input", required=True, help="test set file")
+    ans.add_argument("--output", default="answers.jsonl")
+    ans.add_argument("--store", help="the test set's vector store, for the reference RAG "
+                     "(default: 'chroma' beside the input)")
+    ans.add_argument("--store-url", help="a Chroma server URL instead of an embedded store")
+    _add_rag_args(ans)
+    _add_llm_args(ans)
+
+    ev = sub.add_parser("evaluate", help="score a dataset (question, answer, contexts[, ground_truth])")
+    ev.add_argument("--input", required=True, help="dataset file (.jsonl, .csv, .parquet; ragas names accepted)")
+    ev.add_argument("--output", default="scores.jsonl")
+    _add_eval_args(ev)
+    _add_llm_args(ev)
+
+    run = sub.add_parser("run", help="generate, answer and evaluate into one run directory")
+    _add_source_args(run)
+    _add_generation_args(run)
+    _add_rag_args(run)
+    _add_eval_args(run)
+    _add_llm_args(run)
+    run.add_argument("--out", default="ragtest-run", help="run directory (default ragtest-run)")
+    run.add_argument("--store-url", help="a Chroma server URL instead of an embedded store")
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> RunConfig:
+    """A RunConfig from whichever flags the subcommand has."""
+    get = args.__dict__.get
+    offline = bool(get("offline")) or os.environ.get("RAGTEST_OFFLINE", "") not in ("", "0")
+    config = RunConfig(
+        sources=SourceConfig(topic=get("topic"), source=get("source"), wiki_cache=get("wiki_cache"),
+                             wiki_timeout_s=get("wiki_timeout") or 10.0, offline=offline),
+        llm=LLMSettings(spec=get("llm"), base_url=get("llm_base_url"), max_concurrency=get("llm_concurrency") or 8,
+                        timeout_s=get("llm_timeout") or 60.0, requests_per_second=get("llm_rps"),
+                        use_cache=not get("no_cache"), cache_dir=get("cache_dir")),
+        store_url=get("store_url"),
+        rag=get("rag"),
+        rag_k=get("rag_k") or 4,
+        rag_concurrency=get("rag_concurrency") or 4,
+        rag_timeout_s=get("rag_timeout") or 120.0,
+        metrics=parse_metric_list(get("metrics")),
+        judge=get("judge") or "auto",
+    )
+    if get("size") is not None:
+        config.generation = GenerationConfig(
+            size=args.size, seed=args.seed, k_neighbours=args.k_neighbours,
+            questions_per_context=args.questions_per_context, chunk_size=args.chunk_size,
+            chunk_overlap=args.chunk_overlap, max_question_words=args.max_question_words,
+        )
+        if config.generation.size < 1:
+            raise RagtestError("--size must be at least 1")
+    return config
+
+
+def parse_metric_list(text: str | None) -> list[str] | None:
+    """`a, b,c` -> ["a", "b", "c"]; None or empty -> None (the default metrics)."""
+    names = [name.strip() for name in (text or "").split(",") if name.strip()]
+    return names or None
+
+
+def _command(args: argparse.Namespace) -> int:
+    from ragtest import pipeline
+
+    config = config_from_args(args)
+    progress = not args.quiet
+    if args.command == "run":
+        state = pipeline.run(config, args.out, show_progress=progress)
+        _print_run(state)
+        return 0
+    if args.command == "generate":
+        output = Path(args.output)
+        state = pipeline.open_run(config, output.parent, show_progress=progress)
+        store_dir = Path(args.store) if args.store else output.parent / pipeline.STORE_DIR
+        samples = pipeline.generate_testset(state, output=output, store_dir=store_dir)
+        print(f"wrote {len(samples)} questions to {output}")
+    elif args.command == "answer":
+        source = Path(args.input)
+        output = Path(args.output)
+        state = pipeline.open_run(config, output.parent, show_progress=progress)
+        store_dir = Path(args.store) if args.store else source.parent / pipeline.STORE_DIR
+        rows = pipeline.answer_testset(state, pipeline.read_testset(source), output=output, store_dir=store_dir)
+        errors = sum(1 for row in rows if row.get("answer_error"))
+        print(f"wrote {len(rows)} answers to {output} ({errors} with errors)")
+    elif args.command == "evaluate":
+        output = Path(args.output)
+        state = pipeline.open_run(config, output.parent, show_progress=progress)
+        result = pipeline.evaluate_file(state, Path(args.input), output)
+        print(f"wrote {len(result.frame)} scored rows to {output}")
+        print(pipeline.format_summary(result.summary))
+    if state.llm is not None:
+        print(state.llm.usage.report())
+    return 0
+
+
+def _print_run(state: object) -> None:
+    from ragtest import pipeline
+
+    assert isinstance(state, pipeline.RunState)
+    print(pipeline.describe_run(state))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _command(args)
+    except RagtestError as exc:
+        print(f"ragtest: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("ragtest: interrupted; re-run the same command to resume", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

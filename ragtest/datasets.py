@@ -1,0 +1,189 @@
+"""Reading and writing datasets as JSONL (default), Parquet or CSV.
+
+Readers accept ragas' newer column names and turn list columns stored as text (CSV) back into lists.
+JSONL output is deterministic: the same rows always give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ragtest.errors import MissingColumnsError, RagtestError
+from ragtest.schema import LIST_COLUMNS, RAGAS_ALIASES
+
+SUPPORTED_SUFFIXES = (".jsonl", ".json", ".parquet", ".csv")
+
+
+def read_dataset(path: str | Path) -> pd.DataFrame:
+    """Read a dataset file into a DataFrame with ragtest's column names."""
+    path = Path(path)
+    if not path.exists():
+        raise RagtestError(f"dataset file not found: {path}")
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        frame = pd.DataFrame(read_jsonl(path))
+    elif suffix == ".json":
+        frame = pd.read_json(path)
+    elif suffix == ".parquet":
+        frame = pd.read_parquet(path)
+    elif suffix == ".csv":
+        frame = pd.read_csv(path, keep_default_na=False)
+    else:
+        raise RagtestError(f"unsupported dataset format {suffix!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
+    return normalise_columns(frame)
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """Rows of a JSONL file; a torn last line (from a killed run) is skipped."""
+    rows: list[dict[str, Any]] = []
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            if number == len(lines):
+                break
+            raise RagtestError(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
+    return rows
+
+
+def normalise_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rename ragas' newer names to ours and make list columns real lists."""
+    renames = {old: new for old, new in RAGAS_ALIASES.items() if old in frame.columns and new not in frame.columns}
+    frame = frame.rename(columns=renames)
+    for column in LIST_COLUMNS:
+        if column in frame.columns:
+            frame[column] = [as_str_list(value) for value in frame[column]]
+    if "ground_truth" in frame.columns:
+        frame["ground_truth"] = [join_if_list(value) for value in frame["ground_truth"]]
+    return frame
+
+
+def as_str_list(value: Any) -> list[str]:
+    """A list of strings from a list, an array, a JSON string or a scalar."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return []
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                parsed = json.loads(text)
+            except json.JSONDecodeError:
+                return [value]
+            return [str(item) for item in parsed]
+        return [value] if text else []
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [str(item) for item in value]
+    return [str(value)]
+
+
+def join_if_list(value: Any) -> Any:
+    """ragas' `reference` may be a list of strings; ground_truth is one text."""
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return "\n".join(str(item) for item in value)
+    return value
+
+
+def require_columns(frame: pd.DataFrame, columns: Iterable[str], purpose: str) -> None:
+    """Raise a clear error naming every column that `purpose` needs and the frame lacks."""
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        have = ", ".join(map(str, frame.columns))
+        raise MissingColumnsError(f"{purpose} needs column(s) {', '.join(missing)}; the dataset has: {have}")
+
+
+def write_dataset(frame: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | Path) -> Path:
+    """Write a dataset; the format follows the file suffix (JSONL when none is given)."""
+    path = Path(path)
+    if not path.suffix:
+        path = path.with_suffix(".jsonl")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = frame.to_dict(orient="records") if isinstance(frame, pd.DataFrame) else [dict(r) for r in frame]
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".json"):
+        write_jsonl(rows, path)
+    elif suffix == ".parquet":
+        pd.DataFrame([to_jsonable(row) for row in rows]).to_parquet(path, index=False)
+    elif suffix == ".csv":
+        flat = [
+            {k: json.dumps(v, ensure_ascii=False) if isinstance(v, list) else v for k, v in to_jsonable(row).items()}
+            for row in rows
+        ]
+        pd.DataFrame(flat).to_csv(path, index=False)
+    else:
+        raise RagtestError(f"unsupported dataset format {suffix!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
+    return path
+
+
+def write_jsonl(rows: Iterable[Mapping[str, Any]], path: str | Path) -> None:
+    """Write rows as JSONL atomically (a temporary file renamed into place)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(dumps_row(row) + "\n")
+    tmp.replace(path)
+
+
+def dumps_row(row: Mapping[str, Any]) -> str:
+    return json.dumps(to_jsonable(row), ensure_ascii=False, allow_nan=False)
+
+
+def to_jsonable(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Plain JSON values: numpy scalars and arrays become Python ones, NaN becomes None."""
+    return {str(key): _plain(value) for key, value in row.items()}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return [_plain(item) for item in value.tolist()]
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if value is pd.NA or value is pd.NaT:
+        return None
+    return value
+
+
+class JsonlAppender:
+    """Appends rows to a JSONL file as they complete, flushed each time, so a killed run loses nothing written."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._drop_torn_tail()
+        self._handle = self.path.open("a", encoding="utf-8")
+
+    def _drop_torn_tail(self) -> None:
+        if not self.path.exists():
+            return
+        data = self.path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            self.path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+    def append(self, row: Mapping[str, Any]) -> None:
+        self._handle.write(dumps_row(row) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        self._handle.close()
+
+    def __enter__(self) -> JsonlAppender:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,219 @@
+"""The LLM runtime every stage calls through: bounded concurrency, rate limit, retries, timeouts, cache,
+usage.
+
+Stages never call a chat model directly. They call `LLMClient.text` or `LLMClient.structured`, which either
+return a value or raise an `LLMError` subclass whose message becomes the row's recorded reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.rate_limiters import InMemoryRateLimiter
+from pydantic import BaseModel
+
+from ragtest.errors import LLMError, LLMOutputError, LLMPermanentError
+from ragtest.llm.cache import LLMCache, cache_key
+from ragtest.llm.errors import classify_error
+from ragtest.llm.loop import on_io_loop
+from ragtest.llm.parsing import parse_structured, schema_instructions
+from ragtest.llm.usage import UsageTracker, estimate_tokens
+
+T = TypeVar("T", bound=BaseModel)
+Prompt = str | Sequence[BaseMessage]
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """How calls are made. Every field has a safe default for hosted providers."""
+
+    max_concurrency: int = 8
+    timeout_s: float = 60.0
+    max_retries: int = 6
+    backoff_base_s: float = 1.0
+    backoff_max_s: float = 60.0
+    retry_after_max_s: float = 300.0  # a server's Retry-After is honoured up to this long
+    requests_per_second: float | None = None
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    truncation_max_tokens: int = 4096
+
+
+class LLMClient:
+    """One model behind the runtime rules of DESIGN.md. Safe to share between concurrent tasks."""
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        model_id: str,
+        config: LLMConfig | None = None,
+        cache: LLMCache | None = None,
+        usage: UsageTracker | None = None,
+    ) -> None:
+        self.model = model
+        self.model_id = model_id
+        self.config = config or LLMConfig()
+        self.cache = cache
+        self.usage = usage or UsageTracker(model_id=model_id)
+        self._semaphore: asyncio.Semaphore | None = None  # created on, and only used from, the I/O loop
+        self._limiter = (
+            InMemoryRateLimiter(
+                requests_per_second=self.config.requests_per_second,
+                check_every_n_seconds=0.01,
+                max_bucket_size=max(1.0, self.config.requests_per_second),
+            )
+            if self.config.requests_per_second
+            else None
+        )
+
+    async def text(self, prompt: Prompt, *, stage: str, max_tokens: int | None = None) -> str:
+        """The model's reply text. Cached by content; retried on transient errors; raises LLMError."""
+        messages = to_messages(prompt)
+        return await self._call(messages, stage=stage, max_tokens=max_tokens or self.config.max_tokens)
+
+    async def structured(self, prompt: Prompt, schema: type[T], *, stage: str) -> T:
+        """A reply parsed and validated against `schema`; one repair round when the first reply does not parse."""
+        messages = with_instructions(to_messages(prompt), schema_instructions(schema))
+        reply = await self._call(messages, stage=stage, max_tokens=self.config.max_tokens)
+        try:
+            return parse_structured(reply, schema)
+        except LLMOutputError as first_error:
+            repair = [
+                *messages,
+                AIMessage(content=reply),
+                HumanMessage(
+                    content=f"That reply could not be used: {first_error}. "
+                    f"Reply again with the JSON object only.\n{schema_instructions(schema)}"
+                ),
+            ]
+            second = await self._call(repair, stage=stage, max_tokens=self.config.max_tokens)
+            try:
+                return parse_structured(second, schema)
+            except LLMOutputError as exc:
+                self.usage.record_failure(stage)
+                raise LLMOutputError(f"unparseable judgement after one repair: {exc}") from exc
+
+    async def _call(self, messages: list[BaseMessage], *, stage: str, max_tokens: int | None) -> str:
+        params = {"temperature": self.config.temperature, "max_tokens": max_tokens}
+        key = cache_key(self.model_id, [message_dict(m) for m in messages], params)
+        if self.cache is not None and (hit := self.cache.get(key)) is not None:
+            self.usage.record_cache_hit(stage)
+            return hit[0]
+        reply, usage = await self._call_with_retries(messages, stage=stage, max_tokens=max_tokens)
+        if self.cache is not None and reply.strip():  # an empty reply is a provider glitch: ask again next run
+            self.cache.put(key, self.model_id, reply, usage)
+        return reply
+
+    async def _call_with_retries(
+        self, messages: list[BaseMessage], *, stage: str, max_tokens: int | None
+    ) -> tuple[str, dict[str, int]]:
+        attempt = 0
+        truncation_retried = False
+        while True:
+            try:
+                message = await self._invoke_once(messages, max_tokens)
+            except Exception as exc:
+                failure = classify_error(exc, timeout_s=self.config.timeout_s)
+                if failure.permanent:
+                    self.usage.record_failure(stage)
+                    raise LLMPermanentError(failure.message) from exc
+                attempt += 1
+                if attempt > self.config.max_retries:
+                    self.usage.record_failure(stage)
+                    raise LLMError(f"{failure.message} (gave up after {attempt} attempts)") from exc
+                self.usage.record_retry(stage)
+                await asyncio.sleep(self._backoff(attempt, failure.retry_after_s))
+                continue
+            reply = reply_text(message)
+            usage = self._record_usage(stage, messages, message, reply)
+            if finish_reason(message) == "length" and not truncation_retried:
+                truncation_retried = True
+                max_tokens = max(self.config.truncation_max_tokens, 2 * (max_tokens or 1024))
+                self.usage.record_retry(stage)
+                continue
+            return reply, usage
+
+    async def _invoke_once(self, messages: list[BaseMessage], max_tokens: int | None) -> AIMessage:
+        """One attempt, run on the shared I/O loop whatever loop the caller is on (see ragtest.llm.loop)."""
+        return await on_io_loop(self._invoke_on_io_loop(messages, max_tokens))
+
+    async def _invoke_on_io_loop(self, messages: list[BaseMessage], max_tokens: int | None) -> AIMessage:
+        if self._semaphore is None:
+            self._semaphore = asyncio.Semaphore(self.config.max_concurrency)
+        async with self._semaphore:
+            if self._limiter is not None:
+                await self._limiter.aacquire()
+            kwargs: dict[str, Any] = {}
+            if max_tokens is not None:
+                kwargs["max_tokens"] = max_tokens
+            call = self.model.ainvoke(messages, **kwargs)
+            result = await asyncio.wait_for(call, timeout=self.config.timeout_s)
+        if not isinstance(result, AIMessage):
+            raise LLMOutputError(f"expected an AIMessage, got {type(result).__name__}")
+        return result
+
+    def _record_usage(self, stage: str, messages: list[BaseMessage], message: AIMessage, reply: str) -> dict[str, int]:
+        meta = message.usage_metadata
+        if meta:
+            usage = {
+                "input_tokens": int(meta.get("input_tokens", 0)),
+                "output_tokens": int(meta.get("output_tokens", 0)),
+            }
+            estimated = False
+        else:
+            usage = {
+                "input_tokens": sum(estimate_tokens(str(m.content)) for m in messages),
+                "output_tokens": estimate_tokens(reply),
+            }
+            estimated = True
+        self.usage.record_call(stage, usage["input_tokens"], usage["output_tokens"], estimated)
+        return usage
+
+    def _backoff(self, attempt: int, retry_after_s: float | None) -> float:
+        if retry_after_s is not None:
+            return min(self.config.retry_after_max_s, retry_after_s) + random.uniform(0, 0.1)
+        ceiling = min(self.config.backoff_max_s, self.config.backoff_base_s * 2 ** (attempt - 1))
+        return random.uniform(ceiling / 2, ceiling)  # jittered exponential backoff
+
+
+def to_messages(prompt: Prompt) -> list[BaseMessage]:
+    if isinstance(prompt, str):
+        return [HumanMessage(content=prompt)]
+    messages = list(prompt)
+    if not messages:
+        raise ValueError("an LLM prompt needs at least one message")
+    return messages
+
+
+def with_instructions(messages: list[BaseMessage], instructions: str) -> list[BaseMessage]:
+    """The messages with `instructions` appended to the last user message (or added as a new one)."""
+    last = messages[-1]
+    if isinstance(last, HumanMessage) and isinstance(last.content, str):
+        return [*messages[:-1], HumanMessage(content=f"{last.content}\n\n{instructions}")]
+    return [*messages, HumanMessage(content=instructions)]
+
+
+def message_dict(message: BaseMessage) -> dict[str, str]:
+    return {"role": message.type, "content": str(message.content)}
+
+
+def reply_text(message: AIMessage) -> str:
+    """The reply's text; content-block replies (Anthropic, reasoning models) are joined, not repr'd."""
+    content = message.content
+    return content if isinstance(content, str) else str(message.text)
+
+
+def finish_reason(message: AIMessage) -> str | None:
+    meta = message.response_metadata or {}
+    value = meta.get("finish_reason") or meta.get("stop_reason") or meta.get("done_reason")
+    return str(value) if value is not None else None
+
+
+def system(text: str) -> SystemMessage:
+    return SystemMessage(content=text)

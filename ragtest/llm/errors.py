@@ -1,0 +1,92 @@
+"""Sorting LLM call failures into transient (retry, maybe after Retry-After) and permanent (stop now)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+_PERMANENT_STATUS = {
+    400: "bad request",
+    401: "authentication failed",
+    403: "permission denied",
+    404: "model or endpoint not found",
+    422: "request rejected",
+}
+_HINTS = {
+    401: "Check the API key: set OPENAI_API_KEY (or the provider's key variable), or RAGTEST_LLM_API_KEY for an "
+    "OpenAI-compatible --llm-base-url server",
+    403: "The key is not allowed to use this model",
+    404: "Check the model name in --llm and the --llm-base-url",
+}
+
+
+@dataclass(frozen=True)
+class CallFailure:
+    message: str
+    permanent: bool
+    retry_after_s: float | None = None
+
+
+def classify_error(exc: BaseException, timeout_s: float) -> CallFailure:
+    """What went wrong, whether retrying can help, and how long the server asked us to wait."""
+    if isinstance(exc, (asyncio.TimeoutError, TimeoutError)) or "Timeout" in type(exc).__name__:
+        return CallFailure(f"timed out after {timeout_s:g} s", permanent=False)
+    text = str(exc)
+    if isinstance(exc, json.JSONDecodeError):  # a 200 whose body is cut or garbled (proxy, overloaded server)
+        return CallFailure(f"the server's reply was not valid JSON: {text[:200]}", permanent=False)
+    status = _status_code(exc)
+    if status == 400 and "context" in text.lower() and "length" in text.lower():
+        return CallFailure(f"prompt longer than the model's context window: {text[:200]}", permanent=True)
+    if status == 429:
+        return CallFailure("rate limited (429)", permanent=False, retry_after_s=_retry_after(exc))
+    if status in _PERMANENT_STATUS and status != 400:
+        hint = _HINTS.get(status, "")
+        detail = text[:200].rstrip(". ")
+        return CallFailure(f"{_PERMANENT_STATUS[status]} ({status}): {detail}. {hint}".strip(), permanent=True)
+    if status == 400:
+        return CallFailure(f"bad request (400): {text[:200]}", permanent=True)
+    if status is not None:
+        return CallFailure(f"server error ({status}): {text[:200]}", permanent=False, retry_after_s=_retry_after(exc))
+    if "Connection" in type(exc).__name__ or isinstance(exc, (ConnectionError, OSError)):
+        return CallFailure(f"connection failed: {text[:200]}", permanent=False)
+    if isinstance(exc, (ValueError, TypeError, KeyError, AttributeError, NotImplementedError)):
+        return CallFailure(f"{type(exc).__name__}: {text[:200]}", permanent=True)
+    return CallFailure(f"{type(exc).__name__}: {text[:200]}", permanent=False)
+
+
+def _status_code(exc: BaseException) -> int | None:
+    for attr in ("status_code", "status", "http_status"):
+        value = getattr(exc, attr, None)
+        if isinstance(value, int):
+            return value
+    response = getattr(exc, "response", None)
+    value = getattr(response, "status_code", None)
+    return value if isinstance(value, int) and value >= 400 else None
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    response: Any = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    raw = headers.get("retry-after-ms")
+    if raw is not None:
+        try:
+            return float(raw) / 1000.0
+        except ValueError:
+            pass
+    raw = headers.get("retry-after")
+    if raw is None:
+        return None
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        try:
+            from datetime import datetime, timezone
+
+            return max(0.0, (parsedate_to_datetime(raw) - datetime.now(timezone.utc)).total_seconds())
+        except (TypeError, ValueError):
+            return None

@@ -1,0 +1,116 @@
+"""Structured output that works with weak models: find JSON in fenced or chatty replies and repair common faults."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from ragtest.errors import LLMOutputError
+
+T = TypeVar("T", bound=BaseModel)
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
+_BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*:)")
+_COMMENT = re.compile(r"^\s*//.*$", re.MULTILINE)
+
+
+def schema_instructions(schema: type[BaseModel]) -> str:
+    """Text appended to a prompt asking for one JSON object that matches `schema`."""
+    return (
+        "Respond with one JSON object only, no prose, that conforms to this JSON schema:\n"
+        f"{json.dumps(schema.model_json_schema(), ensure_ascii=False)}"
+    )
+
+
+def extract_json(text: str) -> Any:
+    """The first JSON value found in `text`, after trying fences, the outermost braces and repairs."""
+    if not text or not text.strip():
+        raise LLMOutputError("the model returned an empty reply")
+    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+    errors: list[str] = []
+    for candidate in candidates:
+        for snippet in _json_snippets(candidate):
+            for variant in _repairs(snippet):
+                try:
+                    return json.loads(variant)
+                except json.JSONDecodeError as exc:
+                    errors.append(exc.msg)
+    raise LLMOutputError(f"no JSON found in the reply ({errors[-1] if errors else 'no braces'}): {text[:200]!r}")
+
+
+def _json_snippets(text: str) -> list[str]:
+    """The text itself, then each balanced {...} or [...] block in it, outermost first."""
+    snippets = [text.strip()]
+    for opener, closer in (("{", "}"), ("[", "]")):
+        start = text.find(opener)
+        while start != -1:
+            end = _matching_close(text, start, opener, closer)
+            if end is None:
+                snippets.append(text[start:])  # unbalanced: maybe truncated, let the repairs try
+                break
+            snippets.append(text[start : end + 1])
+            start = text.find(opener, end + 1)
+    return snippets
+
+
+def _matching_close(text: str, start: int, opener: str, closer: str) -> int | None:
+    depth = 0
+    in_string = False
+    escaped = False
+    for index in range(start, len(text)):
+        char = text[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if depth == 0:
+                return index
+    return None
+
+
+def _repairs(snippet: str) -> list[str]:
+    """The snippet, then versions with common faults fixed: smart quotes, trailing commas, comments,
+    single quotes, bare keys, Python literals."""
+    fixed = snippet.translate(_SMART_QUOTES)
+    fixed = _COMMENT.sub("", fixed)
+    fixed = _TRAILING_COMMA.sub(r"\1", fixed)
+    variants = [snippet, fixed]
+    pythonish = re.sub(r"\bTrue\b", "true", re.sub(r"\bFalse\b", "false", re.sub(r"\bNone\b", "null", fixed)))
+    variants.append(pythonish)
+    if "'" in pythonish and '"' not in pythonish:
+        variants.append(pythonish.replace("'", '"'))
+    variants.append(_BARE_KEY.sub(r'\1"\2"\3', pythonish))
+    return variants
+
+
+def parse_structured(text: str, schema: type[T]) -> T:
+    """Parse and validate a reply against `schema`; a bare list is accepted for a one-list-field schema."""
+    value = extract_json(text)
+    if isinstance(value, list):
+        list_fields = [name for name, field in schema.model_fields.items() if _is_list_field(field.annotation)]
+        if len(list_fields) == 1:
+            value = {list_fields[0]: value}
+    try:
+        return schema.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise LLMOutputError(f"reply does not match {schema.__name__}: {where}: {first.get('msg')}") from exc
+
+
+def _is_list_field(annotation: Any) -> bool:
+    return getattr(annotation, "__origin__", None) is list or str(annotation).startswith("list[")

@@ -1,0 +1,96 @@
+"""Turning `--llm SPEC` / `--llm-base-url URL` into a LangChain chat model and an LLMClient."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from langchain_core.language_models.chat_models import BaseChatModel
+
+from ragtest.errors import RagtestError
+from ragtest.llm.cache import LLMCache
+from ragtest.llm.client import LLMClient, LLMConfig
+from ragtest.llm.usage import UsageTracker
+
+DEFAULT_BASE_URL_MODEL = "default"
+_EXTRAS = ("openai", "ollama", "anthropic")  # optional-dependency groups in pyproject.toml
+
+
+def make_chat_model(spec: str | None, base_url: str | None = None, config: LLMConfig | None = None) -> BaseChatModel:
+    """A chat model from a LangChain spec (`openai:gpt-4o-mini`, `ollama:llama3.1`) or an OpenAI-compatible URL.
+
+    `--llm http://host:port/v1` alone, or `--llm-base-url URL` with an optional model name in `--llm`, talks to any
+    OpenAI-compatible server (vLLM, llama.cpp, LM Studio, Ollama's /v1). Provider retries are turned off: the
+    ragtest runtime does the retrying, so it can honour Retry-After and count every attempt.
+    """
+    config = config or LLMConfig()
+    if spec and spec.startswith(("http://", "https://")):
+        base_url, spec = spec, None
+    if base_url:
+        return _openai_compatible(base_url, spec or DEFAULT_BASE_URL_MODEL, config)
+    if not spec:
+        raise RagtestError("no LLM configured: pass --llm SPEC (e.g. openai:gpt-4o-mini) or --llm-base-url URL")
+    from langchain.chat_models import init_chat_model
+
+    try:
+        model = init_chat_model(spec, temperature=config.temperature, max_retries=0, timeout=config.timeout_s)
+    except Exception as exc:  # a missing provider package, pydantic validation (missing key), unknown provider
+        raise RagtestError(_model_error(spec, exc)) from exc
+    if not isinstance(model, BaseChatModel):
+        raise RagtestError(f"{spec!r} did not give a chat model")
+    return model
+
+
+def _model_error(spec: str, exc: Exception) -> str:
+    provider = spec.split(":", 1)[0] if ":" in spec else ""
+    missing = isinstance(exc, ImportError) or "has no attribute" in str(exc)  # e.g. a community fallback that is gone
+    if missing and provider:
+        package = f"langchain-{provider.replace('_', '-')}"
+        extra = f"'ragtest[{provider}]' or " if provider in _EXTRAS else ""
+        return f"the provider package for {spec!r} is not installed: pip install {extra}{package} ({exc})"
+    return f"could not create the chat model {spec!r}: {exc}"
+
+
+def _openai_compatible(base_url: str, model_name: str, config: LLMConfig) -> BaseChatModel:
+    try:
+        from langchain_openai import ChatOpenAI
+    except ImportError as exc:
+        raise RagtestError("an OpenAI-compatible URL needs langchain-openai: pip install 'ragtest[openai]'") from exc
+    api_key = os.environ.get("RAGTEST_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or "not-needed"
+    return ChatOpenAI(
+        model=model_name,
+        base_url=base_url,
+        api_key=api_key,  # type: ignore[arg-type]
+        temperature=config.temperature,
+        max_retries=0,
+        timeout=config.timeout_s,
+    )
+
+
+def model_identity(spec: str | None, base_url: str | None) -> str:
+    """The model's name as cached and priced: the spec, plus the URL for OpenAI-compatible servers."""
+    if spec and spec.startswith(("http://", "https://")):
+        return f"{spec}#{DEFAULT_BASE_URL_MODEL}"
+    if base_url:
+        return f"{base_url}#{spec or DEFAULT_BASE_URL_MODEL}"
+    return spec or ""
+
+
+def build_client(
+    spec: str | None,
+    base_url: str | None = None,
+    *,
+    cache_path: str | Path | None = None,
+    config: LLMConfig | None = None,
+    model: BaseChatModel | None = None,
+) -> LLMClient | None:
+    """The run's LLMClient, or None when no LLM is configured (the offline defaults then apply)."""
+    if model is None and not spec and not base_url:
+        return None
+    config = config or LLMConfig()
+    chat_model = model if model is not None else make_chat_model(spec, base_url, config)
+    model_id = model_identity(spec, base_url) or getattr(chat_model, "model_name", type(chat_model).__name__)
+    cache = LLMCache(cache_path) if cache_path is not None else None
+    return LLMClient(
+        chat_model, model_id=str(model_id), config=config, cache=cache, usage=UsageTracker(model_id=str(model_id))
+    )

@@ -1,0 +1,59 @@
+"""The run manifest: config, library versions, seed, timings, counts and LLM usage of one run."""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ragtest.pipeline import RunState
+
+MANIFEST_FILE = "manifest.json"
+_PACKAGES = (
+    "ragtest", "langchain", "langchain-core", "langchain-community", "langchain-text-splitters", "chromadb",
+    "sentence-transformers", "torch", "wikipedia", "pandas", "pyarrow", "langchain-openai",
+)
+
+
+def library_versions() -> dict[str, str | None]:
+    versions: dict[str, str | None] = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def write_json(value: Any, path: str | Path) -> Path:
+    """Pretty, key-sorted JSON written atomically."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n",
+                   encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def build_manifest(state: RunState) -> dict[str, Any]:
+    return {
+        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command": sys.argv,
+        "config": state.config.as_dict(),
+        "seed": state.config.generation.seed,
+        "judge": state.config.resolved_judge(),
+        "versions": library_versions(),
+        "timings_s": state.timings,
+        "stats": state.stats,
+        "llm_usage": state.llm.usage.as_dict() if state.llm is not None else None,
+    }
+
+
+def write_manifest(state: RunState) -> Path:
+    return write_json(build_manifest(state), state.run_dir / MANIFEST_FILE)

@@ -1,0 +1,102 @@
+"""Contexts for question writing: a root chunk plus its K nearest neighbours, shown as numbered blocks.
+
+Roots are drawn with `random.Random(seed)` without replacement, round-robin across documents so that every
+document is represented early. Neighbours come from the store; the root itself and chunks that mostly
+repeat it (the adjacent chunk of the same document, or more than half of the words shared) are left out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ragtest.text import detect_language, tokenize
+from testgen.chunking import Chunk
+from testgen.store import ChunkStore
+
+MAX_TEXT_OVERLAP = 0.5
+_EXTRA_CANDIDATES = 6
+
+
+@dataclass(frozen=True)
+class Context:
+    """The root chunk and its neighbours. Block numbers start at 1 (the root)."""
+
+    root: Chunk
+    neighbours: tuple[Chunk, ...] = ()
+
+    @property
+    def blocks(self) -> list[Chunk]:
+        return [self.root, *self.neighbours]
+
+    @property
+    def language(self) -> str:
+        return self.root.language or detect_language(self.root.text)
+
+    def render(self) -> str:
+        """`[1] root text`, `[2] neighbour text`, ... separated by blank lines."""
+        return "\n\n".join(f"[{number}] {chunk.text}" for number, chunk in enumerate(self.blocks, start=1))
+
+    def block(self, number: int) -> Chunk | None:
+        """The chunk shown as `[number]`, or None when out of range."""
+        return self.blocks[number - 1] if 1 <= number <= len(self.blocks) else None
+
+
+def draw_roots(chunks: Sequence[Chunk], seed: int) -> list[Chunk]:
+    """Every chunk once, in a seeded order that takes documents in turn (round-robin)."""
+    rng = random.Random(seed)
+    by_doc: dict[str, list[Chunk]] = {}
+    for chunk in sorted(chunks, key=lambda c: (c.doc_id, c.position, c.chunk_id)):
+        by_doc.setdefault(chunk.doc_id, []).append(chunk)
+    doc_ids = sorted(by_doc)
+    rng.shuffle(doc_ids)
+    queues = []
+    for doc_id in doc_ids:
+        queue = list(by_doc[doc_id])
+        rng.shuffle(queue)
+        queues.append(queue)
+    order: list[Chunk] = []
+    while any(queues):
+        for queue in queues:
+            if queue:
+                order.append(queue.pop(0))
+    return order
+
+
+def text_overlap(left: str, right: str) -> float:
+    """Share of the shorter text's words that the other text also has (multiset overlap)."""
+    a, b = Counter(tokenize(left)), Counter(tokenize(right))
+    shorter = min(sum(a.values()), sum(b.values()))
+    if shorter == 0:
+        return 0.0
+    return sum((a & b).values()) / shorter
+
+
+def is_near_duplicate(root: Chunk, other: Chunk) -> bool:
+    """The root itself, its adjacent chunk in the same document, or a chunk sharing most of its words."""
+    if other.chunk_id == root.chunk_id:
+        return True
+    if other.doc_id == root.doc_id and abs(other.position - root.position) <= 1:
+        return True
+    return text_overlap(root.text, other.text) > MAX_TEXT_OVERLAP
+
+
+def build_contexts(store: ChunkStore, roots: Sequence[Chunk], k_neighbours: int) -> list[Context]:
+    """One context per root, with up to `k_neighbours` neighbours from a single batched store query."""
+    if k_neighbours <= 0:
+        return [Context(root=root) for root in roots]
+    hits = store.query([root.text for root in roots], k=k_neighbours + _EXTRA_CANDIDATES)
+    contexts = []
+    for root, row in zip(roots, hits, strict=True):
+        neighbours: list[Chunk] = []
+        for hit in row:
+            chunk = hit.to_chunk()
+            if is_near_duplicate(root, chunk) or any(is_near_duplicate(n, chunk) for n in neighbours):
+                continue
+            neighbours.append(chunk)
+            if len(neighbours) == k_neighbours:
+                break
+        contexts.append(Context(root=root, neighbours=tuple(neighbours)))
+    return contexts

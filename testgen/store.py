@@ -1,0 +1,147 @@
+"""The chunk store: a Chroma collection (on disk, or a Chroma server by URL) filled with our own embeddings.
+
+Chroma never embeds anything itself (its default function would try to download a model): every vector comes
+from a `ragtest.embeddings.Embedder`. Adding the same chunks again embeds nothing, since ids already stored
+are skipped. Distances are cosine distances (0 = same direction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from ragtest.embeddings import Embedder
+from ragtest.errors import RagtestError
+from testgen.chunking import Chunk
+
+DEFAULT_COLLECTION = "ragtest-chunks"
+_ADD_BATCH = 1000
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One query result: the chunk id, its text, cosine distance and metadata."""
+
+    id: str
+    text: str
+    distance: float
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        """Cosine similarity (1 - distance)."""
+        return 1.0 - self.distance
+
+    def to_chunk(self) -> Chunk:
+        return Chunk.from_record(self.id, self.text, self.metadata)
+
+
+class ChunkStore:
+    """Chunks in a Chroma collection (cosine space), embedded with `embedder`."""
+
+    def __init__(
+        self,
+        path: str | Path | None,
+        embedder: Embedder,
+        collection: str = DEFAULT_COLLECTION,
+        url: str | None = None,
+    ) -> None:
+        import chromadb
+        from chromadb.config import Settings
+
+        if not 3 <= len(collection) <= 512:
+            raise RagtestError(f"collection name {collection!r} must be 3-512 characters long")
+        self.embedder = embedder
+        self.path = Path(path) if path is not None else None
+        self.url = url
+        settings = Settings(anonymized_telemetry=False)
+        if url:
+            parsed = urlparse(url if "://" in url else f"http://{url}")
+            self._client: Any = chromadb.HttpClient(
+                host=parsed.hostname or "localhost",
+                port=parsed.port or 8000,
+                ssl=parsed.scheme == "https",
+                settings=settings,
+            )
+        else:
+            if self.path is None:
+                raise RagtestError("a chunk store needs a folder path or a Chroma server URL")
+            self._client = chromadb.PersistentClient(path=str(self.path), settings=settings)
+        self._collection: Any = self._client.get_or_create_collection(
+            collection, embedding_function=None, metadata={"hnsw:space": "cosine"}
+        )
+        self.collection_name = collection
+
+    def count(self) -> int:
+        return int(self._collection.count())
+
+    def existing_ids(self, ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(ids), _ADD_BATCH):
+            batch = list(ids[start : start + _ADD_BATCH])
+            found.update(self._collection.get(ids=batch, include=[])["ids"])
+        return found
+
+    def add(self, chunks: Iterable[Chunk]) -> int:
+        """Store chunks not stored yet; returns how many were embedded (0 when all were there)."""
+        unique = list({chunk.chunk_id: chunk for chunk in chunks}.values())
+        present = self.existing_ids([c.chunk_id for c in unique])
+        new = [c for c in unique if c.chunk_id not in present]
+        for start in range(0, len(new), _ADD_BATCH):
+            batch = new[start : start + _ADD_BATCH]
+            vectors = self.embedder.embed([c.text for c in batch])
+            self._collection.add(
+                ids=[c.chunk_id for c in batch],
+                documents=[c.text for c in batch],
+                embeddings=vectors.tolist(),
+                metadatas=[c.to_metadata() for c in batch],
+            )
+        return len(new)
+
+    def query(self, texts: Sequence[str], k: int, where: Mapping[str, Any] | None = None) -> list[list[Hit]]:
+        """The `k` nearest chunks for each text (one batched query), nearest first."""
+        if not texts:
+            return []
+        total = self.count()
+        if total == 0 or k <= 0:
+            return [[] for _ in texts]
+        vectors = self.embedder.embed(list(texts))
+        result = self._collection.query(
+            query_embeddings=vectors.tolist(),
+            n_results=min(k, total),
+            where=dict(where) if where else None,
+            include=["documents", "metadatas", "distances"],
+        )
+        hits: list[list[Hit]] = []
+        for ids, docs, metas, dists in zip(
+            result["ids"], result["documents"], result["metadatas"], result["distances"], strict=True
+        ):
+            row = [
+                Hit(id=i, text=d or "", distance=float(dist), metadata=dict(m or {}))
+                for i, d, m, dist in zip(ids, docs, metas, dists, strict=True)
+            ]
+            hits.append(sorted(row, key=lambda h: (h.distance, h.id)))
+        return hits
+
+    def get(self, ids: Sequence[str]) -> list[Chunk]:
+        """The stored chunks with these ids, in the order asked (unknown ids are left out)."""
+        if not ids:
+            return []
+        result = self._collection.get(ids=list(ids), include=["documents", "metadatas"])
+        by_id = {
+            i: Chunk.from_record(i, d or "", m or {})
+            for i, d, m in zip(result["ids"], result["documents"], result["metadatas"], strict=True)
+        }
+        return [by_id[i] for i in ids if i in by_id]
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every stored chunk, ordered by source, document, position and id."""
+        result = self._collection.get(include=["documents", "metadatas"])
+        chunks = [
+            Chunk.from_record(i, d or "", m or {})
+            for i, d, m in zip(result["ids"], result["documents"], result["metadatas"], strict=True)
+        ]
+        return sorted(chunks, key=lambda c: (c.source, c.doc_id, c.position, c.chunk_id))

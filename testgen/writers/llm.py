@@ -1,0 +1,139 @@
+"""The LLM question writer: the seed prompt's nine rules, block citations, JSON with a plain-text fallback."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from pydantic import BaseModel, Field
+
+from ragtest.errors import LLMError, LLMOutputError
+from ragtest.llm.client import LLMClient
+from ragtest.llm.parsing import schema_instructions
+from testgen.contexts import Context
+from testgen.writers.base import Draft
+
+STAGE = "testgen"
+LANGUAGE_NAMES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
+
+PROMPT = """Your task is to write exactly {n} question/answer pair(s) from the given context, \
+numbered blocks [1] to [{blocks}]. Each answer must come from the context only.
+The questions should satisfy the rules given below:
+1. The question should make sense to humans even when read without the given context.
+2. The question should be fully answered from the given context.
+3. The question should be framed from a part of the context that contains important information. \
+It can also be from tables, code, etc.
+4. The answer to the question should not contain any links.
+5. The question should be of moderate difficulty.
+6. The question must be reasonable and must be understood and responded by humans.
+7. Do not use phrases like 'provided context', 'according to the passage', etc. in the question.
+8. Avoid framing a question using the word "and" that can be decomposed into more than one question.
+9. The question should not contain more than 10 words; make use of abbreviations wherever possible.
+Write the questions and answers in {language}. For each pair, name the block numbers the answer came from.
+
+context:
+{context}
+"""
+
+TEXT_FORMAT = """Write each pair as:
+question: <the question>
+answer: <the answer>
+blocks: <block numbers, e.g. 1, 2>
+and separate pairs with a line containing only XXX."""
+
+
+class QAPair(BaseModel):
+    question: str
+    answer: str
+    blocks: list[int] = Field(default_factory=list, description="numbers of the blocks the answer came from")
+
+
+class QAList(BaseModel):
+    pairs: list[QAPair]
+
+
+class LLMWriter:
+    """Questions written by a chat model through `LLMClient` (cached, retried, rate limited)."""
+
+    def __init__(self, llm: LLMClient) -> None:
+        self.llm = llm
+        self._stats: Counter[str] = Counter()
+
+    @property
+    def name(self) -> str:
+        return f"llm:{self.llm.model_id}"
+
+    @property
+    def stats(self) -> Counter[str]:
+        """Counts: calls, replies parsed as JSON or as text, unparseable replies, failed calls."""
+        return self._stats
+
+    def prompt(self, context: Context, n: int) -> str:
+        language = LANGUAGE_NAMES.get(context.language, context.language)
+        return PROMPT.format(n=n, blocks=len(context.blocks), language=language, context=context.render())
+
+    async def write(self, context: Context, n: int) -> list[Draft]:
+        prompt = self.prompt(context, n)
+        self._stats["calls"] += 1
+        try:
+            result = await self.llm.structured(prompt, QAList, stage=STAGE)
+            pairs = result.pairs
+            self._stats["parsed_json"] += 1
+        except LLMOutputError:
+            pairs = await self._text_fallback(prompt)
+        except LLMError:
+            self._stats["failed_calls"] += 1
+            return []
+        return [self._draft(pair, context) for pair in pairs[:n]]
+
+    async def _text_fallback(self, prompt: str) -> list[QAPair]:
+        """The same request (a cache hit when a cache is set), read as `question:/answer:` text."""
+        try:
+            reply = await self.llm.text(f"{prompt}\n\n{schema_instructions(QAList)}", stage=STAGE)
+        except LLMError:
+            self._stats["failed_calls"] += 1
+            return []
+        pairs = parse_text_pairs(reply)
+        self._stats["parsed_text" if pairs else "unparseable"] += 1
+        return pairs
+
+    @staticmethod
+    def _draft(pair: QAPair, context: Context) -> Draft:
+        blocks = tuple(dict.fromkeys(b for b in pair.blocks if context.block(b) is not None)) or (1,)
+        return Draft(pair.question.strip(), pair.answer.strip(), blocks)
+
+
+_SEPARATOR = re.compile(r"^\s*X{3,}\s*$", re.MULTILINE)
+_FIELD = re.compile(
+    r"^\s*(?:\d+[.)]\s*)?[*_]*(?P<key>question|answer|blocks?|sources?|context)[*_]*\s*[:：]\s*(?P<value>.*)$",
+    re.IGNORECASE,
+)
+
+
+def parse_text_pairs(reply: str) -> list[QAPair]:
+    """Pairs from `question: ... answer: ... blocks: ...` text, separated by XXX lines (or new questions)."""
+    pairs: list[QAPair] = []
+    for part in _SEPARATOR.split(reply.replace("```", "\n")):
+        current: dict[str, str] = {}
+        key = ""
+        for line in part.splitlines():
+            match = _FIELD.match(line)
+            if match:
+                key = match.group("key").lower().rstrip("s")
+                if key == "question" and "question" in current:
+                    _append_pair(pairs, current)
+                    current = {}
+                current[key] = match.group("value").strip()
+            elif key in ("question", "answer") and line.strip():
+                current[key] = f"{current[key]} {line.strip()}"
+        _append_pair(pairs, current)
+    return pairs
+
+
+def _append_pair(pairs: list[QAPair], fields: dict[str, str]) -> None:
+    question, answer = fields.get("question", "").strip(), fields.get("answer", "").strip()
+    if question and answer:
+        cited = fields.get("block") or fields.get("source") or fields.get("context") or ""
+        pairs.append(
+            QAPair(question=question, answer=answer, blocks=[int(d) for d in re.findall(r"\d+", cited)])
+        )

@@ -1,0 +1,150 @@
+"""The scoring engine with the local judge: registry, column checks, RAG errors, custom metrics, summaries."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Iterator
+from typing import ClassVar
+
+import pandas as pd
+import pytest
+
+from evaluation import (
+    Metric,
+    Sample,
+    aevaluate_dataset,
+    available_metrics,
+    evaluate_dataset,
+    get_metric,
+    register_metric,
+    unregister_metric,
+)
+from evaluation.local_judge import LocalJudge
+from ragtest.embeddings import Embedder
+from ragtest.errors import MissingColumnsError, RagtestError
+from ragtest.schema import MetricResult
+from tests.evaluation.conftest import one_row
+
+FIVE = ["answer_relevancy", "context_precision", "context_recall", "context_relevance", "faithfulness"]
+
+
+class AnswerLength(Metric):
+    """A user's metric: longer answers score higher (capped)."""
+
+    name: ClassVar[str] = "answer_length"
+    required_columns: ClassVar[tuple[str, ...]] = ("answer",)
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        return MetricResult.ok(min(1.0, len(sample.answer or "") / 100), "length / 100")
+
+
+@pytest.fixture
+def registered_length() -> Iterator[None]:
+    register_metric(AnswerLength)
+    yield
+    unregister_metric("answer_length")
+
+
+def test_registry_lists_the_five_metrics() -> None:
+    assert set(FIVE) <= set(available_metrics())
+    metric = get_metric("faithfulness")
+    assert metric.required_columns == ("question", "answer", "contexts")
+    with pytest.raises(RagtestError, match="unknown metric"):
+        get_metric("bleu")
+
+
+def test_register_a_user_metric(registered_length: None, embedder: Embedder) -> None:
+    assert "answer_length" in available_metrics()
+    with pytest.raises(RagtestError, match="already registered"):
+        register_metric(type("Other", (AnswerLength,), {}))
+    result = evaluate_dataset(one_row(), ["answer_length"], embedder=embedder, show_progress=False)
+    assert result.frame.loc[0, "answer_length"] == pytest.approx(0.71)
+
+
+def test_pass_a_metric_instance(embedder: Embedder) -> None:
+    result = evaluate_dataset(one_row(), [AnswerLength(), "faithfulness"], embedder=embedder, show_progress=False)
+    assert list(result.summary) == ["answer_length", "faithfulness"]
+
+
+def test_local_judge_on_a_hand_made_row(embedder: Embedder) -> None:
+    result = evaluate_dataset(one_row(), embedder=embedder, show_progress=False)
+    row = result.frame.iloc[0]
+    assert row["faithfulness"] == pytest.approx(2 / 3)  # "painted blue" is not supported
+    assert row["context_recall"] == 1.0
+    assert row["context_precision"] == pytest.approx((1 + 2 / 3) / 2)  # bananas at rank 2 are useless
+    assert 0 < row["context_relevance"] < 1
+    assert 0.5 < row["answer_relevancy"] <= 1
+    statements = result.results[0]["faithfulness"].details["statements"]
+    assert [s["verdict"] for s in statements] == [1, 1, 0]
+
+
+def test_changed_number_is_not_supported(embedder: Embedder) -> None:
+    frame = one_row(answer="The Eiffel Tower is in Paris. It was built in 1999.")
+    result = evaluate_dataset(frame, ["faithfulness"], embedder=embedder, show_progress=False)
+    assert result.frame.loc[0, "faithfulness"] == 0.5
+
+
+def test_output_frame_and_summary_structure(embedder: Embedder) -> None:
+    frame = pd.concat([one_row(), one_row(answer="", contexts=[])], ignore_index=True)
+    result = evaluate_dataset(frame, embedder=embedder, show_progress=False)
+    assert list(result.frame.columns[:4]) == list(frame.columns)
+    for name in FIVE:
+        assert name in result.frame and f"{name}_reason" in result.frame
+        for value, reason in zip(result.frame[name], result.frame[f"{name}_reason"], strict=True):
+            assert value is None or (isinstance(value, float) and 0 <= value <= 1 and not math.isnan(value))
+            assert isinstance(reason, str) and reason
+        summary = result.summary[name]
+        assert set(summary) == {"mean", "rows_scored", "rows_failed", "top_failure_reasons"}
+        assert summary["rows_scored"] + summary["rows_failed"] == 2
+    assert result.summary["faithfulness"]["top_failure_reasons"] == [{"reason": "empty answer", "count": 1}]
+    second = result.frame.iloc[1]
+    assert second["context_recall"] == 0.0 and "no contexts" in second["context_recall_reason"]
+    assert second["context_precision"] == 0.0
+    assert second["context_relevance"] is None and second["context_relevance_reason"] == "no context sentences"
+
+
+def test_refusal_answers(embedder: Embedder) -> None:
+    result = evaluate_dataset(one_row(answer="I don't know."), ["faithfulness", "answer_relevancy"],
+                              embedder=embedder, show_progress=False)
+    assert result.frame.loc[0, "faithfulness"] == 1.0
+    assert result.frame.loc[0, "faithfulness_reason"] == "refusal: no claims"
+    assert result.frame.loc[0, "answer_relevancy"] == 0.0
+
+
+def test_rag_error_rows(embedder: Embedder) -> None:
+    frame = pd.concat([one_row(answer_error=None), one_row(answer="", answer_error="timeout after 30 s")],
+                      ignore_index=True)
+    result = evaluate_dataset(frame, embedder=embedder, show_progress=False)
+    failed = result.frame.iloc[1]
+    assert failed["faithfulness"] is None and failed["faithfulness_reason"] == "RAG error: timeout after 30 s"
+    assert failed["answer_relevancy"] is None
+    assert failed["context_recall"] == 1.0  # the contexts were retrieved before the RAG failed
+    assert result.frame.iloc[0]["faithfulness"] is not None
+
+
+def test_missing_columns_are_all_named() -> None:
+    frame = pd.DataFrame([{"question": "q"}])
+    with pytest.raises(MissingColumnsError) as info:
+        evaluate_dataset(frame, show_progress=False)
+    message = str(info.value)
+    for needed in ("faithfulness needs answer, contexts", "context_recall needs contexts, ground_truth",
+                   "context_precision needs contexts, ground_truth (or answer)"):
+        assert needed in message
+
+
+def test_unknown_judge_and_duplicate_metrics() -> None:
+    with pytest.raises(RagtestError, match="unknown judge"):
+        evaluate_dataset(one_row(), judge="oracle", show_progress=False)
+    with pytest.raises(RagtestError, match="selected twice"):
+        evaluate_dataset(one_row(), ["faithfulness", "faithfulness"], show_progress=False)
+
+
+def test_async_entry_point(embedder: Embedder) -> None:
+    result = asyncio.run(aevaluate_dataset(one_row(), ["context_recall"], embedder=embedder, show_progress=False))
+    assert result.frame.loc[0, "context_recall"] == 1.0
+
+
+def test_progress_bar(embedder: Embedder, capsys: pytest.CaptureFixture[str]) -> None:
+    evaluate_dataset(one_row(), ["context_recall"], embedder=embedder, show_progress=True)
+    assert "scoring" in capsys.readouterr().err

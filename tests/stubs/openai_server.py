@@ -1,0 +1,377 @@
+"""A local OpenAI-compatible chat server for tests: scripted replies, fault injection, and a log of every request.
+
+    with OpenAIStubServer(replies=["first", "second"], faults={0: "rate_limit"}) as server:
+        client = build_client("stub-model", base_url=server.url, ...)
+        ...
+        assert server.request_count == 3
+
+Replies: a queued reply (`replies=` / `server.script(...)`) is used first, then `responder(request)` (a function
+of the `StubRequest`: `.last_user`, `.prompt`, `.body`), then `default_reply`. A reply is consumed only by a request
+that returns it whole: a 429, 500, hang, malformed body, 401, empty or truncated reply leaves it for the retry.
+
+Faults (`FaultKind`): "latency", "rate_limit" (429 + Retry-After), "server_error" (500), "hang" (no answer for
+`hang_s`, then the connection is closed), "malformed" (200 with a broken JSON body), "truncate" (content cut,
+finish_reason "length"), "empty" (content ""), "unauthorized" (401 invalid key). Give them per request index
+(0-based, in order of arrival, over chat completion requests only): `faults={1: "server_error",
+2: Fault("rate_limit", retry_after=0.3)}` or `server.inject(1, "hang")`; or by probability with a seeded RNG:
+`fault_rates={"server_error": 0.2}, seed=7` (the draw for request i depends only on seed and i).
+
+Records: `requests` (every `StubRequest`, with body, status, response and faults), `chat_requests`,
+`request_count` (chat completion attempts), `max_in_flight`. Also: `n` choices, `stream` (SSE chunks),
+`response_format` accepted and recorded, GET /v1/models. The `openai_server` pytest fixture stops the server at
+teardown; import it into a conftest (`from tests.stubs.openai_server import openai_server`). Every server stops
+itself after `lifetime_s` whatever happens.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, cast
+
+import pytest
+
+from tests.stubs.openai_wire import (
+    FAULT_KINDS,
+    Fault,
+    FaultKind,
+    FaultSpec,
+    Responder,
+    StubRequest,
+    error_body,
+    sse_body,
+)
+
+__all__ = [
+    "FAULT_KINDS",
+    "Fault",
+    "FaultKind",
+    "FaultSpec",
+    "OpenAIStubServer",
+    "Responder",
+    "StubRequest",
+    "openai_server",
+]
+
+
+class OpenAIStubServer:
+    """An OpenAI-compatible HTTP server on 127.0.0.1 (random port) in a daemon thread."""
+
+    def __init__(
+        self,
+        *,
+        replies: Iterable[str] = (),
+        responder: Responder | None = None,
+        default_reply: str = "ok",
+        faults: Mapping[int, FaultSpec | Sequence[FaultSpec]] | None = None,
+        fault_rates: Mapping[FaultKind, float] | None = None,
+        seed: int = 0,
+        latency_ms: float = 0.0,
+        retry_after: float | str = 1,
+        hang_s: float = 5.0,
+        usage: tuple[int, int] | None = None,
+        model: str = "stub-model",
+        lifetime_s: float = 300.0,
+    ) -> None:
+        self.default_reply = default_reply
+        self.responder = responder
+        self.fault_rates = dict(fault_rates or {})
+        self.seed = seed
+        self.latency_ms = latency_ms
+        self.retry_after = retry_after
+        self.hang_s = hang_s
+        self.usage = usage  # fixed (prompt_tokens, completion_tokens); default: word counts
+        self.model = model
+        self.lifetime_s = lifetime_s
+        self.requests: list[StubRequest] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._replies: deque[str] = deque(replies)
+        self._faults: dict[int, list[Fault]] = {}
+        for index, spec in (faults or {}).items():
+            for item in [spec] if isinstance(spec, (str, Fault)) else spec:
+                self.inject(index, item)
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._chat_count = 0
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._timer: threading.Timer | None = None
+
+    # -- scripting -------------------------------------------------------------------------------------------
+    def script(self, *replies: str) -> None:
+        """Queue replies, used in order by the next successful requests."""
+        with self._lock:
+            self._replies.extend(replies)
+
+    def inject(self, index: int, fault: FaultSpec, **options: Any) -> None:
+        """Inject a fault into the chat completion request with this 0-based index."""
+        item = Fault(fault, **options) if isinstance(fault, str) else fault
+        if item.kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault {item.kind!r}; choose from {FAULT_KINDS}")
+        self._faults.setdefault(index, []).append(item)
+
+    @property
+    def request_count(self) -> int:
+        """Chat completion requests received (every attempt counts, faulted or not)."""
+        with self._lock:
+            return self._chat_count
+
+    @property
+    def chat_requests(self) -> list[StubRequest]:
+        with self._lock:
+            return [r for r in self.requests if r.index >= 0]
+
+    def reset(self) -> None:
+        """Forget recorded requests, queued replies and injected faults (the request index restarts at 0)."""
+        with self._lock:
+            self.requests.clear()
+            self._replies.clear()
+            self._faults.clear()
+            self._chat_count = 0
+            self.max_in_flight = self.in_flight
+
+    # -- lifecycle -------------------------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        """The base URL to give an OpenAI client, e.g. http://127.0.0.1:PORT/v1."""
+        if self._httpd is None:
+            raise RuntimeError("the stub server is not running")
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def start(self) -> OpenAIStubServer:
+        handler = type("Handler", (_Handler,), {"stub": self})
+        self._httpd = _QuietServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="openai-stub", daemon=True
+        )
+        self._thread.start()
+        self._timer = threading.Timer(self.lifetime_s, self.stop)  # hard cap: never outlive a test run
+        self._timer.daemon = True
+        self._timer.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and release the port; hanging handlers are woken and close their connections."""
+        self._stopping.set()
+        with self._lock:
+            httpd, self._httpd = self._httpd, None
+        if self._timer is not None and self._timer is not threading.current_thread():
+            self._timer.cancel()
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> OpenAIStubServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- request handling (called from handler threads) ------------------------------------------------------
+    def _register(self, request: StubRequest) -> list[Fault]:
+        with self._lock:
+            if request.path.rstrip("/").endswith("/chat/completions"):
+                request.index = self._chat_count
+                self._chat_count += 1
+            self.requests.append(request)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        if request.index < 0:
+            return []
+        faults = list(self._faults.get(request.index, []))
+        rng = random.Random(f"{self.seed}:{request.index}")
+        faults += [Fault(kind) for kind in FAULT_KINDS if rng.random() < self.fault_rates.get(kind, 0.0)]
+        request.faults = [f.kind for f in faults]
+        return faults
+
+    def _done(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
+    def _next_reply(self, request: StubRequest, consume: bool) -> str:
+        with self._lock:
+            if self._replies:
+                return self._replies.popleft() if consume else self._replies[0]
+        if self.responder is not None:
+            reply = self.responder(request)
+            if reply is not None:
+                return reply
+        return self.default_reply
+
+    def _completion(self, request: StubRequest, faults: list[Fault]) -> dict[str, Any]:
+        body = cast(dict[str, Any], request.body)
+        kinds = {f.kind for f in faults}
+        whole = not kinds & {"truncate", "empty", "malformed"}
+        contents = [self._next_reply(request, consume=whole) for _ in range(max(1, int(body.get("n") or 1)))]
+        finish = "stop"
+        if "empty" in kinds:
+            contents = ["" for _ in contents]
+        elif "truncate" in kinds:
+            keep = next(f.keep_chars for f in faults if f.kind == "truncate")
+            contents = [c[: len(c) // 2 if keep is None else keep] for c in contents]
+            finish = "length"
+        if self.usage is not None:
+            prompt_tokens, completion_tokens = self.usage
+        else:
+            prompt_tokens = max(1, len(request.prompt.split()))
+            completion_tokens = sum(len(c.split()) for c in contents)
+        return {
+            "id": f"chatcmpl-stub-{request.index}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": str(body.get("model") or self.model),
+            "choices": [
+                {"index": i, "message": {"role": "assistant", "content": c}, "logprobs": None, "finish_reason": finish}
+                for i, c in enumerate(contents)
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Clients that drop a kept-alive connection (a timeout, a closed event loop) are normal here."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    stub: OpenAIStubServer
+    protocol_version = "HTTP/1.1"  # keep-alive, like real providers
+
+    def log_message(self, format: str, *args: Any) -> None:  # silence the default stderr log
+        pass
+
+    def do_GET(self) -> None:
+        request = self._record(None)
+        try:
+            if self.path.rstrip("/").endswith("/models"):
+                data = [{"id": self.stub.model, "object": "model", "created": 0, "owned_by": "ragtest-stub"}]
+                self._send_json(request, 200, {"object": "list", "data": data})
+            else:
+                self._send_json(request, 404, error_body(f"no route GET {self.path}", "invalid_request_error", None))
+        finally:
+            self.stub._done()
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except json.JSONDecodeError:
+            body = None
+        request = self._record(body)
+        try:
+            faults = self.stub._register(request)
+            self._answer_chat(request, faults) if request.index >= 0 else self._send_json(
+                request, 404, error_body(f"no route POST {self.path}", "invalid_request_error", None)
+            )
+        finally:
+            self.stub._done()
+
+    def _record(self, body: Any) -> StubRequest:
+        request = StubRequest(
+            index=-1,
+            method=self.command,
+            path=self.path,
+            headers=dict(self.headers.items()),
+            body=body,
+            received_at=time.monotonic(),
+        )
+        if self.command == "GET":
+            self.stub._register(request)
+        return request
+
+    def _answer_chat(self, request: StubRequest, faults: list[Fault]) -> None:
+        stub = self.stub
+        delay_ms = stub.latency_ms + sum(
+            (f.latency_ms if f.latency_ms is not None else 100.0) for f in faults if f.kind == "latency"
+        )
+        if delay_ms > 0 and stub._stopping.wait(delay_ms / 1000.0):
+            return self._close()
+        kinds = {f.kind: f for f in faults}
+        if "hang" in kinds:
+            hang = kinds["hang"].hang_s
+            stub._stopping.wait(stub.hang_s if hang is None else hang)
+            return self._close()
+        if "unauthorized" in kinds:
+            return self._send_json(
+                request,
+                401,
+                error_body(
+                    "Incorrect API key provided: sk-stub***. You can find your API key at "
+                    "https://platform.openai.com/account/api-keys.",
+                    "invalid_request_error",
+                    "invalid_api_key",
+                ),
+            )
+        if "rate_limit" in kinds:
+            after = kinds["rate_limit"].retry_after
+            return self._send_json(
+                request,
+                429,
+                error_body("Rate limit reached for requests", "requests", "rate_limit_exceeded"),
+                headers={"Retry-After": str(stub.retry_after if after is None else after)},
+            )
+        if "server_error" in kinds:
+            return self._send_json(request, 500, error_body("The server had an error", "server_error", None))
+        if not isinstance(request.body, dict) or not isinstance(request.body.get("messages"), list):
+            return self._send_json(request, 400, error_body("'messages' is required", "invalid_request_error", None))
+        completion = stub._completion(request, faults)
+        if "malformed" in kinds:
+            request.status = 200
+            return self._send_raw(200, json.dumps(completion)[:40].encode("utf-8"))
+        if request.body.get("stream"):
+            request.status, request.response = 200, completion
+            return self._send_raw(200, sse_body(completion, request.body), content_type="text/event-stream")
+        self._send_json(request, 200, completion)
+
+    def _send_json(
+        self, request: StubRequest, status: int, payload: Any, headers: Mapping[str, str] | None = None
+    ) -> None:
+        request.status, request.response = status, payload
+        self._send_raw(status, json.dumps(payload).encode("utf-8"), headers)
+
+    def _send_raw(
+        self,
+        status: int,
+        data: bytes,
+        headers: Mapping[str, str] | None = None,
+        content_type: str = "application/json",
+    ) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up (e.g. timed out)
+            self.close_connection = True
+
+    def _close(self) -> None:
+        self.close_connection = True
+
+
+@pytest.fixture
+def openai_server() -> Iterator[OpenAIStubServer]:
+    """A running stub server, stopped at teardown. Script it in the test: `openai_server.script("reply")`."""
+    with OpenAIStubServer(lifetime_s=120.0) as server:
+        yield server

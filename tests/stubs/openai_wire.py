@@ -1,0 +1,100 @@
+"""Wire-level pieces of the OpenAI stub server: fault descriptions, recorded requests, response bodies."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+FaultKind = Literal["latency", "rate_limit", "server_error", "hang", "malformed", "truncate", "empty", "unauthorized"]
+FAULT_KINDS: tuple[FaultKind, ...] = (
+    "latency",
+    "rate_limit",
+    "server_error",
+    "hang",
+    "malformed",
+    "truncate",
+    "empty",
+    "unauthorized",
+)
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One injected fault. Unset options fall back to the server's defaults."""
+
+    kind: FaultKind
+    latency_ms: float | None = None  # "latency": extra delay before answering
+    retry_after: float | str | None = None  # "rate_limit": the Retry-After header value
+    hang_s: float | None = None  # "hang": how long to hold the connection before closing it
+    keep_chars: int | None = None  # "truncate": characters kept (default: half the reply)
+
+
+FaultSpec = Fault | FaultKind
+
+
+@dataclass
+class StubRequest:
+    """One recorded request."""
+
+    index: int  # position among chat completion requests (-1 for other endpoints)
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any  # the parsed JSON body (None when there was none or it was not JSON)
+    received_at: float
+    faults: list[FaultKind] = field(default_factory=list)
+    status: int | None = None
+    response: Any = None  # the JSON sent back, when one was sent
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return list((self.body or {}).get("messages", [])) if isinstance(self.body, dict) else []
+
+    @property
+    def last_user(self) -> str:
+        """The content of the last user message."""
+        for message in reversed(self.messages):
+            if message.get("role") == "user":
+                return content_text(message.get("content"))
+        return ""
+
+    @property
+    def prompt(self) -> str:
+        """All message contents joined by newlines."""
+        return "\n".join(content_text(m.get("content")) for m in self.messages)
+
+    @property
+    def max_tokens(self) -> int | None:
+        body = self.body if isinstance(self.body, dict) else {}
+        value = body.get("max_completion_tokens", body.get("max_tokens"))
+        return int(value) if value is not None else None
+
+
+Responder = Callable[[StubRequest], "str | None"]
+
+
+def content_text(content: Any) -> str:
+    if isinstance(content, list):  # content parts
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return "" if content is None else str(content)
+
+
+def sse_body(completion: dict[str, Any], body: dict[str, Any]) -> bytes:
+    """The completion as server-sent chat.completion.chunk events (one content chunk per choice)."""
+    base = {key: completion[key] for key in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+    events: list[dict[str, Any]] = []
+    for choice in completion["choices"]:
+        delta = {"role": "assistant", "content": choice["message"]["content"]}
+        events.append(base | {"choices": [{"index": choice["index"], "delta": delta, "finish_reason": None}]})
+        done = {"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]}
+        events.append(base | {"choices": [done]})
+    if (body.get("stream_options") or {}).get("include_usage"):
+        events.append(base | {"choices": [], "usage": completion["usage"]})
+    lines = [f"data: {json.dumps(event)}\n\n" for event in events] + ["data: [DONE]\n\n"]
+    return "".join(lines).encode("utf-8")
+
+
+def error_body(message: str, kind: str, code: str | None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": kind, "param": None, "code": code}}
