@@ -1,8 +1,8 @@
 """Scoring RAG outputs with the five RAGAS metrics, by an LLM judge or the offline local judge.
 
-    from evaluation import evaluate_dataset
-    result = evaluate_dataset(frame, judge="local")       # or judge="llm", llm=client
-    result.frame, result.summary
+from evaluation import evaluate_dataset
+result = evaluate_dataset(frame, judge="local")       # or judge="llm", llm=client
+result.frame, result.summary
 """
 
 from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset

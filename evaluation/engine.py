@@ -66,11 +66,24 @@ def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None) -> 
 
 def prepare_local(judge: LocalJudge, metrics: Sequence[Metric], samples: Sequence[Sample]) -> None:
     """Embed every text the local judge will compare, for all rows, in one batched call."""
-    texts = [t for s in samples for m in metrics if m.rag_failure(s) is None and m.precheck(s) is None
-             for t in m.local_texts(s, judge)]
+    texts: list[str] = []
+    for sample in samples:
+        for metric in metrics:
+            texts.extend(texts_to_embed(metric, sample, judge))
     unique = list(dict.fromkeys(t for t in texts if t))
     if unique:
         judge.embedder.embed(unique)
+
+
+def texts_to_embed(metric: Metric, sample: Sample, judge: LocalJudge) -> list[str]:
+    """The texts `metric` will embed for `sample`; none when no judge is needed (or the metric fails here:
+    scoring reports that failure on the row)."""
+    try:
+        if metric.rag_failure(sample) is not None or metric.precheck(sample) is not None:
+            return []
+        return metric.local_texts(sample, judge)
+    except Exception:
+        return []
 
 
 async def aevaluate_dataset(
@@ -98,7 +111,9 @@ async def aevaluate_dataset(
         results = await asyncio.gather(*(score_row(s) for s in samples))
     names = [m.name for m in selected]
     return EvaluationResult(
-        frame=scored_frame(frame, names, results), summary=summarise(names, results), results=results,
+        frame=scored_frame(frame, names, results),
+        summary=summarise(names, results),
+        results=results,
         judge=str(judge),
     )
 
@@ -130,7 +145,8 @@ def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[di
         out[name] = pd.Series([r[name].value for r in results], index=frame.index, dtype=object)
         out[reason_column(name)] = pd.Series(
             [r[name].reason or ("scored" if r[name].scored else "no score") for r in results],
-            index=frame.index, dtype=object,
+            index=frame.index,
+            dtype=object,
         )
     return out
 
@@ -145,7 +161,8 @@ def summarise(names: Sequence[str], results: Sequence[dict[str, MetricResult]]) 
             "mean": float(sum(values) / len(values)) if values else None,
             "rows_scored": len(values),
             "rows_failed": sum(failures.values()),
-            "top_failure_reasons": [{"reason": reason, "count": count}
-                                    for reason, count in failures.most_common(TOP_REASONS)],
+            "top_failure_reasons": [
+                {"reason": reason, "count": count} for reason, count in failures.most_common(TOP_REASONS)
+            ],
         }
     return summary

@@ -82,8 +82,8 @@ def question_generation_prompt(answer: str, contexts: Sequence[str]) -> str:
     context_part = f"\n\ncontext:\n{_contexts(contexts)}" if contexts else ""
     return (
         f"Generate {QUESTIONS_TO_GENERATE} different questions that the given answer answers. Also say whether "
-        "the answer is noncommittal: 1 if it is evasive, vague or ambiguous (for example \"I don't know\" or "
-        "\"I'm not sure\"), else 0.\n\n"
+        'the answer is noncommittal: 1 if it is evasive, vague or ambiguous (for example "I don\'t know" or '
+        '"I\'m not sure"), else 0.\n\n'
         f"answer: {answer}{context_part}"
     )
 

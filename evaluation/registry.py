@@ -10,7 +10,11 @@ _REGISTRY: dict[str, type[Metric]] = {}
 
 #: The metrics `evaluate_dataset` scores when none are named.
 DEFAULT_METRICS: tuple[str, ...] = (
-    "faithfulness", "answer_relevancy", "context_relevance", "context_precision", "context_recall",
+    "faithfulness",
+    "answer_relevancy",
+    "context_relevance",
+    "context_precision",
+    "context_recall",
 )
 
 

@@ -75,8 +75,11 @@ def context_precision_score(verdicts: Sequence[int | bool]) -> MetricResult:
     if sum(values) == 0:
         return MetricResult.ok(0.0, "no relevant context", verdicts=values)
     value = min(1.0, average_precision(values))
-    return MetricResult.ok(value, f"useful contexts at ranks {[i + 1 for i, v in enumerate(values) if v]} "
-                           f"of {len(values)}", verdicts=values)
+    return MetricResult.ok(
+        value,
+        f"useful contexts at ranks {[i + 1 for i, v in enumerate(values) if v]} of {len(values)}",
+        verdicts=values,
+    )
 
 
 def context_recall_score(verdicts: Sequence[int | bool]) -> MetricResult:
@@ -85,5 +88,6 @@ def context_recall_score(verdicts: Sequence[int | bool]) -> MetricResult:
     if not values:
         return MetricResult.failed("the reference answer has no sentences")
     attributed = sum(values)
-    return MetricResult.ok(attributed / len(values),
-                           f"{attributed} of {len(values)} reference sentences attributable to the contexts")
+    return MetricResult.ok(
+        attributed / len(values), f"{attributed} of {len(values)} reference sentences attributable to the contexts"
+    )

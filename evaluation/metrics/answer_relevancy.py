@@ -57,14 +57,17 @@ class AnswerRelevancy(Metric):
         parts = question_parts(question)
         best = judge.cosine(parts, sentences_of(answer) or [answer]).max(axis=1)
         result = answer_relevancy_score([max(float(b), th.ANSWER_RELEVANCY_FLOOR) for b in best])
-        return result.model_copy(update={
-            "reason": f"{result.reason} (question parts: {len(parts)})",
-            "details": {"question_parts": parts, "best_similarity": [round(float(b), 3) for b in best]},
-        })
+        return result.model_copy(
+            update={
+                "reason": f"{result.reason} (question parts: {len(parts)})",
+                "details": {"question_parts": parts, "best_similarity": [round(float(b), 3) for b in best]},
+            }
+        )
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         generated = await judge.llm.structured(
-            question_generation_prompt(sample.answer or "", sample.contexts), GeneratedQuestions,
+            question_generation_prompt(sample.answer or "", sample.contexts),
+            GeneratedQuestions,
             stage="answer_relevancy.questions",
         )
         questions = [q.strip() for q in generated.questions if q.strip()]

@@ -72,13 +72,17 @@ class ContextPrecision(Metric):
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         reference, note = reference_of(sample)
-        replies = await asyncio.gather(*(
-            judge.llm.structured(
-                context_precision_prompt(sample.question or "", reference or "", context, bool(note)),
-                ContextVerdict, stage="context_precision.verdict",
+        replies = await asyncio.gather(
+            *(
+                judge.llm.structured(
+                    context_precision_prompt(sample.question or "", reference or "", context, bool(note)),
+                    ContextVerdict,
+                    stage="context_precision.verdict",
+                )
+                for context in sample.contexts
             )
-            for context in sample.contexts
-        ))
+        )
         result = with_note(context_precision_score([r.verdict for r in replies]), note)
-        return result.model_copy(update={"details": {"verdicts": [
-            {"verdict": r.verdict, "reason": r.reason} for r in replies]}})
+        return result.model_copy(
+            update={"details": {"verdicts": [{"verdict": r.verdict, "reason": r.reason} for r in replies]}}
+        )

@@ -41,7 +41,8 @@ class ContextRecall(Metric):
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         sentences = sentences_of(sample.ground_truth or "")
         judged = await judge.llm.structured(
-            context_recall_prompt(sample.question or "", sample.contexts, sentences), Attributions,
+            context_recall_prompt(sample.question or "", sample.contexts, sentences),
+            Attributions,
             stage="context_recall.attribution",
         )
         if not judged.classifications:

@@ -47,18 +47,20 @@ class ContextRelevance(Metric):
         sentences = context_sentences(sample)
         cosines = judge.cosine([question], sentences)[0]
         relevant = [
-            float(cos) >= th.CONTEXT_RELEVANT_COSINE or judge.recall(question, sentence)
-            >= th.CONTEXT_RELEVANT_QUESTION_RECALL
+            float(cos) >= th.CONTEXT_RELEVANT_COSINE
+            or judge.recall(question, sentence) >= th.CONTEXT_RELEVANT_QUESTION_RECALL
             for sentence, cos in zip(sentences, cosines, strict=True)
         ]
         result = context_relevance_score(sum(relevant), len(sentences))
-        return result.model_copy(update={"details": {"relevant_sentences": [
-            s for s, r in zip(sentences, relevant, strict=True) if r]}})
+        return result.model_copy(
+            update={"details": {"relevant_sentences": [s for s, r in zip(sentences, relevant, strict=True) if r]}}
+        )
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         total = len(context_sentences(sample))
         extracted = await judge.llm.structured(
-            context_relevance_prompt(sample.question or "", sample.contexts), RelevantSentences,
+            context_relevance_prompt(sample.question or "", sample.contexts),
+            RelevantSentences,
             stage="context_relevance.extract",
         )
         kept = [s for s in extracted.sentences if s.strip() and s.strip().lower().rstrip(".") != _NOTHING_RELEVANT]

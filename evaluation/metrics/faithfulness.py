@@ -43,8 +43,13 @@ class Faithfulness(Metric):
         support = judge.support(statements, sample.contexts)
         result = faithfulness_score([s.supported for s in support])
         details = [
-            {"statement": st, "lexical": round(sp.lexical, 3), "semantic": round(sp.semantic, 3),
-             "numbers_ok": sp.numbers_ok, "verdict": int(sp.supported)}
+            {
+                "statement": st,
+                "lexical": round(sp.lexical, 3),
+                "semantic": round(sp.semantic, 3),
+                "numbers_ok": sp.numbers_ok,
+                "verdict": int(sp.supported),
+            }
             for st, sp in zip(statements, support, strict=True)
         ]
         return result.model_copy(update={"details": {"statements": details}})
@@ -63,6 +68,8 @@ class Faithfulness(Metric):
             return MetricResult.failed("the judge returned no verdicts")
         verdicts, note = align_verdicts([v.verdict for v in judged.verdicts], len(statements))
         result = with_note(faithfulness_score(verdicts), note)
-        details = [{"statement": s, "verdict": v.verdict, "reason": v.reason}
-                   for s, v in zip(statements, judged.verdicts, strict=False)]
+        details = [
+            {"statement": s, "verdict": v.verdict, "reason": v.reason}
+            for s, v in zip(statements, judged.verdicts, strict=False)
+        ]
         return result.model_copy(update={"details": {"statements": details}})

@@ -24,7 +24,7 @@ from evaluation.local_judge import LocalJudge
 from ragtest.embeddings import Embedder
 from ragtest.errors import MissingColumnsError, RagtestError
 from ragtest.schema import MetricResult
-from tests.evaluation.conftest import one_row
+from tests.evaluation.helpers import one_row
 
 FIVE = ["answer_relevancy", "context_precision", "context_recall", "context_relevance", "faithfulness"]
 
@@ -105,16 +105,18 @@ def test_output_frame_and_summary_structure(embedder: Embedder) -> None:
 
 
 def test_refusal_answers(embedder: Embedder) -> None:
-    result = evaluate_dataset(one_row(answer="I don't know."), ["faithfulness", "answer_relevancy"],
-                              embedder=embedder, show_progress=False)
+    result = evaluate_dataset(
+        one_row(answer="I don't know."), ["faithfulness", "answer_relevancy"], embedder=embedder, show_progress=False
+    )
     assert result.frame.loc[0, "faithfulness"] == 1.0
     assert result.frame.loc[0, "faithfulness_reason"] == "refusal: no claims"
     assert result.frame.loc[0, "answer_relevancy"] == 0.0
 
 
 def test_rag_error_rows(embedder: Embedder) -> None:
-    frame = pd.concat([one_row(answer_error=None), one_row(answer="", answer_error="timeout after 30 s")],
-                      ignore_index=True)
+    frame = pd.concat(
+        [one_row(answer_error=None), one_row(answer="", answer_error="timeout after 30 s")], ignore_index=True
+    )
     result = evaluate_dataset(frame, embedder=embedder, show_progress=False)
     failed = result.frame.iloc[1]
     assert failed["faithfulness"] is None and failed["faithfulness_reason"] == "RAG error: timeout after 30 s"
@@ -128,8 +130,11 @@ def test_missing_columns_are_all_named() -> None:
     with pytest.raises(MissingColumnsError) as info:
         evaluate_dataset(frame, show_progress=False)
     message = str(info.value)
-    for needed in ("faithfulness needs answer, contexts", "context_recall needs contexts, ground_truth",
-                   "context_precision needs contexts, ground_truth (or answer)"):
+    for needed in (
+        "faithfulness needs answer, contexts",
+        "context_recall needs contexts, ground_truth",
+        "context_precision needs contexts, ground_truth (or answer)",
+    ):
         assert needed in message
 
 
@@ -148,3 +153,23 @@ def test_async_entry_point(embedder: Embedder) -> None:
 def test_progress_bar(embedder: Embedder, capsys: pytest.CaptureFixture[str]) -> None:
     evaluate_dataset(one_row(), ["context_recall"], embedder=embedder, show_progress=True)
     assert "scoring" in capsys.readouterr().err
+
+
+def test_local_context_precision_without_ground_truth(embedder: Embedder) -> None:
+    frame = pd.concat([one_row(ground_truth=""), one_row(ground_truth=math.nan)], ignore_index=True)
+    result = evaluate_dataset(frame, ["context_precision", "context_recall"], embedder=embedder, show_progress=False)
+    for index in range(2):
+        row = result.frame.iloc[index]
+        assert row["context_precision"] is not None
+        assert "reference: the answer" in row["context_precision_reason"]
+        assert row["context_recall"] is None and row["context_recall_reason"] == "needs ground_truth"
+    assert result.summary["context_recall"]["top_failure_reasons"] == [{"reason": "needs ground_truth", "count": 2}]
+
+
+def test_partial_hedge_is_noncommittal_locally(embedder: Embedder) -> None:
+    answer = "The Eiffel Tower is in Paris. I do not have information on when it was built."
+    result = evaluate_dataset(
+        one_row(answer=answer), ["answer_relevancy", "faithfulness"], embedder=embedder, show_progress=False
+    )
+    assert result.frame.loc[0, "answer_relevancy"] == 0.0
+    assert result.frame.loc[0, "faithfulness"] == 1.0  # the hedge is not a statement; the other one is supported

@@ -11,7 +11,7 @@ import pytest
 from evaluation import evaluate_dataset
 from ragtest.embeddings import Embedder
 from ragtest.errors import LLMPermanentError, MissingColumnsError, RagtestError
-from tests.evaluation.conftest import MakeClient, one_row
+from tests.evaluation.helpers import MakeClient, one_row
 
 QUESTION = "Where is the Eiffel Tower and when was it built?"
 
@@ -19,14 +19,25 @@ QUESTION = "Where is the Eiffel Tower and when was it built?"
 def judge_replies(prompt: str) -> str:
     """Reply by content, as a real judge would for the row in `one_row`."""
     if "break down each sentence" in prompt:
-        return json.dumps({"statements": ["The Eiffel Tower is in Paris.", "The Eiffel Tower was built in 1889.",
-                                          "The Eiffel Tower is painted blue."]})
+        return json.dumps(
+            {
+                "statements": [
+                    "The Eiffel Tower is in Paris.",
+                    "The Eiffel Tower was built in 1889.",
+                    "The Eiffel Tower is painted blue.",
+                ]
+            }
+        )
     if "faithfulness of a series of statements" in prompt:
-        return json.dumps({"verdicts": [
-            {"statement": "s1", "reason": "stated", "verdict": 1},
-            {"statement": "s2", "reason": "stated", "verdict": 1},
-            {"statement": "s3", "reason": "not stated", "verdict": 0},
-        ]})
+        return json.dumps(
+            {
+                "verdicts": [
+                    {"statement": "s1", "reason": "stated", "verdict": 1},
+                    {"statement": "s2", "reason": "stated", "verdict": 1},
+                    {"statement": "s3", "reason": "not stated", "verdict": 0},
+                ]
+            }
+        )
     if "questions that the given answer answers" in prompt:
         return json.dumps({"questions": [QUESTION, QUESTION, QUESTION], "noncommittal": 0})
     if "Extract the sentences of the context" in prompt:
@@ -36,10 +47,18 @@ def judge_replies(prompt: str) -> str:
         useful = "Bananas" not in context
         return json.dumps({"reason": "checked", "verdict": int(useful)})
     if "classify each sentence" in prompt:
-        return "```json\n" + json.dumps({"classifications": [
-            {"sentence": "a", "reason": "yes", "attributed": 1},
-            {"sentence": "b", "reason": "no", "attributed": 0},
-        ]}) + "\n```"
+        return (
+            "```json\n"
+            + json.dumps(
+                {
+                    "classifications": [
+                        {"sentence": "a", "reason": "yes", "attributed": 1},
+                        {"sentence": "b", "reason": "no", "attributed": 0},
+                    ]
+                }
+            )
+            + "\n```"
+        )
     raise AssertionError(f"unexpected prompt: {prompt[:200]}")
 
 
@@ -59,8 +78,9 @@ def test_llm_judge_scores_follow_the_ragas_formulas(scripted_client: MakeClient,
 
 def test_noncommittal_flag_scores_zero(scripted_client: MakeClient, embedder: Embedder) -> None:
     client, _ = scripted_client(lambda prompt: json.dumps({"questions": ["What?"], "noncommittal": 1}))
-    result = evaluate_dataset(one_row(), ["answer_relevancy"], judge="llm", llm=client, embedder=embedder,
-                              show_progress=False)
+    result = evaluate_dataset(
+        one_row(), ["answer_relevancy"], judge="llm", llm=client, embedder=embedder, show_progress=False
+    )
     assert result.frame.loc[0, "answer_relevancy"] == 0.0
     assert "noncommittal" in result.frame.loc[0, "answer_relevancy_reason"]
 
@@ -139,10 +159,17 @@ def test_llm_judge_needs_a_client() -> None:
 def test_context_precision_without_ground_truth_uses_the_answer(scripted_client: MakeClient) -> None:
     client, model = scripted_client(judge_replies)
     frame = one_row(ground_truth=None)
-    result = evaluate_dataset(frame, ["context_precision", "context_recall"], judge="llm", llm=client,
-                              show_progress=False)
+    result = evaluate_dataset(
+        frame, ["context_precision", "context_recall"], judge="llm", llm=client, show_progress=False
+    )
     assert result.frame.loc[0, "context_precision"] == pytest.approx((1 + 2 / 3) / 2)
     assert "reference: the answer" in result.frame.loc[0, "context_precision_reason"]
     assert result.frame.loc[0, "context_recall"] is None
     assert result.frame.loc[0, "context_recall_reason"] == "needs ground_truth"
     assert all("answer: The Eiffel Tower is in Paris." in p for p in model.prompts)
+
+
+def test_insufficient_information_extracts_nothing(scripted_client: MakeClient) -> None:
+    client, _ = scripted_client(lambda prompt: json.dumps({"sentences": ["Insufficient Information."]}))
+    result = evaluate_dataset(one_row(), ["context_relevance"], judge="llm", llm=client, show_progress=False)
+    assert result.frame.loc[0, "context_relevance"] == 0.0

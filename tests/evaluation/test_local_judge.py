@@ -15,7 +15,7 @@ from evaluation import evaluate_dataset
 from evaluation.local_judge import LocalJudge, supports
 from ragtest.datasets import read_dataset
 from ragtest.embeddings import Embedder
-from tests.evaluation.conftest import one_row
+from tests.evaluation.helpers import one_row
 
 FIVE = ["faithfulness", "answer_relevancy", "context_relevance", "context_precision", "context_recall"]
 
@@ -84,8 +84,13 @@ def wikieval(shared_data: Path) -> list[dict[str, object]]:
 
 
 def scores(rows: list[dict[str, object]], answer: str, contexts: str, metric: str, embedder: Embedder) -> list:
-    frame = pd.DataFrame({"question": [r["question"] for r in rows], "answer": [r[answer] for r in rows],
-                          "contexts": [r[contexts] for r in rows]})
+    frame = pd.DataFrame(
+        {
+            "question": [r["question"] for r in rows],
+            "answer": [r[answer] for r in rows],
+            "contexts": [r[contexts] for r in rows],
+        }
+    )
     return list(evaluate_dataset(frame, [metric], embedder=embedder, show_progress=False).frame[metric])
 
 
@@ -110,13 +115,18 @@ def test_wikieval_pairwise_agreement_report(shared_data: Path, embedder: Embedde
     """The three agreements of the RAGAS paper's Table 1 (the paper: 0.95 / 0.78 / 0.70 with gpt-3.5)."""
     rows = wikieval(shared_data)
     agreement = {
-        "faithfulness": pairwise_agreement(scores(rows, "answer", "context_v1", "faithfulness", embedder),
-                                           scores(rows, "ungrounded_answer", "context_v1", "faithfulness", embedder)),
-        "answer_relevancy": pairwise_agreement(scores(rows, "answer", "context_v1", "answer_relevancy", embedder),
-                                               scores(rows, "poor_answer", "context_v1", "answer_relevancy", embedder)),
+        "faithfulness": pairwise_agreement(
+            scores(rows, "answer", "context_v1", "faithfulness", embedder),
+            scores(rows, "ungrounded_answer", "context_v1", "faithfulness", embedder),
+        ),
+        "answer_relevancy": pairwise_agreement(
+            scores(rows, "answer", "context_v1", "answer_relevancy", embedder),
+            scores(rows, "poor_answer", "context_v1", "answer_relevancy", embedder),
+        ),
         "context_relevance": pairwise_agreement(
             scores(rows, "answer", "context_v1", "context_relevance", embedder),
-            scores(rows, "answer", "context_v2", "context_relevance", embedder)),
+            scores(rows, "answer", "context_v2", "context_relevance", embedder),
+        ),
     }
     print("WikiEval pairwise agreement (local judge):", agreement)
     assert agreement["faithfulness"] >= 0.9

@@ -12,10 +12,15 @@ from evaluation.sample import Sample
 
 
 def test_sample_from_row_cleans_missing_values() -> None:
-    sample = Sample.from_row({
-        "question": " What? ", "answer": math.nan, "contexts": ["a", " ", ""], "ground_truth": ["x", "y"],
-        "answer_error": None,
-    })
+    sample = Sample.from_row(
+        {
+            "question": " What? ",
+            "answer": math.nan,
+            "contexts": ["a", " ", ""],
+            "ground_truth": ["x", "y"],
+            "answer_error": None,
+        }
+    )
     assert sample.question == "What?"
     assert sample.answer is None
     assert sample.contexts == ("a",)
@@ -29,13 +34,16 @@ def test_sample_from_row_with_json_contexts_and_blank_answer() -> None:
     assert sample.contexts == ("c1", "c2")
 
 
-@pytest.mark.parametrize("answer", [
-    "I don't know.",
-    "I do not know the answer to that question.",
-    "The context does not provide any information about this.",
-    "The launch date has not been provided.",
-    "I cannot answer this question.",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I don't know.",
+        "I do not know the answer to that question.",
+        "The context does not provide any information about this.",
+        "The launch date has not been provided.",
+        "I cannot answer this question.",
+    ],
+)
 def test_refusals(answer: str) -> None:
     assert is_refusal(answer)
     assert is_noncommittal(answer)
