@@ -1,34 +1,79 @@
-"""Scoring RAG outputs with the five RAGAS metrics, by an LLM judge or the offline local judge.
+"""Scoring RAG outputs (the RAGAS metrics and more), by an LLM judge or the offline local judge, with confidence
+intervals, and measuring the judges against human labels.
 
 from evaluation import evaluate_dataset
-result = evaluate_dataset(frame, judge="local")       # or judge="llm", llm=client
-result.frame, result.summary
+result = evaluate_dataset(frame, judge="local")       # or judge="llm", llm=client; metrics=available_metrics()
+result.frame, result.summary                          # summary: mean, ci_low, ci_high, rows_scored, by_question_type
+
+from evaluation.meta_eval import run_wikieval, format_table
+print(format_table(run_wikieval("wikieval.jsonl")))
 """
 
+from evaluation.agreement import cohen_kappa, correlations, pairwise_accuracy
 from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
-from evaluation.metric import Metric
-from evaluation.metrics import AnswerRelevancy, ContextPrecision, ContextRecall, ContextRelevance, Faithfulness
+from evaluation.metric import JudgeFreeMetric, Metric
+from evaluation.metrics import (
+    MRR,
+    NDCG,
+    AnswerCorrectness,
+    AnswerRelevancy,
+    AnswerRelevancyRaw,
+    Bleu,
+    CitationPrecision,
+    CitationRecall,
+    ContextPrecision,
+    ContextRecall,
+    ContextRelevance,
+    ExactMatch,
+    Faithfulness,
+    HitRate,
+    NegativeRejection,
+    NoiseRobustness,
+    RougeL,
+    SemanticSimilarity,
+    TokenF1,
+)
 from evaluation.registry import DEFAULT_METRICS, available_metrics, get_metric, register_metric, unregister_metric
 from evaluation.sample import Sample
+from evaluation.stats import bootstrap_ci
 
 __all__ = [
     "DEFAULT_METRICS",
+    "MRR",
+    "NDCG",
+    "AnswerCorrectness",
     "AnswerRelevancy",
+    "AnswerRelevancyRaw",
+    "Bleu",
+    "CitationPrecision",
+    "CitationRecall",
     "ContextPrecision",
     "ContextRecall",
     "ContextRelevance",
     "EvaluationResult",
+    "ExactMatch",
     "Faithfulness",
+    "HitRate",
+    "JudgeFreeMetric",
     "LLMJudge",
     "LocalJudge",
     "Metric",
+    "NegativeRejection",
+    "NoiseRobustness",
+    "RougeL",
     "Sample",
+    "SemanticSimilarity",
+    "TokenF1",
     "aevaluate_dataset",
     "available_metrics",
+    "bootstrap_ci",
+    "cohen_kappa",
+    "correlations",
     "evaluate_dataset",
     "get_metric",
+    "pairwise_accuracy",
     "register_metric",
     "unregister_metric",
 ]

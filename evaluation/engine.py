@@ -7,7 +7,6 @@ concurrently; the `LLMClient` bounds how many calls are in flight. Nothing is wr
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -15,11 +14,13 @@ from typing import Any, Literal
 import pandas as pd
 from tqdm.auto import tqdm
 
+from evaluation.centring import attach_reference_mean, embed_in_batches
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Judge, Metric
 from evaluation.registry import resolve_metrics
 from evaluation.sample import Sample
+from evaluation.stats import summarise
 from ragtest.asyncio_utils import run_sync
 from ragtest.embeddings import Embedder, get_embedder
 from ragtest.errors import MissingColumnsError, RagtestError
@@ -27,8 +28,6 @@ from ragtest.llm.client import LLMClient
 from ragtest.schema import MetricResult, reason_column
 
 JudgeName = Literal["local", "llm"]
-#: How many distinct failure reasons the summary lists per metric.
-TOP_REASONS = 3
 
 
 @dataclass
@@ -70,9 +69,7 @@ def prepare_local(judge: LocalJudge, metrics: Sequence[Metric], samples: Sequenc
     for sample in samples:
         for metric in metrics:
             texts.extend(texts_to_embed(metric, sample, judge))
-    unique = list(dict.fromkeys(t for t in texts if t))
-    if unique:
-        judge.embedder.embed(unique)
+    embed_in_batches(judge.embedder, texts)
 
 
 def texts_to_embed(metric: Metric, sample: Sample, judge: LocalJudge) -> list[str]:
@@ -101,6 +98,8 @@ async def aevaluate_dataset(
     samples = [Sample.from_row(row) for row in frame.to_dict(orient="records")]
     if isinstance(active, LocalJudge):
         prepare_local(active, selected, samples)
+    if any(m.uses_reference_mean for m in selected):
+        attach_reference_mean(active, samples)
     with tqdm(total=len(samples), desc=f"scoring ({judge} judge)", unit="row", disable=not show_progress) as bar:
 
         async def score_row(sample: Sample) -> dict[str, MetricResult]:
@@ -112,7 +111,7 @@ async def aevaluate_dataset(
     names = [m.name for m in selected]
     return EvaluationResult(
         frame=scored_frame(frame, names, results),
-        summary=summarise(names, results),
+        summary=summarise(names, results, groups=groups_of(samples)),
         results=results,
         judge=str(judge),
     )
@@ -151,18 +150,6 @@ def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[di
     return out
 
 
-def summarise(names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> dict[str, dict[str, Any]]:
-    """Per metric: mean over scored rows (None when none), rows_scored, rows_failed, top failure reasons."""
-    summary: dict[str, dict[str, Any]] = {}
-    for name in names:
-        values = [v for r in results if (v := r[name].value) is not None]
-        failures = Counter(r[name].reason[:160] for r in results if r[name].value is None)
-        summary[name] = {
-            "mean": float(sum(values) / len(values)) if values else None,
-            "rows_scored": len(values),
-            "rows_failed": sum(failures.values()),
-            "top_failure_reasons": [
-                {"reason": reason, "count": count} for reason, count in failures.most_common(TOP_REASONS)
-            ],
-        }
-    return summary
+def groups_of(samples: Sequence[Sample]) -> dict[str, Sequence[str | None]]:
+    """The columns summaries break down by: question type and source document."""
+    return {"question_type": [s.question_type for s in samples], "source": [s.source for s in samples]}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ragtest.embeddings import Embedder
 from ragtest.llm.client import LLMClient
 
@@ -14,3 +16,5 @@ class LLMJudge:
 
     llm: LLMClient
     embedder: Embedder
+    #: The reference mean for centred similarities (set by the engine; see `evaluation.centring`).
+    reference_mean: np.ndarray | None = None

@@ -46,6 +46,8 @@ class LocalJudge:
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
+        #: The reference mean for centred similarities (set by the engine; see `evaluation.centring`).
+        self.reference_mean: np.ndarray | None = None
         self._sentences: dict[str, list[str]] = {}
         self._tokens: dict[str, frozenset[str]] = {}
 

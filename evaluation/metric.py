@@ -30,6 +30,8 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
     required_columns: ClassVar[tuple[str, ...]] = ()
     #: True when the score judges the RAG answer: a row whose RAG call failed gets no score.
     needs_answer: ClassVar[bool] = True
+    #: True when the metric compares embeddings centred on the run's reference mean (see `evaluation.centring`).
+    uses_reference_mean: ClassVar[bool] = False
 
     def missing_columns(self, columns: Collection[str]) -> list[str]:
         """Required columns that `columns` lacks (override for either-or requirements)."""
@@ -76,6 +78,19 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
+
+
+class JudgeFreeMetric(Metric):
+    """A metric computed from the row alone (retrieval ranks, text overlap): the same score under every judge."""
+
+    def compute(self, sample: Sample) -> MetricResult:
+        raise NotImplementedError
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        return self.compute(sample)
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        return self.compute(sample)
 
 
 def align_verdicts(verdicts: Sequence[int], expected: int) -> tuple[list[int], str]:

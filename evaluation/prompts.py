@@ -47,6 +47,27 @@ class Attributions(BaseModel):
     classifications: list[SentenceAttribution]
 
 
+class ClassifiedStatement(BaseModel):
+    statement: str
+    reason: str = ""
+
+
+class CorrectnessClassification(BaseModel):
+    TP: list[ClassifiedStatement] = Field(default_factory=list, description="answer statements the reference supports")
+    FP: list[ClassifiedStatement] = Field(default_factory=list, description="answer statements the reference lacks")
+    FN: list[ClassifiedStatement] = Field(default_factory=list, description="reference statements the answer lacks")
+
+
+class SupportVerdict(BaseModel):
+    reason: str = ""
+    verdict: int = Field(ge=0, le=1, description="1 if the premise fully supports the hypothesis, else 0")
+
+
+class RejectionVerdict(BaseModel):
+    reason: str = ""
+    rejected: int = Field(ge=0, le=1, description="1 if the answer declines to answer or says it lacks information")
+
+
 # -- prompts ------------------------------------------------------------------------------------------------------
 
 QUESTIONS_TO_GENERATE = 3
@@ -110,4 +131,31 @@ def context_recall_prompt(question: str, contexts: Sequence[str], sentences: Seq
         "Given a context and the sentences of a reference answer, classify each sentence, in the same order, as "
         "attributable to the context (1) or not (0), with a short reason.\n\n"
         f"question: {question}\n\ncontext:\n{_contexts(contexts)}\n\nreference sentences:\n{_numbered(sentences)}"
+    )
+
+
+def correctness_prompt(question: str, answer_statements: Sequence[str], reference_statements: Sequence[str]) -> str:
+    return (
+        "Given a question, the statements of an answer and the statements of a ground truth, classify them: TP "
+        "(answer statements supported by the ground truth), FP (answer statements not supported by the ground "
+        "truth), FN (ground truth statements missing from the answer). Each statement goes into exactly one "
+        "list, with a short reason.\n\n"
+        f"question: {question}\n\nanswer statements:\n{_numbered(answer_statements)}\n\n"
+        f"ground truth statements:\n{_numbered(reference_statements)}"
+    )
+
+
+def support_prompt(premise: str, hypothesis: str) -> str:
+    return (
+        "Does the premise fully support the hypothesis? Give verdict 1 if everything the hypothesis states can "
+        "be inferred from the premise, else 0, with a short reason.\n\n"
+        f"premise: {premise}\n\nhypothesis: {hypothesis}"
+    )
+
+
+def rejection_prompt(question: str, answer: str) -> str:
+    return (
+        "Does the answer decline to answer the question, or say that the information needed is not available? "
+        "Give rejected 1 if it does, 0 if it gives an answer, with a short reason.\n\n"
+        f"question: {question}\n\nanswer: {answer}"
     )

@@ -10,7 +10,8 @@ from evaluation.sample import sentences_of
 NONCOMMITTAL_PATTERNS: tuple[str, ...] = (
     r"\bi (?:do not|don't|dont) know\b",
     r"\bi(?:'m| am) not sure\b",
-    r"\b(?:can ?not|can't|unable to|not able to) (?:answer|determine|find|provide|say|tell)\b",
+    r"\b(?:can ?not|can't|could not|couldn't|unable to|not able to) (?:answer|determine|find|provide|say|tell)\b",
+    r"\bi(?:'m| am) not aware of\b",
     r"\b(?:is|are|was|were|has|have|had) not (?:been )?(?:mentioned|provided|specified|stated|given|available|known)\b",
     r"\bnot (?:mentioned|specified|stated) in\b",
     r"\b(?:does|do|did) not (?:mention|say|specify|state|provide|contain|include) (?:any )?"

@@ -1,9 +1,33 @@
-"""Metrics by name. The five RAGAS metrics are built in; `register_metric` adds a user's metric class."""
+"""Metrics by name. The built-in metrics are registered here; `register_metric` adds a user's metric class.
+
+Retrieval metrics take a cut-off in the name: "hit_rate@10", "ndcg@3" (plain "hit_rate"/"ndcg": k = 5).
+"""
 
 from __future__ import annotations
 
 from evaluation.metric import Metric
-from evaluation.metrics import AnswerRelevancy, ContextPrecision, ContextRecall, ContextRelevance, Faithfulness
+from evaluation.metrics import (
+    MRR,
+    NDCG,
+    AnswerCorrectness,
+    AnswerRelevancy,
+    AnswerRelevancyRaw,
+    Bleu,
+    CitationPrecision,
+    CitationRecall,
+    ContextPrecision,
+    ContextRecall,
+    ContextRelevance,
+    ExactMatch,
+    Faithfulness,
+    HitRate,
+    NegativeRejection,
+    NoiseRobustness,
+    RougeL,
+    SemanticSimilarity,
+    TokenF1,
+)
+from evaluation.metrics.retrieval import at_k
 from ragtest.errors import RagtestError
 
 _REGISTRY: dict[str, type[Metric]] = {}
@@ -43,6 +67,9 @@ def available_metrics() -> list[str]:
 
 def get_metric(name: str) -> Metric:
     """A new instance of the metric registered as `name`."""
+    base, _, k = name.partition("@")
+    if k and base in _REGISTRY and issubclass(_REGISTRY[base], (HitRate, MRR, NDCG)) and k.isdigit() and int(k) > 0:
+        return at_k(_REGISTRY[base], int(k))()  # type: ignore[arg-type]
     try:
         return _REGISTRY[name]()
     except KeyError:
@@ -76,5 +103,27 @@ def resolve_metrics(metrics: object) -> list[Metric]:
     return resolved
 
 
-for _builtin in (Faithfulness, AnswerRelevancy, ContextRelevance, ContextPrecision, ContextRecall):
+BUILTIN_METRICS: tuple[type[Metric], ...] = (
+    Faithfulness,
+    AnswerRelevancy,
+    AnswerRelevancyRaw,
+    ContextRelevance,
+    ContextPrecision,
+    ContextRecall,
+    AnswerCorrectness,
+    CitationRecall,
+    CitationPrecision,
+    HitRate,
+    MRR,
+    NDCG,
+    ExactMatch,
+    TokenF1,
+    RougeL,
+    Bleu,
+    SemanticSimilarity,
+    NegativeRejection,
+    NoiseRobustness,
+)
+
+for _builtin in BUILTIN_METRICS:
     register_metric(_builtin)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -11,17 +12,32 @@ from typing import Any
 import pandas as pd
 
 from ragtest.datasets import as_str_list, join_if_list
-from ragtest.schema import ANSWER, ANSWER_ERROR, CONTEXTS, GROUND_TRUTH, QUESTION
+from ragtest.schema import (
+    ANSWER,
+    ANSWER_ERROR,
+    CONTEXT_IDS,
+    CONTEXTS,
+    GROUND_TRUTH,
+    QUESTION,
+    QUESTION_TYPE,
+    REFERENCE_CONTEXT_IDS,
+    REFERENCE_CONTEXTS,
+    SOURCE,
+)
 from ragtest.text import split_sentences
+
+#: A full stop glued to the next sentence ("crisis.Sri Lanka"): a lower-case letter or digit, [.!?], a capital.
+_GLUED = re.compile(r"(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")
 
 
 @lru_cache(maxsize=65536)
 def _sentences(text: str) -> tuple[str, ...]:
-    return tuple(split_sentences(text))
+    return tuple(split_sentences(_GLUED.sub(" ", text)))
 
 
 def sentences_of(text: str) -> list[str]:
-    """`ragtest.text.split_sentences`, memoised: metrics split the same contexts many times."""
+    """`ragtest.text.split_sentences`, memoised (metrics split the same contexts many times), after separating
+    sentences glued without a space ("crisis.Sri Lanka is ..."), which scraped and generated texts contain."""
     return list(_sentences(text))
 
 
@@ -44,6 +60,12 @@ class Sample:
     contexts: tuple[str, ...] = ()
     ground_truth: str | None = None
     answer_error: str | None = None
+    #: Retrieved context ids in rank order (as given: duplicates kept) and the gold ids; None when absent.
+    context_ids: tuple[str, ...] | None = None
+    reference_context_ids: tuple[str, ...] | None = None
+    reference_contexts: tuple[str, ...] = ()
+    question_type: str | None = None
+    source: str | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Sample:
@@ -54,4 +76,19 @@ class Sample:
             contexts=contexts,
             ground_truth=clean_text(row.get(GROUND_TRUTH)),
             answer_error=clean_text(row.get(ANSWER_ERROR)),
+            context_ids=id_tuple(row, CONTEXT_IDS),
+            reference_context_ids=id_tuple(row, REFERENCE_CONTEXT_IDS),
+            reference_contexts=tuple(c.strip() for c in as_str_list(row.get(REFERENCE_CONTEXTS)) if c and c.strip()),
+            question_type=clean_text(row.get(QUESTION_TYPE)),
+            source=clean_text(row.get(SOURCE)),
         )
+
+
+def id_tuple(row: Mapping[str, Any], column: str) -> tuple[str, ...] | None:
+    """The ids in `column` as stripped strings (blank ones dropped); None when the row has no such value."""
+    if column not in row:
+        return None
+    value = row.get(column)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return tuple(i.strip() for i in as_str_list(value) if i and i.strip())

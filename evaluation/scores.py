@@ -6,6 +6,7 @@ Every function returns a defined score with a reason, or a failed result with a 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -91,3 +92,87 @@ def context_recall_score(verdicts: Sequence[int | bool]) -> MetricResult:
     return MetricResult.ok(
         attributed / len(values), f"{attributed} of {len(values)} reference sentences attributable to the contexts"
     )
+
+
+# -- answer correctness -------------------------------------------------------------------------------------------
+
+#: RAGAS' default blend of answer correctness: statement F1 and semantic similarity.
+CORRECTNESS_WEIGHTS = (0.75, 0.25)
+
+
+def statement_f1(tp: int, fp: int, fn: int) -> float:
+    """TP / (TP + (FP + FN) / 2): the F1 of the answer's statements against the reference's."""
+    if min(tp, fp, fn) < 0:
+        raise ValueError("statement counts must not be negative")
+    if tp + fp + fn == 0:
+        return 0.0
+    return tp / (tp + 0.5 * (fp + fn))
+
+
+def answer_correctness_score(
+    tp: int, fp: int, fn: int, similarity: float, weights: tuple[float, float] = CORRECTNESS_WEIGHTS
+) -> MetricResult:
+    """weights[0] * statement F1 + weights[1] * similarity (clipped to [0, 1]), weights normalised to sum 1."""
+    if min(weights) < 0 or sum(weights) <= 0:
+        raise ValueError(f"weights must be non-negative with a positive sum, got {weights}")
+    if not np.isfinite(similarity):
+        return MetricResult.failed("the similarity was not a finite number")
+    f1 = statement_f1(tp, fp, fn)
+    sim = float(np.clip(similarity, 0.0, 1.0))
+    value = (weights[0] * f1 + weights[1] * sim) / sum(weights)
+    return MetricResult.ok(
+        float(np.clip(value, 0.0, 1.0)),
+        f"statements TP {tp}, FP {fp}, FN {fn} (F1 {f1:.3f}); similarity {sim:.3f}",
+        f1=f1,
+        similarity=sim,
+    )
+
+
+# -- citations (ALCE) ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CitationJudgement:
+    """One answer statement and its citations, with the judge's support verdicts.
+
+    `supported`: the cited contexts together support the statement (False when nothing is cited).
+    `alone[i]`: citation i alone supports it; `without[i]`: the other citations still support it without i.
+    Both are only needed for statements with two or more citations.
+    """
+
+    citations: tuple[int, ...]
+    supported: bool
+    alone: tuple[bool, ...] = ()
+    without: tuple[bool, ...] = ()
+
+    def precise_citations(self) -> int:
+        """ALCE: a lone citation is precise when it supports the statement; of several citations that together
+        support it, one is irrelevant when it does not support it alone and the others still do."""
+        if not self.citations or not self.supported:
+            return 0
+        if len(self.citations) == 1:
+            return 1
+        if len(self.alone) != len(self.citations) or len(self.without) != len(self.citations):
+            raise ValueError("alone and without need one verdict per citation")
+        return sum(1 for a, w in zip(self.alone, self.without, strict=True) if a or not w)
+
+
+def citation_recall_score(judgements: Sequence[CitationJudgement]) -> MetricResult:
+    """Statements fully supported by their cited contexts / all statements (uncited ones are unsupported)."""
+    if not judgements:
+        return MetricResult.ok(1.0, "no statements: nothing needs a citation")
+    supported = sum(1 for j in judgements if j.supported)
+    uncited = sum(1 for j in judgements if not j.citations)
+    note = f"; {uncited} without a citation" if uncited else ""
+    return MetricResult.ok(
+        supported / len(judgements), f"{supported} of {len(judgements)} statements supported by their citations{note}"
+    )
+
+
+def citation_precision_score(judgements: Sequence[CitationJudgement]) -> MetricResult:
+    """Precise citations / all citations (ALCE). No citation at all: 0.0 with a reason."""
+    total = sum(len(j.citations) for j in judgements)
+    if total == 0:
+        return MetricResult.ok(0.0, "no citations in the answer")
+    precise = sum(j.precise_citations() for j in judgements)
+    return MetricResult.ok(precise / total, f"{precise} of {total} citations support their statement")

@@ -12,6 +12,7 @@ from tqdm.auto import tqdm
 
 from rag_under_test.adapter import AnyAdapter, call_adapter
 from ragtest.datasets import JsonlAppender, read_jsonl
+from ragtest.errors import LLMPermanentError
 from ragtest.schema import (
     ANSWER,
     ANSWER_ERROR,
@@ -25,10 +26,13 @@ from ragtest.schema import (
 
 
 async def answer_one(adapter: AnyAdapter, question: str, timeout_s: float) -> RAGAnswer:
-    """One question; an exception or a timeout becomes a recorded error, not a lost row."""
+    """One question; an exception or a timeout becomes a recorded error, not a lost row. A permanent LLM error
+    (bad key, unknown model) is not the question's fault: it stops the run."""
     started = time.perf_counter()
     try:
         result = await asyncio.wait_for(call_adapter(adapter, question), timeout=timeout_s)
+    except LLMPermanentError:
+        raise
     except asyncio.TimeoutError:
         return RAGAnswer(answer="", error=f"timed out after {timeout_s:g} s", latency_s=timeout_s)
     except Exception as exc:
@@ -61,15 +65,17 @@ async def answer_samples(
     show_progress: bool = True,
 ) -> list[dict[str, Any]]:
     """Answer every sample, in input order. With `progress_path`, rows are appended as they complete and rows
-    already there (from an interrupted run) are reused, so a re-run asks nothing twice."""
+    already there (from an interrupted run) are reused, so a re-run asks nothing twice; rows that failed there
+    (`answer_error`) are asked again."""
     samples = list(samples)
     done: dict[str, dict[str, Any]] = {}
     if progress_path is not None and Path(progress_path).exists():
-        done = {row_key(row): row for row in read_jsonl(progress_path)}
+        done = {row_key(row): row for row in read_jsonl(progress_path) if not row.get(ANSWER_ERROR)}
     todo = [s for s in samples if row_key(s) not in done]
     semaphore = asyncio.Semaphore(concurrency)
     bar = tqdm(total=len(samples), initial=len(samples) - len(todo), desc="answer", unit="q", disable=not show_progress)
     appender = JsonlAppender(progress_path) if progress_path is not None else None
+    errors: list[str] = []
 
     async def run(sample: Mapping[str, Any]) -> None:
         async with semaphore:
@@ -78,6 +84,9 @@ async def answer_samples(
         done[row_key(sample)] = row
         if appender is not None:
             appender.append(row)
+        if result.error:
+            errors.append(result.error)
+            bar.set_postfix(errors=len(errors), refresh=False)
         bar.update(1)
 
     try:

@@ -55,8 +55,9 @@ def answer(
     """Run every question through `adapter` (any object with answer()/aanswer()), else config.rag, else the
     reference RAG on the run's store. Writes answers.jsonl and returns the answered rows."""
     state = pipeline.open_run(config, run_dir, show_progress=show_progress)
-    rows = testset.to_dict(orient="records") if isinstance(testset, pd.DataFrame) else pipeline.read_testset(
-        Path(testset))
+    rows = (
+        testset.to_dict(orient="records") if isinstance(testset, pd.DataFrame) else pipeline.read_testset(Path(testset))
+    )
     return pd.DataFrame(pipeline.answer_testset(state, rows, adapter=adapter))
 
 

@@ -19,10 +19,14 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("sources")
     group.add_argument("--topic", help='a Wikipedia page title, e.g. "Python (programming language)"')
     group.add_argument("--source", help="a local file or folder (.txt, .md, .html, .pdf)")
-    group.add_argument("--wiki-cache", help="folder of cached pages (Title_with_underscores.txt); "
-                       "also RAGTEST_WIKI_CACHE")
-    group.add_argument("--offline", action="store_true",
-                       help="read Wikipedia pages from the cache without trying the network (also RAGTEST_OFFLINE=1)")
+    group.add_argument(
+        "--wiki-cache", help="folder of cached pages (Title_with_underscores.txt); also RAGTEST_WIKI_CACHE"
+    )
+    group.add_argument(
+        "--offline",
+        action="store_true",
+        help="read Wikipedia pages from the cache without trying the network (also RAGTEST_OFFLINE=1)",
+    )
     group.add_argument("--wiki-timeout", type=float, default=10.0, help="seconds per Wikipedia request (default 10)")
 
 
@@ -31,8 +35,12 @@ def _add_generation_args(parser: argparse.ArgumentParser) -> None:
     defaults = GenerationConfig()
     group.add_argument("--size", type=int, default=defaults.size, help=f"questions to generate ({defaults.size})")
     group.add_argument("--seed", type=int, default=defaults.seed, help=f"random seed ({defaults.seed})")
-    group.add_argument("--k-neighbours", type=int, default=defaults.k_neighbours,
-                       help=f"neighbour chunks per root chunk ({defaults.k_neighbours})")
+    group.add_argument(
+        "--k-neighbours",
+        type=int,
+        default=defaults.k_neighbours,
+        help=f"neighbour chunks per root chunk ({defaults.k_neighbours})",
+    )
     group.add_argument("--questions-per-context", type=int, default=defaults.questions_per_context)
     group.add_argument("--chunk-size", type=int, default=defaults.chunk_size)
     group.add_argument("--chunk-overlap", type=int, default=defaults.chunk_overlap)
@@ -43,11 +51,38 @@ def _add_llm_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("LLM (optional: without one, the offline writer and local judge are used)")
     group.add_argument("--llm", help="LangChain model spec (openai:gpt-4o-mini, ollama:llama3.1, ...) or a base URL")
     group.add_argument("--llm-base-url", help="an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
-    group.add_argument("--llm-concurrency", type=int, default=8, help="LLM calls in flight at most (8)")
+    group.add_argument(
+        "--llm-concurrency",
+        type=int,
+        default=8,
+        help="LLM calls in flight at most (8); halved on a 429, raised again on success",
+    )
+    group.add_argument(
+        "--llm-fixed-concurrency", action="store_true", help="keep --llm-concurrency fixed (no adaptive cut on 429s)"
+    )
     group.add_argument("--llm-timeout", type=float, default=60.0, help="seconds per LLM call (60)")
     group.add_argument("--llm-rps", type=float, default=None, help="LLM requests per second at most")
+    group.add_argument(
+        "--llm-tpm", type=float, default=None, help="LLM prompt tokens per minute at most (estimated before sending)"
+    )
+    group.add_argument("--llm-retries", type=int, default=6, help="retries of a failed LLM call (6)")
+    group.add_argument(
+        "--llm-backoff",
+        type=float,
+        default=1.0,
+        help="first retry delay in seconds, doubled each retry, jittered (1.0)",
+    )
     group.add_argument("--no-cache", action="store_true", help="do not read or write the LLM reply cache")
-    group.add_argument("--cache-dir", help="keep the LLM cache here instead of in the run directory")
+    group.add_argument(
+        "--cache-dir", help="keep the LLM cache here instead of in the run directory (also RAGTEST_CACHE_DIR)"
+    )
+    group.add_argument(
+        "--prices",
+        help="JSON or TOML price table, model -> [input, output] USD per million tokens (also RAGTEST_PRICES)",
+    )
+    group.add_argument(
+        "--dry-run", action="store_true", help="estimate the LLM calls, tokens and cost, send nothing and write nothing"
+    )
 
 
 def _add_rag_args(parser: argparse.ArgumentParser) -> None:
@@ -61,8 +96,12 @@ def _add_rag_args(parser: argparse.ArgumentParser) -> None:
 def _add_eval_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("evaluation")
     group.add_argument("--metrics", help="comma-separated metric names (default: the five RAGAS metrics)")
-    group.add_argument("--judge", choices=("auto", "local", "llm"), default="auto",
-                       help="auto = the LLM judge when --llm is given, else the local judge")
+    group.add_argument(
+        "--judge",
+        choices=("auto", "local", "llm"),
+        default="auto",
+        help="auto = the LLM judge when --llm is given, else the local judge",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,8 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     ans = sub.add_parser("answer", help="run a test set through the RAG under test")
     ans.add_argument("--input", required=True, help="test set file")
     ans.add_argument("--output", default="answers.jsonl")
-    ans.add_argument("--store", help="the test set's vector store, for the reference RAG "
-                     "(default: 'chroma' beside the input)")
+    ans.add_argument(
+        "--store", help="the test set's vector store, for the reference RAG (default: 'chroma' beside the input)"
+    )
     ans.add_argument("--store-url", help="a Chroma server URL instead of an embedded store")
     _add_rag_args(ans)
     _add_llm_args(ans)
@@ -109,11 +149,27 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
     get = args.__dict__.get
     offline = bool(get("offline")) or os.environ.get("RAGTEST_OFFLINE", "") not in ("", "0")
     config = RunConfig(
-        sources=SourceConfig(topic=get("topic"), source=get("source"), wiki_cache=get("wiki_cache"),
-                             wiki_timeout_s=get("wiki_timeout") or 10.0, offline=offline),
-        llm=LLMSettings(spec=get("llm"), base_url=get("llm_base_url"), max_concurrency=get("llm_concurrency") or 8,
-                        timeout_s=get("llm_timeout") or 60.0, requests_per_second=get("llm_rps"),
-                        use_cache=not get("no_cache"), cache_dir=get("cache_dir")),
+        sources=SourceConfig(
+            topic=get("topic"),
+            source=get("source"),
+            wiki_cache=get("wiki_cache"),
+            wiki_timeout_s=get("wiki_timeout") or 10.0,
+            offline=offline,
+        ),
+        llm=LLMSettings(
+            spec=get("llm"),
+            base_url=get("llm_base_url"),
+            max_concurrency=get("llm_concurrency") or 8,
+            timeout_s=get("llm_timeout") or 60.0,
+            requests_per_second=get("llm_rps"),
+            tokens_per_minute=get("llm_tpm"),
+            max_retries=get("llm_retries", 6),
+            backoff_s=get("llm_backoff", 1.0),
+            adaptive=not get("llm_fixed_concurrency"),
+            use_cache=not get("no_cache"),
+            cache_dir=get("cache_dir"),
+            prices_file=get("prices"),
+        ),
         store_url=get("store_url"),
         rag=get("rag"),
         rag_k=get("rag_k") or 4,
@@ -124,9 +180,13 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
     )
     if get("size") is not None:
         config.generation = GenerationConfig(
-            size=args.size, seed=args.seed, k_neighbours=args.k_neighbours,
-            questions_per_context=args.questions_per_context, chunk_size=args.chunk_size,
-            chunk_overlap=args.chunk_overlap, max_question_words=args.max_question_words,
+            size=args.size,
+            seed=args.seed,
+            k_neighbours=args.k_neighbours,
+            questions_per_context=args.questions_per_context,
+            chunk_size=args.chunk_size,
+            chunk_overlap=args.chunk_overlap,
+            max_question_words=args.max_question_words,
         )
         if config.generation.size < 1:
             raise RagtestError("--size must be at least 1")
@@ -144,6 +204,9 @@ def _command(args: argparse.Namespace) -> int:
 
     config = config_from_args(args)
     progress = not args.quiet
+    if args.dry_run:
+        print(pipeline.dry_run_report(config, args.command, getattr(args, "input", None)))
+        return 0
     if args.command == "run":
         state = pipeline.run(config, args.out, show_progress=progress)
         _print_run(state)

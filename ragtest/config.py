@@ -9,6 +9,7 @@ from typing import Any
 from ragtest.embeddings import DEFAULT_MODEL
 
 DEFAULT_SEPARATORS: tuple[str, ...] = (". ", "\n")
+CACHE_DIR_ENV = "RAGTEST_CACHE_DIR"
 
 
 @dataclass
@@ -42,12 +43,21 @@ class LLMSettings:
     max_concurrency: int = 8
     timeout_s: float = 60.0
     requests_per_second: float | None = None
+    tokens_per_minute: float | None = None
+    max_retries: int = 6
+    backoff_s: float = 1.0
+    adaptive: bool = True
     use_cache: bool = True
     cache_dir: str | None = None
+    prices_file: str | None = None
 
     @property
     def configured(self) -> bool:
         return bool(self.spec or self.base_url)
+
+    def resolved_cache_dir(self) -> str | None:
+        """--cache-dir, else $RAGTEST_CACHE_DIR (a user-level cache shared by runs), else None (the run dir)."""
+        return self.cache_dir or os.environ.get(CACHE_DIR_ENV) or None
 
 
 @dataclass

@@ -102,7 +102,8 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], purpose: str) -
 
 
 def write_dataset(frame: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | Path) -> Path:
-    """Write a dataset; the format follows the file suffix (JSONL when none is given)."""
+    """Write a dataset atomically (a temporary file renamed into place, so a killed run never leaves half a file);
+    the format follows the file suffix (JSONL when none is given)."""
     path = Path(path)
     if not path.suffix:
         path = path.with_suffix(".jsonl")
@@ -112,13 +113,17 @@ def write_dataset(frame: pd.DataFrame | Sequence[Mapping[str, Any]], path: str |
     if suffix in (".jsonl", ".json"):
         write_jsonl(rows, path)
     elif suffix == ".parquet":
-        pd.DataFrame([to_jsonable(row) for row in rows]).to_parquet(path, index=False)
+        tmp = path.with_name(path.name + ".tmp")
+        pd.DataFrame([to_jsonable(row) for row in rows]).to_parquet(tmp, index=False)
+        tmp.replace(path)
     elif suffix == ".csv":
         flat = [
             {k: json.dumps(v, ensure_ascii=False) if isinstance(v, list) else v for k, v in to_jsonable(row).items()}
             for row in rows
         ]
-        pd.DataFrame(flat).to_csv(path, index=False)
+        tmp = path.with_name(path.name + ".tmp")
+        pd.DataFrame(flat).to_csv(tmp, index=False)
+        tmp.replace(path)
     else:
         raise RagtestError(f"unsupported dataset format {suffix!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
     return path

@@ -15,8 +15,18 @@ if TYPE_CHECKING:
 
 MANIFEST_FILE = "manifest.json"
 _PACKAGES = (
-    "ragtest", "langchain", "langchain-core", "langchain-community", "langchain-text-splitters", "chromadb",
-    "sentence-transformers", "torch", "wikipedia", "pandas", "pyarrow", "langchain-openai",
+    "ragtest",
+    "langchain",
+    "langchain-core",
+    "langchain-community",
+    "langchain-text-splitters",
+    "chromadb",
+    "sentence-transformers",
+    "torch",
+    "wikipedia",
+    "pandas",
+    "pyarrow",
+    "langchain-openai",
 )
 
 
@@ -35,8 +45,9 @@ def write_json(value: Any, path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n",
-                   encoding="utf-8")
+    tmp.write_text(
+        json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n", encoding="utf-8"
+    )
     tmp.replace(path)
     return path
 
@@ -52,6 +63,20 @@ def build_manifest(state: RunState) -> dict[str, Any]:
         "timings_s": state.timings,
         "stats": state.stats,
         "llm_usage": state.llm.usage.as_dict() if state.llm is not None else None,
+        "llm_runtime": llm_runtime(state),
+    }
+
+
+def llm_runtime(state: RunState) -> dict[str, Any] | None:
+    """How the runtime adapted: the adaptive concurrency limit at the end, its cuts on 429s, where the cache is."""
+    llm = state.llm
+    if llm is None:
+        return None
+    return {
+        "concurrency_limit_final": round(llm.concurrency.limit, 2),
+        "concurrency_limit_lowest": round(llm.concurrency.lowest, 2),
+        "concurrency_cuts": llm.concurrency.cuts,
+        "cache": str(llm.cache.path) if llm.cache is not None else None,
     }
 
 

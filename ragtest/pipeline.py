@@ -19,12 +19,15 @@ import pandas as pd
 import evaluation
 import rag_under_test
 import testgen
+from ragtest import dry_run
 from ragtest.asyncio_utils import run_sync
 from ragtest.config import RunConfig
 from ragtest.datasets import read_dataset, read_jsonl, write_dataset
 from ragtest.embeddings import Embedder, get_embedder
-from ragtest.errors import RagtestError
+from ragtest.errors import LLMPermanentError, RagtestError
 from ragtest.llm import LLMClient, LLMConfig, build_client
+from ragtest.llm.progress import llm_progress
+from ragtest.llm.usage import load_prices
 from ragtest.manifest import write_json, write_manifest
 from ragtest.report import write_report
 from ragtest.schema import TestSample
@@ -57,6 +60,26 @@ class RunState:
         finally:
             self.timings[stage] = round(self.timings.get(stage, 0.0) + time.perf_counter() - started, 3)
 
+    @contextmanager
+    def llm_stage(self, phase: str, expected_calls: int | None) -> Iterator[None]:
+        """Usage recorded under `phase`, a bar of its LLM calls, and a permanent LLM error (bad key, unknown
+        model) reported as itself, whatever the stage made of it (a writer that gave up, too few questions)."""
+        if self.llm is None:
+            yield
+            return
+        llm = self.llm
+        with llm_progress(llm.usage, phase, expected_calls, enabled=self.show_progress):
+            try:
+                yield
+            except LLMPermanentError:
+                raise
+            except Exception:
+                if llm.fatal is not None:
+                    raise LLMPermanentError(str(llm.fatal)) from None
+                raise
+        if llm.fatal is not None:
+            raise LLMPermanentError(str(llm.fatal))
+
 
 def open_run(config: RunConfig, run_dir: str | Path, show_progress: bool = True) -> RunState:
     """Create the run directory and the LLM client (None offline), with the cache in the run dir by default."""
@@ -71,13 +94,24 @@ def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:
         return None
     cache_path = None
     if settings.use_cache:
-        cache_path = Path(settings.cache_dir) / CACHE_FILE if settings.cache_dir else run_dir / CACHE_FILE
+        cache_dir = settings.resolved_cache_dir()
+        cache_path = Path(cache_dir).expanduser() / CACHE_FILE if cache_dir else run_dir / CACHE_FILE
     llm_config = LLMConfig(
         max_concurrency=settings.max_concurrency,
+        adaptive=settings.adaptive,
         timeout_s=settings.timeout_s,
+        max_retries=settings.max_retries,
+        backoff_base_s=settings.backoff_s,
         requests_per_second=settings.requests_per_second,
+        tokens_per_minute=settings.tokens_per_minute,
     )
-    return build_client(settings.spec, settings.base_url, cache_path=cache_path, config=llm_config)
+    return build_client(
+        settings.spec,
+        settings.base_url,
+        cache_path=cache_path,
+        config=llm_config,
+        prices=load_prices(settings.prices_file),
+    )
 
 
 def open_store(config: RunConfig, store_dir: Path, embedder: Embedder) -> testgen.ChunkStore:
@@ -121,9 +155,14 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     state.stats["documents"] = len(documents)
     state.stats["chunks"] = len(chunks)
     state.stats["chunks_embedded"] = embedded
-    writer: Any = testgen.LLMWriter(state.llm) if state.llm is not None else testgen.ExtractiveWriter(seed=gen.seed)
+    writer: Any = (
+        testgen.LLMWriter(state.llm, max_words=gen.max_question_words)
+        if state.llm is not None
+        else testgen.ExtractiveWriter(seed=gen.seed)
+    )
     generator = testgen.TestsetGenerator(store, writer, max_question_words=gen.max_question_words)
-    with state.timed("generate"):
+    expected = dry_run.generate_calls(gen.size, gen.questions_per_context)
+    with state.timed("generate"), state.llm_stage("generate", expected):
         samples = run_sync(
             generator.agenerate_size(
                 gen.size,
@@ -171,7 +210,8 @@ def answer_testset(
     elif adapter is None:
         adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR)
     progress = state.run_dir / ANSWERS_PROGRESS_FILE
-    with state.timed("answer"):
+    expected = len(samples) if isinstance(adapter, rag_under_test.ReferenceRAG) else None
+    with state.timed("answer"), state.llm_stage("answer", expected):
         rows = run_sync(
             rag_under_test.answer_samples(
                 samples,
@@ -191,7 +231,12 @@ def answer_testset(
 def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.EvaluationResult:
     config = state.config
     judge = config.resolved_judge()
-    with state.timed("evaluate"):
+    expected = None
+    if judge == "llm" and state.llm is not None:
+        estimate = dry_run.RunEstimate()
+        dry_run.estimate_evaluate(estimate, frame.to_dict(orient="records"), dry_run.metric_names(config))
+        expected = estimate.phase_calls("evaluate")
+    with state.timed("evaluate"), state.llm_stage("evaluate", expected):
         return evaluation.evaluate_dataset(
             frame,
             metrics=config.metrics,
@@ -258,3 +303,31 @@ def describe_run(state: RunState) -> str:
     if state.llm is not None:
         lines.append(state.llm.usage.report())
     return "\n".join(lines)
+
+
+def dry_run_report(config: RunConfig, command: str, input_path: str | None = None) -> str:
+    """What `--dry-run` prints: the estimated LLM calls, tokens and cost of the command (nothing is sent)."""
+    if not config.llm.configured:
+        return "dry run: no LLM configured (--llm / --llm-base-url): this command makes no LLM call"
+    if command == "evaluate" and input_path:
+        estimate = dry_run.RunEstimate()
+        if config.resolved_judge() == "llm":
+            rows = read_dataset(Path(input_path)).to_dict(orient="records")
+            dry_run.estimate_evaluate(estimate, rows, dry_run.metric_names(config))
+    elif command == "answer" and input_path:
+        estimate = dry_run.RunEstimate()
+        rows = read_testset(Path(input_path))
+        if not config.rag:
+            dry_run.estimate_answer_rows(estimate, rows, config.rag_k)
+    else:
+        estimate = dry_run.estimate_run(config, phases=("generate",) if command == "generate" else None)
+    usage = build_client_usage(config)
+    return estimate.report(usage)
+
+
+def build_client_usage(config: RunConfig) -> Any:
+    from ragtest.llm.spec import model_identity
+    from ragtest.llm.usage import UsageTracker
+
+    model_id = model_identity(config.llm.spec, config.llm.base_url)
+    return UsageTracker(model_id, prices=load_prices(config.llm.prices_file))

@@ -66,6 +66,8 @@ def write_report(
     paths = []
     for template, name in (("report.md.j2", REPORT_MD), ("report.html.j2", REPORT_HTML)):
         path = run_dir / name
-        path.write_text(env.get_template(template).render(**context), encoding="utf-8")
+        tmp = path.with_name(path.name + ".tmp")  # atomic: a killed run never leaves half a report
+        tmp.write_text(env.get_template(template).render(**context), encoding="utf-8")
+        tmp.replace(path)
         paths.append(path)
     return paths

@@ -1,20 +1,24 @@
 """testgen: synthetic test sets from documents.
 
 sources -> chunks -> Chroma store -> contexts (root chunk + K neighbours) -> question writer
--> filters -> samples.
+-> filters (rules, de-duplication, groundedness) -> exactly `size` samples in a question-type distribution.
 """
 
 from testgen.chunking import Chunk, ChunkingConfig, chunk_documents
 from testgen.contexts import Context, build_contexts, draw_roots
+from testgen.critic import LLMCritic, OfflineCritic
 from testgen.files import load_files
-from testgen.filters import QuestionFilter
-from testgen.generator import GenerationStats, TestsetGenerator
+from testgen.filters import QuestionFilter, QuestionRules
+from testgen.generator import TestsetGenerator
+from testgen.question_types import QUESTION_TYPES, QuestionType, parse_distribution
 from testgen.sources import make_document
+from testgen.stats import GenerationStats
 from testgen.store import ChunkStore, Hit
 from testgen.wikipedia_source import load_wikipedia
 from testgen.writers import Draft, ExtractiveWriter, LLMWriter, QuestionWriter
 
 __all__ = [
+    "QUESTION_TYPES",
     "Chunk",
     "ChunkStore",
     "ChunkingConfig",
@@ -23,8 +27,12 @@ __all__ = [
     "ExtractiveWriter",
     "GenerationStats",
     "Hit",
+    "LLMCritic",
     "LLMWriter",
+    "OfflineCritic",
     "QuestionFilter",
+    "QuestionRules",
+    "QuestionType",
     "QuestionWriter",
     "TestsetGenerator",
     "build_contexts",
@@ -33,4 +41,5 @@ __all__ = [
     "load_files",
     "load_wikipedia",
     "make_document",
+    "parse_distribution",
 ]

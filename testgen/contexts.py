@@ -1,7 +1,8 @@
 """Contexts for question writing: a root chunk plus its K nearest neighbours, shown as numbered blocks.
 
-Roots are drawn with `random.Random(seed)` without replacement, round-robin across documents so that every
-document is represented early. Neighbours come from the store; the root itself and chunks that mostly
+Roots are drawn with `random.Random(seed)` without replacement, round-robin across documents and, inside a
+document, across its sections, so that every document and section is represented early. Neighbours come from
+the store; the root itself and chunks that mostly
 repeat it (the adjacent chunk of the same document, or more than half of the words shared) are left out.
 """
 
@@ -45,16 +46,36 @@ class Context:
 
 
 def draw_roots(chunks: Sequence[Chunk], seed: int) -> list[Chunk]:
-    """Every chunk once, in a seeded order that takes documents in turn (round-robin)."""
+    """Every chunk once, in a seeded order stratified by document and, inside a document, by section.
+
+    Documents take turns (round-robin); each document's turn takes its sections in turn, so a long document's
+    early roots spread over its sections instead of clustering in one.
+    """
     rng = random.Random(seed)
     by_doc: dict[str, list[Chunk]] = {}
     for chunk in sorted(chunks, key=lambda c: (c.doc_id, c.position, c.chunk_id)):
         by_doc.setdefault(chunk.doc_id, []).append(chunk)
     doc_ids = sorted(by_doc)
     rng.shuffle(doc_ids)
+    queues = [_by_section(by_doc[doc_id], rng) for doc_id in doc_ids]
+    order: list[Chunk] = []
+    while any(queues):
+        for queue in queues:
+            if queue:
+                order.append(queue.pop(0))
+    return order
+
+
+def _by_section(chunks: list[Chunk], rng: random.Random) -> list[Chunk]:
+    """One document's chunks, sections taken in turn (seeded order within and across sections)."""
+    sections: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        sections.setdefault(chunk.section or "", []).append(chunk)
+    names = sorted(sections)
+    rng.shuffle(names)
     queues = []
-    for doc_id in doc_ids:
-        queue = list(by_doc[doc_id])
+    for name in names:
+        queue = list(sections[name])
         rng.shuffle(queue)
         queues.append(queue)
     order: list[Chunk] = []
@@ -87,7 +108,7 @@ def build_contexts(store: ChunkStore, roots: Sequence[Chunk], k_neighbours: int)
     """One context per root, with up to `k_neighbours` neighbours from a single batched store query."""
     if k_neighbours <= 0:
         return [Context(root=root) for root in roots]
-    hits = store.query([root.text for root in roots], k=k_neighbours + _EXTRA_CANDIDATES)
+    hits = store.neighbours_of([root.chunk_id for root in roots], k=k_neighbours + _EXTRA_CANDIDATES)
     contexts = []
     for root, row in zip(roots, hits, strict=True):
         neighbours: list[Chunk] = []

@@ -1,42 +1,169 @@
-"""Checks applied to every writer's questions, with rejections counted by reason."""
+"""The question rules every writer's output must pass, each failure named by a reason.
+
+Rules (the seed prompt's, checked on the output): a self-contained question ending in "?", no reference to
+"the context/passage/provided text", not two questions joined by "and", at most `max_words` words (CJK counted
+by `ragtest.text.word_count`), specific (enough content words), written in the source's language, and not a
+long verbatim copy of the context's wording.
+"""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ragtest.text import normalise_whitespace, word_count
+from ragtest.text import content_tokens, detect_language, normalise_whitespace, tokenize, word_count
 
 DEFAULT_MAX_WORDS = 10
+DEFAULT_MAX_COPIED_WORDS = 6
 _CONTEXT_WORDS = re.compile(
-    r"\b(context|contexts|passage|passages|provided|the (?:text|excerpt|document|article) above)\b",
+    r"\b(context|contexts|passage|passages|provided|excerpt|the (?:text|document|article|paragraph) above"
+    r"|according to the (?:text|article|document))\b",
     re.IGNORECASE,
 )
-_CJK_CONTEXT = re.compile(r"(上下文|文脈|文章中|本文|段落|コンテキスト)")
+_CJK_CONTEXT = re.compile(r"(上下文|文脈|文章中|本文|段落|コンテキスト|根据文本|根據文本|上文|以上の)")
+_COMPOUND = re.compile(
+    r"\b(?:and|or)\s+(?:what|when|who|whom|whose|where|why|how|which|is|are|was|were|does|do|did|can|could)\b",
+    re.IGNORECASE,
+)
+_CJK_COMPOUND = re.compile(
+    r"(?:什么|哪|谁|誰|如何|为什么|為什麼|多少|何|どこ|いつ|なぜ).*(?:并且|並且|以及|而且|和|そして|また|、).*"
+    r"(?:什么|哪|谁|誰|如何|为什么|為什麼|多少|何|どこ|いつ|なぜ)"
+)
+_QUESTION_WORDS = frozenset(
+    ["what", "when", "who", "whom", "whose", "where", "why", "how", "which", "many", "much", "long"]
+)
+_LIGHT = frozenset(
+    [
+        "use",
+        "uses",
+        "used",
+        "have",
+        "has",
+        "had",
+        "include",
+        "includes",
+        "included",
+        "support",
+        "supports",
+        "supported",
+        "allow",
+        "allows",
+        "allowed",
+        "provide",
+        "provides",
+        "provided",
+        "offer",
+        "offers",
+        "offered",
+        "contain",
+        "contains",
+        "contained",
+        "feature",
+        "features",
+        "make",
+        "makes",
+        "made",
+        "get",
+        "gets",
+        "got",
+        "give",
+        "gives",
+        "gave",
+        "take",
+        "takes",
+        "took",
+        "produce",
+        "produces",
+        "produced",
+        "require",
+        "requires",
+        "required",
+        "thing",
+        "things",
+        "something",
+        "example",
+        "examples",
+        "type",
+        "types",
+        "kind",
+        "kinds",
+        "way",
+        "ways",
+        "also",
+        "one",
+        "called",
+        "known",
+    ]
+)
+_DEFINITION = re.compile(r"^(?:what|who) (?:is|are|was|were) (?P<term>.+)\?$", re.IGNORECASE)
+_CJK_FUNCTION = frozenset(
+    "什么甚麼是哪谁誰如何为為何怎样樣多少吗嗎呢的了和与與在有么麼ですかとはのにをがでもなぜどこいつだれ"
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def is_specific(question: str) -> bool:
+    """Enough content to point at one fact: two content words beyond question words and light verbs
+    ("What does Python use?" is generic), one for a definition ("What is CPython?"); CJK: two characters."""
+    if _CJK.search(question):
+        return sum(1 for ch in question if _CJK.match(ch) and ch not in _CJK_FUNCTION) >= 2
+    words = [w for w in content_tokens(question) if w not in _QUESTION_WORDS]
+    if (definition := _DEFINITION.match(question.strip())) and content_tokens(definition.group("term")):
+        return True
+    return len([w for w in words if w not in _LIGHT]) >= 2
+
+
+def is_compound(question: str) -> bool:
+    """Two questions in one: "What is X and when was it released?", or two question marks."""
+    if len(re.findall(r"[?？]", question)) > 1:
+        return True
+    return bool(_COMPOUND.search(question) or _CJK_COMPOUND.search(question))
+
+
+def copied_run(question: str, texts: Sequence[str]) -> int:
+    """Words (CJK: two characters a word) in the longest run of the question's tokens found verbatim in `texts`."""
+    q = tokenize(question)
+    best = (0, 0)  # (start, length) in q
+    for text in texts:
+        t = tokenize(text)
+        index: dict[str, list[int]] = {}
+        for position, token in enumerate(t):
+            index.setdefault(token, []).append(position)
+        for start in range(len(q)):
+            for position in index.get(q[start], []):
+                length = 0
+                while (
+                    start + length < len(q) and position + length < len(t) and q[start + length] == t[position + length]
+                ):
+                    length += 1
+                if length > best[1]:
+                    best = (start, length)
+    start, length = best
+    return word_count(" ".join(q[start : start + length])) if length else 0
 
 
 @dataclass
-class QuestionFilter:
-    """Rules: ends with "?", names no context/passage, at most `max_words` words, not a repeat.
-
-    The word limit is strict (no slack); CJK text counts two characters per word (ragtest.text.word_count).
-    """
+class QuestionRules:
+    """Checks one question/answer pair against the rules; `check` counts each rejection by reason."""
 
     max_words: int = DEFAULT_MAX_WORDS
+    max_copied_words: int = DEFAULT_MAX_COPIED_WORDS
     rejections: Counter[str] = field(default_factory=Counter)
-    _seen: set[str] = field(default_factory=set)
 
-    def check(self, question: str, answer: str) -> str | None:
-        """The reason to reject this question, or None to keep it (and remember it for duplicates)."""
-        reason = self._reason(question, answer)
+    def check(
+        self, question: str, answer: str, *, language: str | None = None, contexts: Sequence[str] = ()
+    ) -> str | None:
+        """The reason to reject, or None to keep (the reason is also counted in `rejections`)."""
+        reason = self.reason(question, answer, language=language, contexts=contexts)
         if reason is not None:
             self.rejections[reason] += 1
-            return reason
-        self._seen.add(normalise_question(question))
-        return None
+        return reason
 
-    def _reason(self, question: str, answer: str) -> str | None:
+    def reason(
+        self, question: str, answer: str, *, language: str | None = None, contexts: Sequence[str] = ()
+    ) -> str | None:
         question = question.strip()
         if not question:
             return "empty_question"
@@ -46,13 +173,42 @@ class QuestionFilter:
             return "no_question_mark"
         if _CONTEXT_WORDS.search(question) or _CJK_CONTEXT.search(question):
             return "mentions_context"
+        if is_compound(question):
+            return "compound_question"
         if word_count(question) > self.max_words:
             return "too_long"
-        if normalise_question(question) in self._seen:
-            return "duplicate"
+        if language is not None and detect_language(question) != _script_family(language):
+            return "wrong_language"
+        if not is_specific(question):
+            return "generic_question"
+        if contexts and copied_run(question, contexts) > self.max_copied_words:
+            return "copies_context"
         return None
 
 
+def _script_family(language: str) -> str:
+    """What `detect_language` can tell apart: ja, zh, ko, else en (every alphabetic script)."""
+    return language if language in ("ja", "zh", "ko") else "en"
+
+
 def normalise_question(question: str) -> str:
-    """Lower case, single spaces, no punctuation: the key for duplicate detection."""
+    """Lower case, single spaces, no punctuation: the key for exact duplicate detection."""
     return normalise_whitespace(re.sub(r"[^\w\s]", " ", question.casefold()))
+
+
+# Kept for callers of the first version: the rules plus exact duplicates.
+@dataclass
+class QuestionFilter(QuestionRules):
+    _seen: set[str] = field(default_factory=set)
+
+    def check(
+        self, question: str, answer: str, *, language: str | None = None, contexts: Sequence[str] = ()
+    ) -> str | None:
+        reason = self.reason(question, answer, language=language, contexts=contexts)
+        if reason is None and normalise_question(question) in self._seen:
+            reason = "duplicate"
+        if reason is not None:
+            self.rejections[reason] += 1
+            return reason
+        self._seen.add(normalise_question(question))
+        return None

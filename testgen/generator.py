@@ -1,48 +1,37 @@
-"""The test-set generator: roots drawn with a seed, contexts from the store, a writer, filters, samples.
+"""The test-set generator: exactly `size` samples in a question-type distribution, from seeded, stratified roots.
 
-The same store contents, writer and seed give the same samples in the same order (byte-identical JSONL).
+Roots come from `draw_roots` (documents, then sections, in turn). Each question type walks the roots with its
+own pointer, so types start on different roots. Batches ask the writer for the types still missing (more roots
+for types whose yield is low), the `Screen` filters and de-duplicates, and the loop draws new roots until every
+type is full. A type the corpus cannot fill is topped up with other types (a warning in the stats) unless
+`strict_types`; when nothing more can be drawn, `RagtestError` names the counts.
+
+The same store contents, writer, seed (and LLM cache) give the same samples in the same order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragtest.asyncio_utils import run_sync
 from ragtest.errors import RagtestError
+from ragtest.grounding import SupportChecker
 from ragtest.schema import TestSample, stable_id
 from testgen.chunking import Chunk
-from testgen.contexts import Context, build_contexts, draw_roots
-from testgen.filters import DEFAULT_MAX_WORDS, QuestionFilter
+from testgen.contexts import build_contexts, draw_roots
+from testgen.critic import Critic, LLMCritic, OfflineCritic
+from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, QuestionRules
+from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution, renormalise
+from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
+from testgen.stats import GenerationStats
 from testgen.store import ChunkStore
-from testgen.writers.base import Draft, QuestionWriter
+from testgen.writers.base import QuestionWriter
 
-
-@dataclass
-class GenerationStats:
-    """What one generation run did: for the run manifest."""
-
-    chunks_available: int = 0
-    roots_drawn: int = 0
-    contexts_without_neighbours: int = 0
-    candidates: int = 0
-    accepted: int = 0
-    rejections: Counter[str] = field(default_factory=Counter)
-    writer: dict[str, int] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "chunks_available": self.chunks_available,
-            "roots_drawn": self.roots_drawn,
-            "contexts_without_neighbours": self.contexts_without_neighbours,
-            "candidates": self.candidates,
-            "accepted": self.accepted,
-            "rejections": dict(sorted(self.rejections.items())),
-            "writer": dict(sorted(self.writer.items())),
-        }
+MAX_BATCH = 48
 
 
 class TestsetGenerator:
@@ -51,34 +40,43 @@ class TestsetGenerator:
     __test__ = False  # not a pytest class
 
     def __init__(
-        self, store: ChunkStore, writer: QuestionWriter, *, max_question_words: int = DEFAULT_MAX_WORDS
-    ):
+        self,
+        store: ChunkStore,
+        writer: QuestionWriter,
+        *,
+        max_question_words: int = DEFAULT_MAX_WORDS,
+        question_types: str | Mapping[str, float] | None = None,
+        dedup_threshold: float = DEFAULT_DEDUP_THRESHOLD,
+        max_copied_words: int = DEFAULT_MAX_COPIED_WORDS,
+        critic: Critic | str = "auto",
+        strict_types: bool = False,
+    ) -> None:
         self.store = store
         self.writer = writer
         self.max_question_words = max_question_words
+        self.distribution = parse_distribution(question_types)
+        self.dedup_threshold = dedup_threshold
+        self.max_copied_words = max_copied_words
+        self.critic = self._make_critic(critic)
+        self.strict_types = strict_types
         self.stats = GenerationStats()
+
+    def _make_critic(self, critic: Critic | str) -> Critic:
+        if not isinstance(critic, str):
+            return critic
+        llm = getattr(self.writer, "llm", None)
+        if critic == "llm" or (critic == "auto" and llm is not None):
+            if llm is None:
+                raise RagtestError("the LLM critic needs an LLM writer (or pass critic='offline')")
+            return LLMCritic(llm)
+        if critic in ("auto", "offline"):
+            return OfflineCritic(SupportChecker(self.store.embedder))
+        raise RagtestError(f"unknown critic {critic!r}: use 'auto', 'llm' or 'offline'")
 
     def stats_dict(self) -> dict[str, Any]:
         return self.stats.to_dict()
 
-    # --- a fixed number of contexts -------------------------------------------------------------------------
-
-    async def agenerate(
-        self, num_contexts: int, num_questions_per_context: int = 1, k_neighbours: int = 3, seed: int = 0
-    ) -> list[TestSample]:
-        """Samples from `num_contexts` roots (fewer when the store has fewer chunks), after the filters."""
-        roots = self._start(seed)[:num_contexts]
-        question_filter = QuestionFilter(max_words=self.max_question_words)
-        samples = await self._run_batch(roots, num_questions_per_context, k_neighbours, question_filter)
-        self._finish(question_filter)
-        return samples
-
-    def generate(
-        self, num_contexts: int, num_questions_per_context: int = 1, k_neighbours: int = 3, seed: int = 0
-    ) -> list[TestSample]:
-        return run_sync(self.agenerate(num_contexts, num_questions_per_context, k_neighbours, seed))
-
-    # --- a fixed number of samples --------------------------------------------------------------------------
+    # --- exactly `size` samples -----------------------------------------------------------------------------
 
     async def agenerate_size(
         self,
@@ -89,38 +87,38 @@ class TestsetGenerator:
         k_neighbours: int = 3,
         show_progress: bool = False,
     ) -> list[TestSample]:
-        """Exactly `size` samples, drawing roots until there are enough.
-
-        Raises `RagtestError` with the counts when the corpus cannot supply `size` samples.
-        """
+        """Exactly `size` samples in the configured type distribution; RagtestError with the counts if impossible."""
         if size <= 0:
             return []
-        roots = self._start(seed)
-        question_filter = QuestionFilter(max_words=self.max_question_words)
+        roots, screen = self._start(seed)
+        targets = self._targets(size)
+        walkers = {
+            kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets))) for i, kind in enumerate(targets)
+        }
         samples: list[TestSample] = []
+        produced: Counter[str] = Counter()
+        tried: Counter[str] = Counter()
         progress = _progress(size, show_progress)
-        next_root = 0
-        while len(samples) < size and next_root < len(roots):
-            missing = size - len(samples)
-            batch = max(4, -(-missing // max(1, num_questions_per_context)) + 2)
-            chosen = roots[next_root : next_root + batch]
-            next_root += len(chosen)
-            new = await self._run_batch(chosen, num_questions_per_context, k_neighbours, question_filter)
-            samples.extend(new[:missing])
+        while len(samples) < size:
+            missing = {kind: targets[kind] - produced[kind] for kind in targets if targets[kind] > produced[kind]}
+            self._top_up_exhausted(missing, targets, walkers)
+            missing = {kind: targets[kind] - produced[kind] for kind in targets if targets[kind] > produced[kind]}
+            pairs = self._plan(missing, walkers, produced, tried, num_questions_per_context)
+            if not pairs:
+                break
+            for _, kind in pairs:
+                tried[kind] += 1
+            accepted = await self._run(pairs, num_questions_per_context, k_neighbours, screen, missing)
+            for candidate in accepted:
+                samples.append(self._sample(candidate))
+                produced[candidate.draft.question_type] += 1
             if progress is not None:
-                progress.update(min(len(new), missing))
+                progress.update(len(accepted))
         if progress is not None:
             progress.close()
-        self._finish(question_filter)
-        self.stats.accepted = len(samples)
+        self._finish(screen, samples, produced)
         if len(samples) < size:
-            raise RagtestError(
-                f"the corpus supplied only {len(samples)} of the {size} requested samples: "
-                f"{self.stats.roots_drawn} contexts from {self.stats.chunks_available} chunks gave "
-                f"{self.stats.candidates} candidate questions; "
-                f"rejections: {dict(self.stats.rejections) or 'none'}; "
-                f"writer: {self.stats.writer}. Add sources, lower --size or raise the questions per context."
-            )
+            raise RagtestError(self.stats.shortfall_message(size))
         return samples
 
     def generate_size(
@@ -132,58 +130,154 @@ class TestsetGenerator:
             )
         )
 
-    # --- shared steps ---------------------------------------------------------------------------------------
+    # --- a fixed number of contexts (no size guarantee) ------------------------------------------------------
 
-    def _start(self, seed: int) -> list[Chunk]:
+    async def agenerate(
+        self, num_contexts: int, num_questions_per_context: int = 1, k_neighbours: int = 3, seed: int = 0
+    ) -> list[TestSample]:
+        """Samples from the first `num_contexts` roots, types dealt out in the configured distribution."""
+        roots, screen = self._start(seed)
+        roots = roots[:num_contexts]
+        counts = self._targets(len(roots))
+        kinds = [kind for kind in QUESTION_TYPES for _ in range(counts.get(kind, 0))]
+        pairs = list(zip(roots, kinds, strict=True))
+        unlimited = {kind: len(roots) * num_questions_per_context for kind in counts}
+        accepted = await self._run(pairs, num_questions_per_context, k_neighbours, screen, unlimited)
+        samples = [self._sample(c) for c in accepted]
+        self._finish(screen, samples, Counter(c.draft.question_type for c in accepted))
+        return samples
+
+    def generate(
+        self, num_contexts: int, num_questions_per_context: int = 1, k_neighbours: int = 3, seed: int = 0
+    ) -> list[TestSample]:
+        return run_sync(self.agenerate(num_contexts, num_questions_per_context, k_neighbours, seed))
+
+    # --- steps ----------------------------------------------------------------------------------------------
+
+    def _start(self, seed: int) -> tuple[list[Chunk], Screen]:
         chunks = self.store.all_chunks()
         if not chunks:
             raise RagtestError("the chunk store is empty: add documents before generating questions")
-        self.stats = GenerationStats(chunks_available=len(chunks))
-        return draw_roots(chunks, seed)
+        prepare = getattr(self.writer, "prepare", None)
+        if callable(prepare):
+            prepare(chunks)
+        self.stats = GenerationStats(
+            chunks_available=len(chunks), sources=sorted({c.source for c in chunks}), critic=self.critic.name
+        )
+        rules = QuestionRules(max_words=self.max_question_words, max_copied_words=self.max_copied_words)
+        screen = Screen(rules, self.store.embedder, self.critic, self.store, self.dedup_threshold)
+        return draw_roots(chunks, seed), screen
 
-    def _finish(self, question_filter: QuestionFilter) -> None:
-        self.stats.rejections = Counter(question_filter.rejections)
-        self.stats.writer = dict(self.writer.stats)
+    def _targets(self, size: int) -> dict[str, int]:
+        supported = getattr(self.writer, "supported_types", frozenset(QUESTION_TYPES))
+        distribution, warnings = renormalise(self.distribution, supported)
+        reason = getattr(self.writer, "unsupported_reason", "")
+        self.stats.warnings.extend(warnings + ([reason] if warnings and reason else []))
+        self.stats.distribution = dict(distribution)
+        targets = allocate(size, distribution)
+        self.stats.requested_types = dict(targets)
+        return targets
 
-    async def _run_batch(
-        self, roots: Sequence[Chunk], per_context: int, k_neighbours: int, question_filter: QuestionFilter
-    ) -> list[TestSample]:
-        contexts = build_contexts(self.store, roots, k_neighbours)
+    def _top_up_exhausted(self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, _Walker]) -> None:
+        """Move the missing count of types with no roots left to the open types (or fail when strict)."""
+        for kind, count in missing.items():
+            if walkers[kind].left() > 0:
+                continue
+            open_kinds = [k for k in targets if walkers[k].left() > 0]
+            if self.strict_types or not open_kinds:
+                continue
+            heir = max(open_kinds, key=lambda k: (targets[k], -QUESTION_TYPES.index(k)))
+            targets[kind] -= count
+            targets[heir] += count
+            self.stats.warnings.append(
+                f"question type {kind!r}: the corpus gave only {targets[kind]} of {targets[kind] + count}; "
+                f"{count} filled with {heir!r}"
+            )
+
+    def _plan(
+        self,
+        missing: dict[str, int],
+        walkers: dict[str, _Walker],
+        produced: Counter[str],
+        tried: Counter[str],
+        per_context: int,
+    ) -> list[tuple[Chunk, str]]:
+        """(root, type) pairs for the next batch: more roots for types whose yield so far is low."""
+        pairs: list[tuple[Chunk, str]] = []
+        for kind in QUESTION_TYPES:
+            if kind not in missing:
+                continue
+            rate = (produced[kind] + 1) / (tried[kind] * per_context + 1)
+            want = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
+            pairs.extend((root, kind) for root in walkers[kind].take(want))
+        return pairs
+
+    async def _run(
+        self,
+        pairs: Sequence[tuple[Chunk, str]],
+        per_context: int,
+        k_neighbours: int,
+        screen: Screen,
+        wanted: dict[str, int],
+    ) -> list[Candidate]:
+        contexts = build_contexts(self.store, [root for root, _ in pairs], k_neighbours)
         self.stats.roots_drawn += len(contexts)
         self.stats.contexts_without_neighbours += sum(1 for c in contexts if not c.neighbours)
-        drafts = await asyncio.gather(*(self.writer.write(context, per_context) for context in contexts))
-        samples = []
-        for context, written in zip(
-            contexts, drafts, strict=True
-        ):  # in root order: filters stay deterministic
-            for draft in written:
-                self.stats.candidates += 1
-                if question_filter.check(draft.question, draft.answer) is None:
-                    samples.append(self._sample(context, draft))
-        self.stats.accepted += len(samples)
-        return samples
-
-    def _sample(self, context: Context, draft: Draft) -> TestSample:
-        gold = [chunk for number in draft.blocks if (chunk := context.block(number)) is not None] or [
-            context.root
+        written = await asyncio.gather(
+            *(self.writer.write(context, per_context, kind) for context, (_, kind) in zip(contexts, pairs, strict=True))  # type: ignore[arg-type]
+        )
+        candidates = [
+            Candidate(context, draft) for context, drafts in zip(contexts, written, strict=True) for draft in drafts
         ]
+        self.stats.candidates += len(candidates)
+        return await screen.screen(candidates, wanted)
+
+    def _finish(self, screen: Screen, samples: list[TestSample], produced: Counter[str]) -> None:
+        self.stats.rejections = Counter(screen.rejections)
+        self.stats.writer = dict(self.writer.stats)
+        self.stats.accepted = len(samples)
+        self.stats.produced_types = dict(produced)
+        self.stats.coverage = dict(sorted(Counter(s.source for s in samples).items()))
+        self.stats.llm_calls = int(self.writer.stats.get("calls", 0)) + int(getattr(self.critic, "calls", 0))
+
+    def _sample(self, candidate: Candidate) -> TestSample:
+        context, draft = candidate.context, candidate.draft
+        gold = [chunk for n in draft.blocks if (chunk := context.block(n)) is not None] or [context.root]
+        if draft.question_type == "unanswerable":
+            gold = []
         ids = [chunk.chunk_id for chunk in gold]
-        first = gold[0]
+        root = context.root
         return TestSample(
-            sample_id=stable_id(draft.question, *ids),
+            sample_id=stable_id(draft.question, *ids, root.chunk_id),
             question=draft.question,
             ground_truth=draft.answer,
             reference_contexts=[chunk.text for chunk in gold],
             reference_context_ids=ids,
-            question_type="multi_context" if len(ids) >= 2 else "simple",
-            source=first.source,
-            source_url=first.url,
-            source_revision=first.revision_id,
-            root_id=context.root.chunk_id,
+            question_type=draft.question_type,
+            source=root.source,
+            source_url=root.url,
+            source_revision=root.revision_id,
+            root_id=root.chunk_id,
             neighbour_ids=[chunk.chunk_id for chunk in context.neighbours],
             language=context.language,
             writer=self.writer.name,
         )
+
+
+class _Walker:
+    """One question type's pointer over the root order, starting at `offset` and wrapping once."""
+
+    def __init__(self, roots: list[Chunk], offset: int) -> None:
+        self.order = roots[offset:] + roots[:offset]
+        self.next = 0
+
+    def left(self) -> int:
+        return len(self.order) - self.next
+
+    def take(self, count: int) -> list[Chunk]:
+        chosen = self.order[self.next : self.next + count]
+        self.next += len(chosen)
+        return chosen
 
 
 def _progress(total: int, enabled: bool) -> Any:

@@ -105,12 +105,27 @@ class ChunkStore:
         """The `k` nearest chunks for each text (one batched query), nearest first."""
         if not texts:
             return []
-        total = self.count()
-        if total == 0 or k <= 0:
+        if self.count() == 0 or k <= 0:
             return [[] for _ in texts]
-        vectors = self.embedder.embed(list(texts))
+        return self._query_vectors(self.embedder.embed(list(texts)).tolist(), k, where)
+
+    def neighbours_of(self, ids: Sequence[str], k: int) -> list[list[Hit]]:
+        """The `k` nearest chunks to each stored chunk, from the stored embeddings (nothing is embedded again)."""
+        if not ids:
+            return []
+        if self.count() == 0 or k <= 0:
+            return [[] for _ in ids]
+        result = self._collection.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
+        by_id = {i: list(map(float, e)) for i, e in zip(result["ids"], result["embeddings"], strict=True)}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise RagtestError(f"{len(missing)} chunk(s) are not in the store, e.g. {missing[0]}")
+        return self._query_vectors([by_id[i] for i in ids], k, None)
+
+    def _query_vectors(self, vectors: list[list[float]], k: int, where: Mapping[str, Any] | None) -> list[list[Hit]]:
+        total = self.count()
         result = self._collection.query(
-            query_embeddings=vectors.tolist(),
+            query_embeddings=vectors,
             n_results=min(k, total),
             where=dict(where) if where else None,
             include=["documents", "metadatas", "distances"],

@@ -96,17 +96,13 @@ def page_url(title: str, lang: str) -> str:
 
 
 def _to_document(page: WikiPage) -> Document:
-    return make_document(
-        page.text, source=page.title, url=page.url, revision_id=page.revision_id, origin=page.origin
-    )
+    return make_document(page.text, source=page.title, url=page.url, revision_id=page.revision_id, origin=page.origin)
 
 
 # --- the page cache ---------------------------------------------------------------------------------
 
 
-def _from_cache(
-    topic: str, cache: Path | None, timeout_s: float, lang: str, failures: list[str]
-) -> WikiPage | None:
+def _from_cache(topic: str, cache: Path | None, timeout_s: float, lang: str, failures: list[str]) -> WikiPage | None:
     if cache is None:
         failures.append("no page cache given")
         return None
@@ -168,9 +164,7 @@ def write_cached_page(page: WikiPage, cache: Path) -> Path:
 # --- live Wikipedia ---------------------------------------------------------------------------------
 
 
-def _from_live(
-    topic: str, cache: Path | None, timeout_s: float, lang: str, failures: list[str]
-) -> WikiPage | None:
+def _from_live(topic: str, cache: Path | None, timeout_s: float, lang: str, failures: list[str]) -> WikiPage | None:
     try:
         page = fetch_live_page(topic, timeout_s=timeout_s, lang=lang)
     except requests.Timeout:

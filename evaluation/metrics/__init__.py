@@ -1,9 +1,35 @@
-"""The five RAGAS metrics."""
+"""The built-in metrics: the five RAGAS metrics, answer correctness, citations, retrieval ranks, text overlap and
+robustness."""
 
-from evaluation.metrics.answer_relevancy import AnswerRelevancy
+from evaluation.metrics.answer_correctness import AnswerCorrectness
+from evaluation.metrics.answer_relevancy import AnswerRelevancy, AnswerRelevancyRaw
+from evaluation.metrics.citations import CitationPrecision, CitationRecall
 from evaluation.metrics.context_precision import ContextPrecision
 from evaluation.metrics.context_recall import ContextRecall
 from evaluation.metrics.context_relevance import ContextRelevance
 from evaluation.metrics.faithfulness import Faithfulness
+from evaluation.metrics.retrieval import MRR, NDCG, HitRate
+from evaluation.metrics.robustness import NegativeRejection, NoiseRobustness
+from evaluation.metrics.text_overlap import Bleu, ExactMatch, RougeL, SemanticSimilarity, TokenF1
 
-__all__ = ["AnswerRelevancy", "ContextPrecision", "ContextRecall", "ContextRelevance", "Faithfulness"]
+__all__ = [
+    "MRR",
+    "NDCG",
+    "AnswerCorrectness",
+    "AnswerRelevancy",
+    "AnswerRelevancyRaw",
+    "Bleu",
+    "CitationPrecision",
+    "CitationRecall",
+    "ContextPrecision",
+    "ContextRecall",
+    "ContextRelevance",
+    "ExactMatch",
+    "Faithfulness",
+    "HitRate",
+    "NegativeRejection",
+    "NoiseRobustness",
+    "RougeL",
+    "SemanticSimilarity",
+    "TokenF1",
+]

@@ -1,8 +1,10 @@
 """Faithfulness: the share of the answer's statements that the retrieved contexts support.
 
-Edge cases: no answer -> failed "empty answer"; an answer that only refuses ("I don't know") -> 1.0, a refusal
-asserts nothing unsupported; no contexts -> 0.0, no statement can be supported. Refusal sentences inside a
-longer answer are not statements. The local judge takes each remaining answer sentence as one statement.
+Edge cases: an answer that only refuses ("I don't know") -> 1.0 "refusal: no claims": faithfulness measures
+unsupported claims and a refusal makes none (answer_relevancy, answer_correctness and negative_rejection judge
+whether refusing was right); an empty answer likewise -> 1.0 "empty answer: no claims"; no contexts -> 0.0, no
+statement can be supported. Refusal sentences inside a longer answer are not statements. The local judge takes
+each remaining answer sentence as one statement.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ class Faithfulness(Metric):
 
     def precheck(self, sample: Sample) -> MetricResult | None:
         if sample.answer is None:
-            return MetricResult.failed("empty answer")
+            return MetricResult.ok(1.0, "empty answer: no claims")
         if is_refusal(sample.answer):
             return MetricResult.ok(1.0, "refusal: no claims")
         if not sample.contexts:

@@ -1,8 +1,13 @@
-"""The LLM runtime every stage calls through: bounded concurrency, rate limit, retries, timeouts, cache,
+"""The LLM runtime every stage calls through: adaptive concurrency, rate limits, retries, timeouts, cache,
 usage.
 
 Stages never call a chat model directly. They call `LLMClient.text` or `LLMClient.structured`, which either
-return a value or raise an `LLMError` subclass whose message becomes the row's recorded reason.
+return a value or raise an `LLMError` subclass whose message becomes the row's recorded reason. A permanent
+error (bad key, unknown model, context too long) is sticky: every later call of the client raises it at once,
+without a request, so a run stops fast and the pipeline can report it.
+
+Per-call parameters (max_tokens, temperature) travel as invoke kwargs; the shared chat model is never mutated,
+so concurrent calls cannot see each other's settings (ragas sets `n`/`temperature` on a shared model and races).
 """
 
 from __future__ import annotations
@@ -15,12 +20,12 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.rate_limiters import InMemoryRateLimiter
 from pydantic import BaseModel
 
 from ragtest.errors import LLMError, LLMOutputError, LLMPermanentError
 from ragtest.llm.cache import LLMCache, cache_key
-from ragtest.llm.errors import classify_error
+from ragtest.llm.errors import CallFailure, EmptyReplyError, classify_error
+from ragtest.llm.limits import AdaptiveConcurrency, RateLimits
 from ragtest.llm.loop import on_io_loop
 from ragtest.llm.parsing import parse_structured, schema_instructions
 from ragtest.llm.usage import UsageTracker, estimate_tokens
@@ -33,13 +38,16 @@ Prompt = str | Sequence[BaseMessage]
 class LLMConfig:
     """How calls are made. Every field has a safe default for hosted providers."""
 
-    max_concurrency: int = 8
+    max_concurrency: int = 8  # the ceiling of the adaptive limit
+    adaptive: bool = True  # AIMD: halve the calls in flight on a 429, add one per window of successes
+    min_concurrency: int = 1
     timeout_s: float = 60.0
     max_retries: int = 6
     backoff_base_s: float = 1.0
     backoff_max_s: float = 60.0
     retry_after_max_s: float = 300.0  # a server's Retry-After is honoured up to this long
     requests_per_second: float | None = None
+    tokens_per_minute: float | None = None  # estimated prompt tokens, by a token bucket
     temperature: float = 0.0
     max_tokens: int | None = None
     truncation_max_tokens: int = 4096
@@ -61,26 +69,27 @@ class LLMClient:
         self.config = config or LLMConfig()
         self.cache = cache
         self.usage = usage or UsageTracker(model_id=model_id)
-        self._semaphore: asyncio.Semaphore | None = None  # created on, and only used from, the I/O loop
-        self._limiter = (
-            InMemoryRateLimiter(
-                requests_per_second=self.config.requests_per_second,
-                check_every_n_seconds=0.01,
-                max_bucket_size=max(1.0, self.config.requests_per_second),
-            )
-            if self.config.requests_per_second
-            else None
+        self.concurrency = AdaptiveConcurrency(
+            self.config.max_concurrency,
+            floor=self.config.min_concurrency if self.config.adaptive else self.config.max_concurrency,
         )
+        self.limits = RateLimits.make(self.config.requests_per_second, self.config.tokens_per_minute)
+        self.fatal: LLMPermanentError | None = None
+        self._pending: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[str]]] = {}
 
-    async def text(self, prompt: Prompt, *, stage: str, max_tokens: int | None = None) -> str:
+    async def text(
+        self, prompt: Prompt, *, stage: str, max_tokens: int | None = None, temperature: float | None = None
+    ) -> str:
         """The model's reply text. Cached by content; retried on transient errors; raises LLMError."""
         messages = to_messages(prompt)
-        return await self._call(messages, stage=stage, max_tokens=max_tokens or self.config.max_tokens)
+        return await self._call(
+            messages, stage=stage, max_tokens=max_tokens or self.config.max_tokens, temperature=temperature
+        )
 
-    async def structured(self, prompt: Prompt, schema: type[T], *, stage: str) -> T:
+    async def structured(self, prompt: Prompt, schema: type[T], *, stage: str, temperature: float | None = None) -> T:
         """A reply parsed and validated against `schema`; one repair round when the first reply does not parse."""
         messages = with_instructions(to_messages(prompt), schema_instructions(schema))
-        reply = await self._call(messages, stage=stage, max_tokens=self.config.max_tokens)
+        reply = await self._call(messages, stage=stage, max_tokens=self.config.max_tokens, temperature=temperature)
         try:
             return parse_structured(reply, schema)
         except LLMOutputError as first_error:
@@ -92,45 +101,86 @@ class LLMClient:
                     f"Reply again with the JSON object only.\n{schema_instructions(schema)}"
                 ),
             ]
-            second = await self._call(repair, stage=stage, max_tokens=self.config.max_tokens)
+            second = await self._call(repair, stage=stage, max_tokens=self.config.max_tokens, temperature=temperature)
             try:
                 return parse_structured(second, schema)
             except LLMOutputError as exc:
                 self.usage.record_failure(stage)
                 raise LLMOutputError(f"unparseable judgement after one repair: {exc}") from exc
 
-    async def _call(self, messages: list[BaseMessage], *, stage: str, max_tokens: int | None) -> str:
-        params = {"temperature": self.config.temperature, "max_tokens": max_tokens}
+    async def _call(
+        self, messages: list[BaseMessage], *, stage: str, max_tokens: int | None, temperature: float | None
+    ) -> str:
+        """A cached reply, or one call; identical calls in flight at once share one request."""
+        if self.fatal is not None:
+            raise LLMPermanentError(str(self.fatal))
+        params: dict[str, Any] = {
+            "temperature": self.config.temperature if temperature is None else temperature,
+            "max_tokens": max_tokens,
+        }
         key = cache_key(self.model_id, [message_dict(m) for m in messages], params)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             self.usage.record_cache_hit(stage)
             return hit[0]
-        reply, usage = await self._call_with_retries(messages, stage=stage, max_tokens=max_tokens)
+        loop = asyncio.get_running_loop()
+        pending = self._pending.get(key)
+        if pending is not None and pending[0] is loop:
+            self.usage.record_cache_hit(stage)
+            return await asyncio.shield(pending[1])
+        future: asyncio.Future[str] = loop.create_future()
+        self._pending[key] = (loop, future)
+        try:
+            call_kwargs = {} if temperature is None else {"temperature": temperature}
+            reply = await on_io_loop(self._call_and_store(key, messages, stage, max_tokens, call_kwargs))
+            future.set_result(reply)
+            return reply
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: no "exception was never retrieved" warning when nobody shares it
+            raise
+        finally:
+            self._pending.pop(key, None)
+
+    async def _call_and_store(
+        self, key: str, messages: list[BaseMessage], stage: str, max_tokens: int | None, call_kwargs: dict[str, Any]
+    ) -> str:
+        """Retries and the cache write run on the I/O loop: a reply is stored the moment it arrives, even while
+        the stage's own loop is busy with CPU work, so a killed run loses only the calls in flight."""
+        reply, usage = await self._call_with_retries(messages, stage=stage, max_tokens=max_tokens, **call_kwargs)
         if self.cache is not None and reply.strip():  # an empty reply is a provider glitch: ask again next run
             self.cache.put(key, self.model_id, reply, usage)
         return reply
 
     async def _call_with_retries(
-        self, messages: list[BaseMessage], *, stage: str, max_tokens: int | None
+        self, messages: list[BaseMessage], *, stage: str, max_tokens: int | None, **call_kwargs: Any
     ) -> tuple[str, dict[str, int]]:
         attempt = 0
         truncation_retried = False
         while True:
             try:
-                message = await self._invoke_once(messages, max_tokens)
+                message = await self._invoke_once(messages, max_tokens, call_kwargs)
+                reply = reply_text(message)
+                if not reply.strip() and attempt < self.config.max_retries:  # an empty 200: ask again
+                    self._record_usage(stage, messages, message, reply)
+                    raise EmptyReplyError("the model returned an empty reply")
+            except LLMPermanentError:
+                raise
             except Exception as exc:
                 failure = classify_error(exc, timeout_s=self.config.timeout_s)
                 if failure.permanent:
                     self.usage.record_failure(stage)
+                    self.fatal = self.fatal or LLMPermanentError(failure.message)
                     raise LLMPermanentError(failure.message) from exc
                 attempt += 1
                 if attempt > self.config.max_retries:
                     self.usage.record_failure(stage)
                     raise LLMError(f"{failure.message} (gave up after {attempt} attempts)") from exc
-                self.usage.record_retry(stage)
+                self.usage.record_retry(stage, rate_limited=is_rate_limit(failure))
                 await asyncio.sleep(self._backoff(attempt, failure.retry_after_s))
                 continue
-            reply = reply_text(message)
             usage = self._record_usage(stage, messages, message, reply)
             if finish_reason(message) == "length" and not truncation_retried:
                 truncation_retried = True
@@ -139,21 +189,33 @@ class LLMClient:
                 continue
             return reply, usage
 
-    async def _invoke_once(self, messages: list[BaseMessage], max_tokens: int | None) -> AIMessage:
+    async def _invoke_once(
+        self, messages: list[BaseMessage], max_tokens: int | None, call_kwargs: dict[str, Any]
+    ) -> AIMessage:
         """One attempt, run on the shared I/O loop whatever loop the caller is on (see ragtest.llm.loop)."""
-        return await on_io_loop(self._invoke_on_io_loop(messages, max_tokens))
+        return await on_io_loop(self._invoke_on_io_loop(messages, max_tokens, call_kwargs))
 
-    async def _invoke_on_io_loop(self, messages: list[BaseMessage], max_tokens: int | None) -> AIMessage:
-        if self._semaphore is None:
-            self._semaphore = asyncio.Semaphore(self.config.max_concurrency)
-        async with self._semaphore:
-            if self._limiter is not None:
-                await self._limiter.aacquire()
-            kwargs: dict[str, Any] = {}
+    async def _invoke_on_io_loop(
+        self, messages: list[BaseMessage], max_tokens: int | None, call_kwargs: dict[str, Any]
+    ) -> AIMessage:
+        epoch = await self.concurrency.acquire()
+        try:
+            await self.limits.acquire(sum(estimate_tokens(str(m.content)) for m in messages))
+            if self.fatal is not None:  # another call failed for good while this one waited
+                raise LLMPermanentError(str(self.fatal))
+            kwargs: dict[str, Any] = dict(call_kwargs)
             if max_tokens is not None:
                 kwargs["max_tokens"] = max_tokens
             call = self.model.ainvoke(messages, **kwargs)
             result = await asyncio.wait_for(call, timeout=self.config.timeout_s)
+        except Exception as exc:
+            failure = classify_error(exc, timeout_s=self.config.timeout_s)
+            if is_rate_limit(failure):
+                self.concurrency.on_rate_limited(epoch, failure.retry_after_s)
+            raise
+        finally:
+            await self.concurrency.release()
+        self.concurrency.on_success()
         if not isinstance(result, AIMessage):
             raise LLMOutputError(f"expected an AIMessage, got {type(result).__name__}")
         return result
@@ -180,6 +242,10 @@ class LLMClient:
             return min(self.config.retry_after_max_s, retry_after_s) + random.uniform(0, 0.1)
         ceiling = min(self.config.backoff_max_s, self.config.backoff_base_s * 2 ** (attempt - 1))
         return random.uniform(ceiling / 2, ceiling)  # jittered exponential backoff
+
+
+def is_rate_limit(failure: CallFailure) -> bool:
+    return failure.message.startswith("rate limited")
 
 
 def to_messages(prompt: Prompt) -> list[BaseMessage]:

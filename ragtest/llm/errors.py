@@ -30,8 +30,14 @@ class CallFailure:
     retry_after_s: float | None = None
 
 
+class EmptyReplyError(Exception):
+    """A 200 whose content is empty: a provider glitch, retried."""
+
+
 def classify_error(exc: BaseException, timeout_s: float) -> CallFailure:
     """What went wrong, whether retrying can help, and how long the server asked us to wait."""
+    if isinstance(exc, EmptyReplyError):
+        return CallFailure("the model returned an empty reply", permanent=False)
     if isinstance(exc, (asyncio.TimeoutError, TimeoutError)) or "Timeout" in type(exc).__name__:
         return CallFailure(f"timed out after {timeout_s:g} s", permanent=False)
     text = str(exc)

@@ -83,6 +83,7 @@ def build_client(
     cache_path: str | Path | None = None,
     config: LLMConfig | None = None,
     model: BaseChatModel | None = None,
+    prices: dict[str, tuple[float, float]] | None = None,
 ) -> LLMClient | None:
     """The run's LLMClient, or None when no LLM is configured (the offline defaults then apply)."""
     if model is None and not spec and not base_url:
@@ -91,6 +92,5 @@ def build_client(
     chat_model = model if model is not None else make_chat_model(spec, base_url, config)
     model_id = model_identity(spec, base_url) or getattr(chat_model, "model_name", type(chat_model).__name__)
     cache = LLMCache(cache_path) if cache_path is not None else None
-    return LLMClient(
-        chat_model, model_id=str(model_id), config=config, cache=cache, usage=UsageTracker(model_id=str(model_id))
-    )
+    usage = UsageTracker(model_id=str(model_id)) if prices is None else UsageTracker(str(model_id), prices=prices)
+    return LLMClient(chat_model, model_id=str(model_id), config=config, cache=cache, usage=usage)

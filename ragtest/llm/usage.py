@@ -1,12 +1,20 @@
-"""Token and cost accounting per stage, from the provider's usage metadata (estimated when it is missing)."""
+"""Token and cost accounting per call label, per pipeline phase and per metric, from the provider's usage metadata
+(estimated when it is missing). Prices come from a small table that a JSON or TOML file can extend or override.
+"""
 
 from __future__ import annotations
 
+import json
+import os
 import threading
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
-#: USD per million tokens (input, output). Configurable: pass your own table to UsageTracker.
+from ragtest.errors import RagtestError
+
+#: USD per million tokens (input, output). Extend or override with `--prices FILE` or RAGTEST_PRICES=FILE.
 DEFAULT_PRICES: dict[str, tuple[float, float]] = {
     "gpt-4o-mini": (0.15, 0.60),
     "gpt-4o": (2.50, 10.00),
@@ -15,6 +23,7 @@ DEFAULT_PRICES: dict[str, tuple[float, float]] = {
     "claude-3-5-haiku": (0.80, 4.00),
     "claude-sonnet-4": (3.00, 15.00),
 }
+PRICES_ENV = "RAGTEST_PRICES"
 
 
 def estimate_tokens(text: str) -> int:
@@ -22,52 +31,119 @@ def estimate_tokens(text: str) -> int:
     return max(1, (len(text) + 3) // 4)
 
 
+def load_prices(path: str | Path | None = None) -> dict[str, tuple[float, float]]:
+    """The default table updated from `path` (or $RAGTEST_PRICES): JSON or TOML mapping a model name prefix to
+    `[input, output]` or `{input = .., output = ..}` in USD per million tokens (optionally under a `prices` key)."""
+    prices = dict(DEFAULT_PRICES)
+    source = path or os.environ.get(PRICES_ENV)
+    if not source:
+        return prices
+    file = Path(source)
+    try:
+        text = file.read_text(encoding="utf-8")
+        if file.suffix.lower() == ".toml":
+            import tomllib
+
+            data: Any = tomllib.loads(text)
+        else:
+            data = json.loads(text)
+    except (OSError, ValueError) as exc:
+        raise RagtestError(f"could not read the price table {file}: {exc}") from exc
+    table = data.get("prices", data) if isinstance(data, dict) else None
+    if not isinstance(table, dict):
+        raise RagtestError(f"{file}: expected a table of model -> [input, output] USD per million tokens")
+    for model, value in table.items():
+        prices[str(model)] = _price_pair(file, str(model), value)
+    return prices
+
+
+def _price_pair(file: Path, model: str, value: Any) -> tuple[float, float]:
+    try:
+        if isinstance(value, Mapping):
+            return float(value["input"]), float(value["output"])
+        input_price, output_price = value
+        return float(input_price), float(output_price)
+    except (KeyError, TypeError, ValueError):
+        raise RagtestError(
+            f"{file}: the price of {model!r} must be [input, output] or {{input, output}} (USD per million tokens)"
+        ) from None
+
+
 @dataclass
 class StageUsage:
     calls: int = 0
     cache_hits: int = 0
     retries: int = 0
+    rate_limited: int = 0
     failures: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
     estimated_calls: int = 0
 
+    def add(self, other: StageUsage) -> None:
+        for item in fields(self):
+            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
+
+
+Listener = Callable[[], None]
+
 
 @dataclass
 class UsageTracker:
-    """Counts calls, cache hits, retries and tokens per stage; prices them from a table."""
+    """Counts calls, cache hits, retries and tokens per call label (e.g. "faithfulness.verdicts") and per pipeline
+    phase (set `phase` while a stage runs); prices them from a table. Listeners hear about every change."""
 
     model_id: str = ""
     prices: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_PRICES))
     stages: dict[str, StageUsage] = field(default_factory=dict)
+    phases: dict[str, StageUsage] = field(default_factory=dict)
+    phase: str | None = None
+    listeners: list[Listener] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def _stage(self, stage: str) -> StageUsage:
-        return self.stages.setdefault(stage, StageUsage())
+    def _update(self, stage: str, **deltas: int) -> None:
+        with self._lock:
+            targets = [self.stages.setdefault(stage, StageUsage())]
+            if self.phase is not None:
+                targets.append(self.phases.setdefault(self.phase, StageUsage()))
+            for usage in targets:
+                for name, delta in deltas.items():
+                    setattr(usage, name, getattr(usage, name) + delta)
+        for listener in list(self.listeners):
+            listener()
 
     def record_call(self, stage: str, input_tokens: int, output_tokens: int, estimated: bool) -> None:
-        with self._lock:
-            usage = self._stage(stage)
-            usage.calls += 1
-            usage.input_tokens += input_tokens
-            usage.output_tokens += output_tokens
-            usage.estimated_calls += int(estimated)
+        self._update(
+            stage, calls=1, input_tokens=input_tokens, output_tokens=output_tokens, estimated_calls=int(estimated)
+        )
 
     def record_cache_hit(self, stage: str) -> None:
-        with self._lock:
-            self._stage(stage).cache_hits += 1
+        self._update(stage, cache_hits=1)
 
-    def record_retry(self, stage: str) -> None:
-        with self._lock:
-            self._stage(stage).retries += 1
+    def record_retry(self, stage: str, rate_limited: bool = False) -> None:
+        self._update(stage, retries=1, rate_limited=int(rate_limited))
 
     def record_failure(self, stage: str) -> None:
+        self._update(stage, failures=1)
+
+    def total(self) -> StageUsage:
+        total = StageUsage()
         with self._lock:
-            self._stage(stage).failures += 1
+            for usage in self.stages.values():
+                total.add(usage)
+        return total
 
     @property
     def total_calls(self) -> int:
-        return sum(s.calls for s in self.stages.values())
+        return self.total().calls
+
+    def by_metric(self) -> dict[str, StageUsage]:
+        """Labels `metric.step` summed per metric (the LLM judge labels its calls this way)."""
+        metrics: dict[str, StageUsage] = {}
+        for name, usage in sorted(self.stages.items()):
+            if "." in name:
+                metrics.setdefault(name.split(".", 1)[0], StageUsage()).add(usage)
+        return metrics
 
     def cost_usd(self, usage: StageUsage) -> float | None:
         price = self._price()
@@ -76,25 +152,35 @@ class UsageTracker:
         return (usage.input_tokens * price[0] + usage.output_tokens * price[1]) / 1_000_000
 
     def _price(self) -> tuple[float, float] | None:
-        name = self.model_id.split(":", 1)[-1]
+        name = self.model_id.rsplit("#", 1)[-1] if "#" in self.model_id else self.model_id.split(":", 1)[-1]
         for key in sorted(self.prices, key=len, reverse=True):
             if name.startswith(key):
                 return self.prices[key]
         return None
 
+    def _priced(self, usage: StageUsage) -> dict[str, Any]:
+        return {**asdict(usage), "cost_usd": self.cost_usd(usage)}
+
     def as_dict(self) -> dict[str, Any]:
-        stages = {name: {**asdict(u), "cost_usd": self.cost_usd(u)} for name, u in sorted(self.stages.items())}
-        total = StageUsage()
-        for usage in self.stages.values():
-            for key, value in asdict(usage).items():
-                setattr(total, key, getattr(total, key) + value)
-        return {"model": self.model_id, "stages": stages, "total": {**asdict(total), "cost_usd": self.cost_usd(total)}}
+        return {
+            "model": self.model_id,
+            "price_per_million": list(price) if (price := self._price()) else None,
+            "stages": {name: self._priced(u) for name, u in sorted(self.stages.items())},
+            "phases": {name: self._priced(u) for name, u in self.phases.items()},
+            "metrics": {name: self._priced(u) for name, u in self.by_metric().items()},
+            "total": self._priced(self.total()),
+        }
 
     def report(self) -> str:
-        """A short human-readable table of the counts."""
+        """A short human-readable table of the counts: per call label, per phase, and the total."""
         data = self.as_dict()
         lines = [f"LLM usage ({data['model'] or 'no LLM'}):"]
-        for name, usage in [*data["stages"].items(), ("total", data["total"])]:
+        rows = [
+            *data["stages"].items(),
+            *((f"phase {k}", v) for k, v in data["phases"].items()),
+            ("total", data["total"]),
+        ]
+        for name, usage in rows:
             cost = usage["cost_usd"]
             lines.append(
                 f"  {name:<28} calls={usage['calls']:<5} cached={usage['cache_hits']:<5} retries={usage['retries']:<4}"

@@ -1,72 +1,115 @@
-"""The offline question writer: English declarative sentences turned into wh-questions by fixed rules.
+"""The offline question writer: sentences turned into wh-questions by fixed rules, no LLM.
 
-Deterministic for a given seed. The answer is always a span of the source sentence and the gold context is the
-block (chunk) holding that sentence. Non-English contexts are skipped and counted (`stats["non_english"]`).
+Supports "simple" (one sentence of the root chunk) and "multi_context" (a comparison or bridge across the root
+and a neighbour, see `combine`). Reasoning, conditional, unanswerable and distracting questions need an LLM to
+be written honestly; the writer says so (`supported_types`, `UNSUPPORTED_REASON`). English uses the rules of
+`patterns`; Chinese and Japanese the few patterns of `cjk`; other languages are skipped and counted.
+
+Deterministic for a seed. Every answer is a span of its sentence; the gold blocks are the ones holding it.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from ragtest.text import split_sentences
+from testgen.chunking import Chunk
 from testgen.contexts import Context
+from testgen.filters import DEFAULT_MAX_WORDS
+from testgen.question_types import QuestionType
 from testgen.writers.base import Draft
-from testgen.writers.patterns import Skip, proper_nouns, turn_sentence
+from testgen.writers.cjk import turn_cjk
+from testgen.writers.clause import Casing, Skip
+from testgen.writers.combine import Fact, combine
+from testgen.writers.patterns import turn_all
 
-
-@dataclass(frozen=True)
-class Candidate:
-    question: str
-    answer: str
-    block: int
-    sentence: str
-    rule: str
+SUPPORTED = frozenset({"simple", "multi_context"})
+UNSUPPORTED_REASON = (
+    "the extractive writer writes only simple and multi_context questions; reasoning, conditional, unanswerable "
+    "and distracting questions need an LLM writer (--llm)"
+)
+_LANGUAGES = ("en", "zh", "ja")
 
 
 class ExtractiveWriter:
-    """Rule-based wh-questions from the context's sentences; the root's sentences come first."""
+    """Rule-based questions from the context's sentences; the root's sentences come first."""
 
     name = "extractive"
+    supported_types = SUPPORTED
+    unsupported_reason = UNSUPPORTED_REASON
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, max_words: int = DEFAULT_MAX_WORDS) -> None:
         self.seed = seed
+        self.max_words = max_words
         self._stats: Counter[str] = Counter()
+        self._casing: dict[str, Casing] = {}
+        self._facts: dict[str, list[Fact]] = {}
 
     @property
     def stats(self) -> Counter[str]:
-        """Counts: sentences seen, sentences turned, skips by reason, non-English contexts."""
+        """Counts: sentences seen and turned, skips by reason, unsupported languages and types."""
         return self._stats
 
-    async def write(self, context: Context, n: int) -> list[Draft]:
-        return self.write_sync(context, n)
+    def prepare(self, chunks: Sequence[Chunk]) -> None:
+        """Learn each document's casing (which capitalised words are names) from all of its chunks."""
+        texts: dict[str, list[str]] = {}
+        for chunk in chunks:
+            texts.setdefault(chunk.doc_id, []).append(chunk.text)
+        self._casing = {doc_id: Casing("\n".join(parts)) for doc_id, parts in texts.items()}
 
-    def write_sync(self, context: Context, n: int) -> list[Draft]:
-        if context.language != "en":
-            self._stats["non_english"] += 1
+    async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
+        return self.write_sync(context, n, question_type)
+
+    def write_sync(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
+        if question_type not in SUPPORTED:
+            self._stats[f"unsupported_type_{question_type}"] += 1
             return []
-        rng = random.Random(f"{self.seed}:{context.root.chunk_id}")
-        names = proper_nouns("\n".join(chunk.text for chunk in context.blocks))
-        ordered: list[Candidate] = []
+        if context.language not in _LANGUAGES:
+            self._stats["unsupported_language"] += 1
+            return []
+        rng = random.Random(f"{self.seed}:{context.root.chunk_id}:{question_type}")
+        if question_type == "multi_context":
+            facts = [
+                fact for number in range(1, len(context.blocks) + 1) for fact in self._block_facts(context, number)
+            ]
+            made = combine(facts, self.max_words)
+            self._stats["multi_context_pairs"] += len(made)
+            rng.shuffle(made)
+            unique = list({m.question.lower(): m for m in made}.values())
+            return [Draft(m.question, m.answer, m.blocks, "multi_context") for m in unique[:n]]
+        facts = list(self._block_facts(context, 1))
+        rng.shuffle(facts)
+        drafts: list[Draft] = []
         seen: set[str] = set()
-        for number, chunk in enumerate(context.blocks, start=1):
-            found = [c for c in self.candidates(chunk.text, number, names) if c.question.lower() not in seen]
-            seen.update(c.question.lower() for c in found)
-            rng.shuffle(found)
-            ordered.extend(found)  # root candidates first, each block's own order seeded
-        return [Draft(c.question, c.answer, (c.block,)) for c in ordered[:n]]
+        for fact in facts:
+            if fact.turned.question.lower() not in seen:
+                seen.add(fact.turned.question.lower())
+                drafts.append(Draft(fact.turned.question, fact.turned.answer, (1,), "simple"))
+        return drafts[:n]
 
-    def candidates(self, text: str, block: int, names: frozenset[str] = frozenset()) -> list[Candidate]:
-        """Every sentence of `text` that a rule turns, in text order (stats count every sentence)."""
-        found = []
-        for sentence in split_sentences(text, "en"):
+    def _block_facts(self, context: Context, number: int) -> list[Fact]:
+        """Every question the rules make from block `number` (memoised per chunk; stats count each sentence once)."""
+        chunk = context.blocks[number - 1]
+        if chunk.chunk_id not in self._facts:
+            self._facts[chunk.chunk_id] = self.facts(chunk)
+        return [Fact(number, fact.turned, fact.sentence) for fact in self._facts[chunk.chunk_id]]
+
+    def facts(self, chunk: Chunk) -> list[Fact]:
+        """The turned sentences of one chunk, in text order (block number 0: not yet placed)."""
+        language = chunk.language
+        casing = self._casing.get(chunk.doc_id) or Casing(chunk.text)
+        found: list[Fact] = []
+        for sentence in split_sentences(chunk.text, language):
             self._stats["sentences"] += 1
             try:
-                turned = turn_sentence(sentence, names)
+                turned = (
+                    turn_all(sentence, casing, self.max_words) if language == "en" else turn_cjk(sentence, language)
+                )
             except Skip as skip:
                 self._stats[f"skip_{skip.reason}"] += 1
                 continue
             self._stats["turned"] += 1
-            found.append(Candidate(turned.question, turned.answer, block, sentence, turned.rule))
+            found.extend(Fact(0, t, sentence) for t in turned)
         return found

@@ -1,4 +1,5 @@
-"""The LLM question writer: the seed prompt's nine rules, block citations, JSON with a plain-text fallback."""
+"""The LLM question writer: the seed prompt's nine rules plus one task per question type, block citations,
+JSON with a plain-text fallback. Questions and answers are asked for in the source's language."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from ragtest.errors import LLMError, LLMOutputError
 from ragtest.llm.client import LLMClient
 from ragtest.llm.parsing import schema_instructions
 from testgen.contexts import Context
+from testgen.filters import DEFAULT_MAX_WORDS
+from testgen.question_types import QUESTION_TYPES, QuestionType, refusal
 from testgen.writers.base import Draft
 
 STAGE = "testgen"
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 PROMPT = """Your task is to write exactly {n} question/answer pair(s) from the given context, \
-numbered blocks [1] to [{blocks}]. Each answer must come from the context only.
+numbered blocks [1] to [{blocks}]. {task}
 The questions should satisfy the rules given below:
 1. The question should make sense to humans even when read without the given context.
 2. The question should be fully answered from the given context.
@@ -28,12 +31,29 @@ It can also be from tables, code, etc.
 6. The question must be reasonable and must be understood and responded by humans.
 7. Do not use phrases like 'provided context', 'according to the passage', etc. in the question.
 8. Avoid framing a question using the word "and" that can be decomposed into more than one question.
-9. The question should not contain more than 10 words; make use of abbreviations wherever possible.
+9. The question should not contain more than {max_words} words; make use of abbreviations wherever possible.
 Write the questions and answers in {language}. For each pair, name the block numbers the answer came from.
 
 context:
 {context}
 """
+
+#: one instruction per question type: each type is its own prompt.
+TASKS: dict[str, str] = {
+    "simple": "Each question asks for one fact stated in block [1]; the answer must come from the context only.",
+    "reasoning": "Each question must need an inference over two or more facts of the context (combine, compare or "
+    "deduce), not the lookup of one sentence; the answer states the conclusion and comes from the context only.",
+    "multi_context": "Each answer must need information from block [1] AND from at least one other block; name "
+    "every block used (at least two, including 1). The answer must come from the context only.",
+    "conditional": "Each question must carry a condition or constraint (for example 'if', 'when', 'for', 'under', "
+    "'in version X') that the answer depends on; the answer must come from the context only.",
+    "unanswerable": "Each question must be one a reader of this topic would plausibly ask, on the same subject as "
+    "block [1], but whose answer is NOT in the context. Give as answer the sentence 'The corpus does not contain "
+    "this information.' and as hypothesis what the answer would say if it existed (one short sentence).",
+    "distracting": "Each question asks about a fact of block [1] but also mentions a related yet irrelevant detail "
+    "taken from one other block (the distractor); name that block as distractor. The answer comes from block [1] "
+    "only.",
+}
 
 TEXT_FORMAT = """Write each pair as:
 question: <the question>
@@ -46,6 +66,8 @@ class QAPair(BaseModel):
     question: str
     answer: str
     blocks: list[int] = Field(default_factory=list, description="numbers of the blocks the answer came from")
+    distractor: int | None = Field(default=None, description="distracting questions: the distractor's block number")
+    hypothesis: str | None = Field(default=None, description="unanswerable questions: what an answer would say")
 
 
 class QAList(BaseModel):
@@ -53,10 +75,13 @@ class QAList(BaseModel):
 
 
 class LLMWriter:
-    """Questions written by a chat model through `LLMClient` (cached, retried, rate limited)."""
+    """Questions written by a chat model through `LLMClient` (cached, retried, rate limited), one prompt per type."""
 
-    def __init__(self, llm: LLMClient) -> None:
+    supported_types = frozenset(QUESTION_TYPES)
+
+    def __init__(self, llm: LLMClient, max_words: int = DEFAULT_MAX_WORDS) -> None:
         self.llm = llm
+        self.max_words = max_words
         self._stats: Counter[str] = Counter()
 
     @property
@@ -68,12 +93,19 @@ class LLMWriter:
         """Counts: calls, replies parsed as JSON or as text, unparseable replies, failed calls."""
         return self._stats
 
-    def prompt(self, context: Context, n: int) -> str:
+    def prompt(self, context: Context, n: int, question_type: QuestionType = "simple") -> str:
         language = LANGUAGE_NAMES.get(context.language, context.language)
-        return PROMPT.format(n=n, blocks=len(context.blocks), language=language, context=context.render())
+        return PROMPT.format(
+            n=n,
+            blocks=len(context.blocks),
+            task=TASKS[question_type],
+            max_words=self.max_words,
+            language=language,
+            context=context.render(),
+        )
 
-    async def write(self, context: Context, n: int) -> list[Draft]:
-        prompt = self.prompt(context, n)
+    async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
+        prompt = self.prompt(context, n, question_type)
         self._stats["calls"] += 1
         try:
             result = await self.llm.structured(prompt, QAList, stage=STAGE)
@@ -84,7 +116,7 @@ class LLMWriter:
         except LLMError:
             self._stats["failed_calls"] += 1
             return []
-        return [self._draft(pair, context) for pair in pairs[:n]]
+        return [self._draft(pair, context, question_type) for pair in pairs[:n]]
 
     async def _text_fallback(self, prompt: str) -> list[QAPair]:
         """The same request (a cache hit when a cache is set), read as `question:/answer:` text."""
@@ -98,9 +130,12 @@ class LLMWriter:
         return pairs
 
     @staticmethod
-    def _draft(pair: QAPair, context: Context) -> Draft:
+    def _draft(pair: QAPair, context: Context, question_type: QuestionType = "simple") -> Draft:
         blocks = tuple(dict.fromkeys(b for b in pair.blocks if context.block(b) is not None)) or (1,)
-        return Draft(pair.question.strip(), pair.answer.strip(), blocks)
+        distractor = (pair.distractor,) if pair.distractor and context.block(pair.distractor) is not None else ()
+        answer = refusal(context.language) if question_type == "unanswerable" else pair.answer.strip()
+        hypothesis = (pair.hypothesis or "").strip() or None
+        return Draft(pair.question.strip(), answer, blocks, question_type, distractor, hypothesis)
 
 
 _SEPARATOR = re.compile(r"^\s*X{3,}\s*$", re.MULTILINE)
@@ -134,6 +169,4 @@ def _append_pair(pairs: list[QAPair], fields: dict[str, str]) -> None:
     question, answer = fields.get("question", "").strip(), fields.get("answer", "").strip()
     if question and answer:
         cited = fields.get("block") or fields.get("source") or fields.get("context") or ""
-        pairs.append(
-            QAPair(question=question, answer=answer, blocks=[int(d) for d in re.findall(r"\d+", cited)])
-        )
+        pairs.append(QAPair(question=question, answer=answer, blocks=[int(d) for d in re.findall(r"\d+", cited)]))

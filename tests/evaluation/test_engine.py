@@ -51,7 +51,7 @@ def test_registry_lists_the_five_metrics() -> None:
     metric = get_metric("faithfulness")
     assert metric.required_columns == ("question", "answer", "contexts")
     with pytest.raises(RagtestError, match="unknown metric"):
-        get_metric("bleu")
+        get_metric("meteor")
 
 
 def test_register_a_user_metric(registered_length: None, embedder: Embedder) -> None:
@@ -74,7 +74,9 @@ def test_local_judge_on_a_hand_made_row(embedder: Embedder) -> None:
     assert row["context_recall"] == 1.0
     assert row["context_precision"] == pytest.approx((1 + 2 / 3) / 2)  # bananas at rank 2 are useless
     assert 0 < row["context_relevance"] < 1
-    assert 0.5 < row["answer_relevancy"] <= 1
+    assert 0 < row["answer_relevancy"] <= 1  # centred cosine: lower than the raw one
+    relevancy = result.results[0]["answer_relevancy"].details
+    assert relevancy["raw"] > relevancy["centred"] and relevancy["scored_with"] == "centred"
     statements = result.results[0]["faithfulness"].details["statements"]
     assert [s["verdict"] for s in statements] == [1, 1, 0]
 
@@ -95,9 +97,13 @@ def test_output_frame_and_summary_structure(embedder: Embedder) -> None:
             assert value is None or (isinstance(value, float) and 0 <= value <= 1 and not math.isnan(value))
             assert isinstance(reason, str) and reason
         summary = result.summary[name]
-        assert set(summary) == {"mean", "rows_scored", "rows_failed", "top_failure_reasons"}
+        assert {"mean", "rows_scored", "rows_failed", "top_failure_reasons"} <= set(summary)
+        assert {"ci_low", "ci_high", "confidence_level", "n"} <= set(summary)
         assert summary["rows_scored"] + summary["rows_failed"] == 2
-    assert result.summary["faithfulness"]["top_failure_reasons"] == [{"reason": "empty answer", "count": 1}]
+    assert result.frame.loc[1, "faithfulness"] == 1.0 and result.frame.loc[1, "faithfulness_reason"] == (
+        "empty answer: no claims"
+    )
+    assert result.frame.loc[1, "answer_relevancy"] == 0.0
     second = result.frame.iloc[1]
     assert second["context_recall"] == 0.0 and "no contexts" in second["context_recall_reason"]
     assert second["context_precision"] == 0.0

@@ -57,7 +57,10 @@ def test_local_judge_embeds_a_run_in_one_batch(embedder: Embedder) -> None:
     frame = pd.concat([one_row(), one_row(question="Who designed the Eiffel Tower?")], ignore_index=True)
     evaluate_dataset(frame, embedder=counting, show_progress=False)
     assert counting.computed[0] > 0
-    assert sum(counting.computed[1:]) == 0
+    assert sum(counting.computed) == len(counting._memo)  # every distinct text embedded exactly once
+    busy = [i for i, n in enumerate(counting.computed) if n]
+    assert busy == list(range(len(busy)))  # all embedding happens up front, in batches, before scoring
+    assert len(busy) <= 2  # the run's texts, then the reference sample's few extra texts
 
 
 def test_fiqa_all_metrics_defined(shared_data: Path, embedder: Embedder) -> None:

@@ -166,24 +166,35 @@ def test_empty_reply_is_an_output_error_for_structured(
     openai_server: OpenAIStubServer, make_client: ClientFactory
 ) -> None:
     openai_server.fault_rates["empty"] = 1.0
-    client = make_client()
+    client = make_client(max_retries=1)
 
     with pytest.raises(LLMOutputError, match="empty reply"):
         run_sync(client.structured("question", Answer, stage="s"))
 
-    assert openai_server.request_count == 2  # the first reply and one repair round
+    assert openai_server.request_count == 4  # (the first reply + one retry) and the same for the repair round
     assert client.usage.stages["s"].failures == 1
+    assert client.usage.stages["s"].retries == 2
 
 
-def test_empty_text_reply_is_returned_but_not_cached(
-    openai_server: OpenAIStubServer, make_client: ClientFactory
-) -> None:
+def test_empty_reply_is_retried(openai_server: OpenAIStubServer, make_client: ClientFactory) -> None:
     openai_server.inject(0, "empty")
     client = make_client()
 
-    assert run_sync(client.text("hello", stage="s")) == ""
     assert run_sync(client.text("hello", stage="s")) == "ok"
     assert openai_server.request_count == 2
+    assert client.usage.stages["s"].retries == 1
+
+
+def test_empty_text_reply_after_every_retry_is_returned_but_not_cached(
+    openai_server: OpenAIStubServer, make_client: ClientFactory
+) -> None:
+    openai_server.inject(0, "empty")
+    openai_server.inject(1, "empty")
+    client = make_client(max_retries=1)
+
+    assert run_sync(client.text("hello", stage="s")) == ""
+    assert run_sync(client.text("hello", stage="s")) == "ok"
+    assert openai_server.request_count == 3
 
 
 def test_cache_serves_repeats_and_survives_a_new_client(

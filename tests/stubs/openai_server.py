@@ -1,9 +1,7 @@
 """A local OpenAI-compatible chat server for tests: scripted replies, fault injection, and a log of every request.
 
     with OpenAIStubServer(replies=["first", "second"], faults={0: "rate_limit"}) as server:
-        client = build_client("stub-model", base_url=server.url, ...)
-        ...
-        assert server.request_count == 3
+        ...  # point a client at server.url; then: assert server.request_count == 3
 
 Replies: a queued reply (`replies=` / `server.script(...)`) is used first, then `responder(request)` (a function
 of the `StubRequest`: `.last_user`, `.prompt`, `.body`), then `default_reply`. A reply is consumed only by a request
@@ -14,26 +12,28 @@ Faults (`FaultKind`): "latency", "rate_limit" (429 + Retry-After), "server_error
 finish_reason "length"), "empty" (content ""), "unauthorized" (401 invalid key). Give them per request index
 (0-based, in order of arrival, over chat completion requests only): `faults={1: "server_error",
 2: Fault("rate_limit", retry_after=0.3)}` or `server.inject(1, "hang")`; or by probability with a seeded RNG:
-`fault_rates={"server_error": 0.2}, seed=7` (the draw for request i depends only on seed and i).
-
-Records: `requests` (every `StubRequest`, with body, status, response and faults), `chat_requests`,
-`request_count` (chat completion attempts), `max_in_flight`. Also: `n` choices, `stream` (SSE chunks),
-`response_format` accepted and recorded, GET /v1/models. The `openai_server` pytest fixture stops the server at
-teardown; import it into a conftest (`from tests.stubs.openai_server import openai_server`). Every server stops
-itself after `lifetime_s` whatever happens.
+`fault_rates={"server_error": 0.2}, seed=7` (the draw for request i depends only on seed and i; with
+`fault_key="content"` it depends on seed, the messages and how often they were sent before, so concurrent clients
+get the same faults whatever the arrival order). `rate_limit_rps=R` enforces a real limit: a request beyond R in
+any one-second window gets a 429 with the Retry-After that would have let it through. `fault_when(request)`
+gives a fault kind (or None) by content. Usage: tokens are counted like a tokenizer would (words and punctuation
+marks), unless `usage=(prompt, completion)` fixes them. Records: `requests` (every `StubRequest`, with body,
+status, response and faults), `chat_requests`, `request_count` (chat completion attempts), `max_in_flight`. Also:
+`n` choices, `stream` (SSE chunks), `response_format` recorded, GET /v1/models. The `openai_server` pytest fixture
+(import it into a conftest) stops the server at teardown; every server stops itself after `lifetime_s`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
-import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import pytest
 
@@ -42,8 +42,11 @@ from tests.stubs.openai_wire import (
     Fault,
     FaultKind,
     FaultSpec,
+    QuietServer,
+    RequestWindow,
     Responder,
     StubRequest,
+    count_tokens,
     error_body,
     sse_body,
 )
@@ -78,6 +81,9 @@ class OpenAIStubServer:
         usage: tuple[int, int] | None = None,
         model: str = "stub-model",
         lifetime_s: float = 300.0,
+        fault_key: Literal["index", "content"] = "index",
+        rate_limit_rps: float | None = None,
+        fault_when: Callable[[StubRequest], FaultKind | None] | None = None,
     ) -> None:
         self.default_reply = default_reply
         self.responder = responder
@@ -89,6 +95,10 @@ class OpenAIStubServer:
         self.usage = usage  # fixed (prompt_tokens, completion_tokens); default: word counts
         self.model = model
         self.lifetime_s = lifetime_s
+        self.fault_key = fault_key
+        self.fault_when = fault_when
+        self.window = RequestWindow(rate_limit_rps) if rate_limit_rps else None
+        self._sent: dict[str, int] = {}  # messages digest -> times sent (for fault_key="content")
         self.requests: list[StubRequest] = []
         self.in_flight = 0
         self.max_in_flight = 0
@@ -134,6 +144,7 @@ class OpenAIStubServer:
             self.requests.clear()
             self._replies.clear()
             self._faults.clear()
+            self._sent.clear()
             self._chat_count = 0
             self.max_in_flight = self.in_flight
 
@@ -147,7 +158,7 @@ class OpenAIStubServer:
 
     def start(self) -> OpenAIStubServer:
         handler = type("Handler", (_Handler,), {"stub": self})
-        self._httpd = _QuietServer(("127.0.0.1", 0), handler)
+        self._httpd = QuietServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="openai-stub", daemon=True
@@ -189,10 +200,21 @@ class OpenAIStubServer:
         if request.index < 0:
             return []
         faults = list(self._faults.get(request.index, []))
-        rng = random.Random(f"{self.seed}:{request.index}")
+        rng = random.Random(f"{self.seed}:{self._draw_key(request)}")
         faults += [Fault(kind) for kind in FAULT_KINDS if rng.random() < self.fault_rates.get(kind, 0.0)]
+        if self.fault_when is not None and (kind := self.fault_when(request)) is not None:
+            faults.append(Fault(kind))
         request.faults = [f.kind for f in faults]
         return faults
+
+    def _draw_key(self, request: StubRequest) -> str:
+        if self.fault_key == "index":
+            return str(request.index)
+        digest = hashlib.sha256(json.dumps(request.messages, sort_keys=True).encode("utf-8")).hexdigest()
+        with self._lock:
+            attempt = self._sent.get(digest, 0)
+            self._sent[digest] = attempt + 1
+        return f"{digest}:{attempt}"
 
     def _done(self) -> None:
         with self._lock:
@@ -223,8 +245,8 @@ class OpenAIStubServer:
         if self.usage is not None:
             prompt_tokens, completion_tokens = self.usage
         else:
-            prompt_tokens = max(1, len(request.prompt.split()))
-            completion_tokens = sum(len(c.split()) for c in contents)
+            prompt_tokens = max(1, count_tokens(request.prompt))
+            completion_tokens = sum(count_tokens(c) for c in contents)
         return {
             "id": f"chatcmpl-stub-{request.index}",
             "object": "chat.completion",
@@ -240,14 +262,6 @@ class OpenAIStubServer:
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         }
-
-
-class _QuietServer(ThreadingHTTPServer):
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """Clients that drop a kept-alive connection (a timeout, a closed event loop) are normal here."""
-        error = sys.exc_info()[1]
-        if not isinstance(error, (ConnectionError, TimeoutError)):
-            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -299,6 +313,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer_chat(self, request: StubRequest, faults: list[Fault]) -> None:
         stub = self.stub
+        wait_s = stub.window.admit() if stub.window is not None else None
+        if wait_s is not None:
+            return self._send_json(
+                request,
+                429,
+                error_body("Rate limit reached for requests", "requests", "rate_limit_exceeded"),
+                headers={"Retry-After": f"{wait_s:.3f}"},
+            )
         delay_ms = stub.latency_ms + sum(
             (f.latency_ms if f.latency_ms is not None else 100.0) for f in faults if f.kind == "latency"
         )

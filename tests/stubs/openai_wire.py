@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
+import sys
+import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.server import ThreadingHTTPServer
 from typing import Any, Literal
 
 FaultKind = Literal["latency", "rate_limit", "server_error", "hang", "malformed", "truncate", "empty", "unauthorized"]
@@ -98,3 +104,41 @@ def sse_body(completion: dict[str, Any], body: dict[str, Any]) -> bytes:
 
 def error_body(message: str, kind: str, code: str | None) -> dict[str, Any]:
     return {"error": {"message": message, "type": kind, "param": None, "code": code}}
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def count_tokens(text: str) -> int:
+    """A tokenizer-like count: words and punctuation marks (close to a BPE count for English prose and JSON)."""
+    return len(_TOKEN.findall(text))
+
+
+class RequestWindow:
+    """Server-side rate limit: at most `rps` accepted requests in any sliding one-second window."""
+
+    def __init__(self, rps: float) -> None:
+        self.rps = rps
+        self._times: deque[float] = deque()
+        self._lock = threading.Lock()
+        self.rejected = 0
+
+    def admit(self) -> float | None:
+        """None when the request may proceed, else the seconds until it would (for Retry-After)."""
+        now = time.monotonic()
+        with self._lock:
+            while self._times and now - self._times[0] >= 1.0:
+                self._times.popleft()
+            if len(self._times) < self.rps:
+                self._times.append(now)
+                return None
+            self.rejected += 1
+            return max(0.01, 1.0 - (now - self._times[0]))
+
+
+class QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Clients that drop a kept-alive connection (a timeout, a closed event loop) are normal here."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)

@@ -65,9 +65,7 @@ def answer(params: dict[str, str]) -> dict[str, object]:
         return {"query": {"pages": {pageid: {"pageid": int(pageid), "title": name, "fullurl": url}}}}
     if prop == "extracts|revisions":
         revisions = [{"revid": page["revid"], "parentid": int(str(page["revid"])) - 1}]
-        return {
-            "query": {"pages": {pageid: {"title": name, "extract": page["extract"], "revisions": revisions}}}
-        }
+        return {"query": {"pages": {pageid: {"title": name, "extract": page["extract"], "revisions": revisions}}}}
     if prop == "extracts":  # exintro summary
         first = str(page["extract"]).split("\n")[0]
         return {"query": {"pages": {pageid: {"title": name, "extract": first}}}}

@@ -40,8 +40,7 @@ def test_load_files_reads_supported_types_in_sorted_order(tmp_path: Path) -> Non
     sub = tmp_path / "sub"
     sub.mkdir()
     (sub / "c.html").write_text(
-        "<html><head><style>p{}</style><script>x()</script></head>"
-        "<body><p>Pandas eat bamboo.</p></body></html>",
+        "<html><head><style>p{}</style><script>x()</script></head><body><p>Pandas eat bamboo.</p></body></html>",
         encoding="utf-8",
     )
     (sub / "d.pdf").write_bytes(make_pdf("Bears eat salmon."))
@@ -83,9 +82,7 @@ def test_chunk_ids_are_stable_and_metadata_is_carried(wiki_dir: Path) -> None:
 
 def test_overlap_repeats_the_end_of_the_previous_chunk() -> None:
     sentences = " ".join(f"Sentence number {i} is short." for i in range(60))
-    chunks = chunk_documents(
-        [make_document(sentences, source="s")], ChunkingConfig(chunk_size=200, chunk_overlap=60)
-    )
+    chunks = chunk_documents([make_document(sentences, source="s")], ChunkingConfig(chunk_size=200, chunk_overlap=60))
     assert len(chunks) > 5
     for left, right in itertools.pairwise(chunks):
         head = right.text.split(".")[0] + "."

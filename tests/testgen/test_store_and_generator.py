@@ -79,7 +79,7 @@ def test_contexts_exclude_root_and_adjacent_chunks(python_store: ChunkStore) -> 
 
 
 def test_extractive_generation_on_the_python_article(python_store: ChunkStore, tmp_path: Path) -> None:
-    generator = TestsetGenerator(python_store, ExtractiveWriter(seed=42))
+    generator = TestsetGenerator(python_store, ExtractiveWriter(seed=42), question_types="simple")
     samples = generator.generate_size(10, seed=42)
     assert len(samples) == 10
     stored = {c.chunk_id for c in python_store.all_chunks()}
@@ -94,16 +94,14 @@ def test_extractive_generation_on_the_python_article(python_store: ChunkStore, t
     assert stats["accepted"] == 10 and stats["writer"]["turned"] > 0
     fresh = ChunkStore(tmp_path / "fresh", python_store.embedder)  # a second store built from the same source
     fresh.add(python_store.all_chunks())
-    again = TestsetGenerator(fresh, ExtractiveWriter(seed=42)).generate_size(10, seed=42)
+    again = TestsetGenerator(fresh, ExtractiveWriter(seed=42), question_types="simple").generate_size(10, seed=42)
     first_file = write_dataset([s.model_dump() for s in samples], tmp_path / "a.jsonl")
     second_file = write_dataset([s.model_dump() for s in again], tmp_path / "b.jsonl")
     assert first_file.read_bytes() == second_file.read_bytes()
 
 
 def test_size_beyond_the_corpus_fails_with_counts(tmp_path: Path, embedder: Embedder) -> None:
-    doc = make_document(
-        "Python is a programming language. Java was designed by James Gosling.", source="tiny"
-    )
+    doc = make_document("Python is a programming language. Java was designed by James Gosling.", source="tiny")
     store = ChunkStore(tmp_path / "tiny", embedder)
     store.add(chunk_documents([doc]))
     with pytest.raises(RagtestError, match=r"only 2 of the 5 requested samples") as info:
@@ -117,11 +115,7 @@ def test_llm_generation_filters_and_marks_multi_context(python_store: ChunkStore
         {"pairs": [{"question": "According to the passage, what is Python?", "answer": "a language"}]},
         {"pairs": [{"question": "When was Python 3.0 released", "answer": "2008"}]},
         {"pairs": [{"question": "When was python 3.0 released?", "answer": "2008"}]},
-        {
-            "pairs": [
-                {"question": "What is one very long question that goes on and on for words?", "answer": "x"}
-            ]
-        },
+        {"pairs": [{"question": "What is one very long question that goes on and on for words?", "answer": "x"}]},
     ]
     roots = draw_roots(python_store.all_chunks(), seed=1)[:5]
     by_root = {root.text: reply for root, reply in zip(roots, replies, strict=True)}
@@ -130,11 +124,12 @@ def test_llm_generation_filters_and_marks_multi_context(python_store: ChunkStore
         return json.dumps(next(reply for text, reply in by_root.items() if f"[1] {text}" in prompt))
 
     model = ScriptedChatModel(responder=responder)
-    generator = TestsetGenerator(python_store, LLMWriter(LLMClient(model, model_id="m")))
+    writer = LLMWriter(LLMClient(model, model_id="m"))
+    generator = TestsetGenerator(python_store, writer, question_types="simple", critic=AcceptAll())
     samples = generator.generate(num_contexts=5, num_questions_per_context=1, k_neighbours=2, seed=1)
-    assert [s.question for s in samples] == ["When was Python 3.0 released?"]
+    assert [s.question for s in samples] == ["When was Python 3.0 released?"], str(generator.stats_dict())
     [sample] = samples
-    assert sample.question_type == "multi_context" and len(sample.reference_context_ids) == 2
+    assert sample.question_type == "simple" and len(sample.reference_context_ids) == 2  # both cited blocks
     assert sample.reference_context_ids[0] == sample.root_id and sample.writer == "llm:m"
     assert generator.stats.rejections == {
         "mentions_context": 1,
@@ -142,6 +137,18 @@ def test_llm_generation_filters_and_marks_multi_context(python_store: ChunkStore
         "duplicate": 1,
         "too_long": 1,
     }
+
+
+class AcceptAll:
+    """A critic that accepts everything: this test is about the question rules."""
+
+    name = "accept-all"
+
+    async def grounded(self, draft: Any, gold: Any) -> str | None:
+        return None
+
+    async def unanswerable(self, draft: Any, neighbourhood: Any) -> str | None:
+        return None
 
 
 def _free_port() -> int:
@@ -189,9 +196,7 @@ def chroma_server(tmp_path: Path) -> Iterator[str]:
 
 
 def test_store_on_a_chroma_server(chroma_server: str, embedder: Embedder) -> None:
-    doc = make_document(
-        "Python is a programming language. Java was designed by James Gosling.", source="tiny"
-    )
+    doc = make_document("Python is a programming language. Java was designed by James Gosling.", source="tiny")
     chunks = chunk_documents([doc])
     store = ChunkStore(None, embedder, collection="server-chunks", url=chroma_server)
     assert store.add(chunks) == len(chunks)

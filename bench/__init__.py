@@ -1,0 +1,1 @@
+"""Benchmarks that print ratios against a limit or a peer."""

@@ -1,0 +1,182 @@
+"""Meta-evaluation on WikiEval: how often a judge agrees with human preferences (the RAGAS paper's Table 1).
+
+    from evaluation.meta_eval import run_wikieval, format_table
+    print(format_table(run_wikieval("../shared/data/wikieval/wikieval.jsonl")))        # local judge
+
+    python -m evaluation.meta_eval --wikieval ../shared/data/wikieval/wikieval.jsonl [--judge llm --llm SPEC]
+
+WikiEval (Es et al. 2023): 50 questions, each with human preferences: faithfulness prefers `answer` over
+`ungrounded_answer` (given context_v1); answer relevance prefers `answer` over `poor_answer`; context relevance
+prefers `context_v1` over `context_v2`. Agreement is the pairwise accuracy (tie = 1/2). Both sides of a pairing are
+scored in one run, so they share the run's reference mean (see `evaluation.centring`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from evaluation.agreement import pairwise_accuracy
+from evaluation.engine import evaluate_dataset
+from ragtest.embeddings import Embedder
+from ragtest.errors import RagtestError
+from ragtest.llm.client import LLMClient
+
+
+@dataclass(frozen=True)
+class Pairing:
+    label: str
+    metric: str
+    preferred: tuple[str, str]  # (answer column, contexts column)
+    other: tuple[str, str]
+
+
+PAIRINGS: tuple[Pairing, ...] = (
+    Pairing("faithfulness", "faithfulness", ("answer", "context_v1"), ("ungrounded_answer", "context_v1")),
+    Pairing("answer relevance", "answer_relevancy", ("answer", "context_v1"), ("poor_answer", "context_v1")),
+    Pairing("context relevance", "context_relevance", ("answer", "context_v1"), ("answer", "context_v2")),
+)
+#: Table 1 of the RAGAS paper (agreement with human annotators on WikiEval).
+PAPER_RESULTS: dict[str, tuple[float, float, float]] = {
+    "RAGAS (gpt-3.5)": (0.95, 0.78, 0.70),
+    "GPT Score": (0.72, 0.52, 0.63),
+    "GPT Ranking": (0.54, 0.40, 0.52),
+}
+#: What the local judge aims for.
+LOCAL_TARGETS: tuple[float, float, float] = (0.95, 0.78, 0.80)
+
+
+@dataclass
+class MetaEvalTable:
+    """Agreement per pairing label for one judge, with the paper's rows for comparison."""
+
+    judge: str
+    rows: int
+    agreement: dict[str, float | None]
+    seconds: float = 0.0
+    scores: dict[str, dict[str, list[float | None]]] = field(default_factory=dict)
+    paper: dict[str, tuple[float, float, float]] = field(default_factory=lambda: dict(PAPER_RESULTS))
+    targets: tuple[float, float, float] = LOCAL_TARGETS
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"judge": self.judge, "rows": self.rows, "agreement": self.agreement, "seconds": self.seconds}
+
+
+def clean(text: Any, prefix: str = "") -> str:
+    """WikiEval text without its "Question: "/"Answer: " prefix and a stray trailing quote."""
+    value = str(text or "").strip().removeprefix(prefix).strip()
+    return value[:-1].rstrip() if value.endswith("'") and value.count("'") % 2 == 1 else value
+
+
+def load_wikieval(path: str | Path) -> list[dict[str, Any]]:
+    """WikiEval rows with cleaned question and answer texts."""
+    file = Path(path)
+    if not file.exists():
+        raise RagtestError(f"WikiEval file not found: {file}")
+    rows = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for row in rows:
+        row["question"] = clean(row["question"], "Question:")
+        for column in ("answer", "ungrounded_answer", "poor_answer"):
+            row[column] = clean(row.get(column), "Answer:")
+    return rows
+
+
+def pairing_frame(rows: Sequence[dict[str, Any]], pairing: Pairing) -> pd.DataFrame:
+    """The preferred sides of every row, then the other sides: one frame, scored in one run."""
+    records = [
+        {"question": row["question"], "answer": row[answer], "contexts": list(row[contexts]), "source": row["source"]}
+        for side in (pairing.preferred, pairing.other)
+        for row in rows
+        for answer, contexts in [side]
+    ]
+    return pd.DataFrame(records)
+
+
+def run_wikieval(
+    path: str | Path,
+    judge: str = "local",
+    llm: LLMClient | None = None,
+    embedder: Embedder | None = None,
+    limit: int | None = None,
+    show_progress: bool = False,
+) -> MetaEvalTable:
+    """Agreement of `judge` with WikiEval's human preferences for faithfulness, answer and context relevance."""
+    rows = load_wikieval(path)[:limit]
+    started = time.perf_counter()
+    agreement: dict[str, float | None] = {}
+    scores: dict[str, dict[str, list[float | None]]] = {}
+    for pairing in PAIRINGS:
+        frame = pairing_frame(rows, pairing)
+        result = evaluate_dataset(
+            frame, [pairing.metric], judge=judge, llm=llm, embedder=embedder, show_progress=show_progress
+        )
+        values = list(result.frame[pairing.metric])
+        preferred, other = values[: len(rows)], values[len(rows) :]
+        agreement[pairing.label] = pairwise_accuracy(preferred, other)
+        scores[pairing.label] = {"preferred": preferred, "other": other}
+    return MetaEvalTable(
+        judge=judge, rows=len(rows), agreement=agreement, seconds=time.perf_counter() - started, scores=scores
+    )
+
+
+def format_table(table: MetaEvalTable) -> str:
+    """The RAGAS paper's Table 1 layout: this judge's agreement next to the paper's numbers."""
+    labels = [p.label for p in PAIRINGS]
+    width = max(24, len(f"ragtest ({table.judge} judge)") + 2)
+    header = f"{'':<{width}}" + "".join(f"{label:>19}" for label in labels)
+    ours = [table.agreement.get(label) for label in labels]
+    lines = [
+        f"WikiEval: agreement with human preferences ({table.rows} pairs per column; tie = 1/2)",
+        header,
+        f"{f'ragtest ({table.judge} judge)':<{width}}"
+        + "".join(f"{'n/a' if v is None else f'{v:.2f}':>19}" for v in ours),
+    ]
+    for name, values in table.paper.items():
+        lines.append(f"{name:<{width}}" + "".join(f"{v:>19.2f}" for v in values))
+    if table.judge == "local":
+        lines.append(f"{'target (local judge)':<{width}}" + "".join(f"{v:>19.2f}" for v in table.targets))
+        missed = [
+            label
+            for label, value, target in zip(labels, ours, table.targets, strict=True)
+            if value is None or value < target
+        ]
+        lines.append("targets met" if not missed else f"targets missed: {', '.join(missed)}")
+    lines.append(f"time: {table.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m evaluation.meta_eval", description=__doc__.splitlines()[0])
+    parser.add_argument("--wikieval", required=True, help="path to wikieval.jsonl")
+    parser.add_argument("--judge", default="local", choices=["local", "llm"])
+    parser.add_argument("--llm", default=None, help="LLM spec for --judge llm (e.g. openai:gpt-4o-mini)")
+    parser.add_argument("--llm-base-url", default=None, help="an OpenAI-compatible base URL")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N rows")
+    parser.add_argument("--json", action="store_true", help="print the agreement as JSON instead of a table")
+    args = parser.parse_args(argv)
+    llm = None
+    if args.judge == "llm":
+        from ragtest.llm import build_client
+
+        if not args.llm:
+            parser.error("--judge llm needs --llm")
+        llm = build_client(args.llm, base_url=args.llm_base_url)
+    try:
+        table = run_wikieval(args.wikieval, judge=args.judge, llm=llm, limit=args.limit)
+    except RagtestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(table.as_dict(), indent=2) if args.json else format_table(table))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

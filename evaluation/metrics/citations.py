@@ -1,0 +1,153 @@
+"""Citation recall and precision (Liu et al. 2023; ALCE, Gao et al. 2023) for answers citing contexts as [n].
+
+The answer is split into sentences; each sentence's markers ("[1]", "[1][3]", "[2, 4]") cite the contexts by
+1-based rank; markers that open a sentence (after the previous full stop) belong to the sentence before it.
+Sentences without content words (and hedges) are not statements.
+
+- citation_recall: share of statements fully supported by the concatenation of their cited contexts; a statement
+  without a citation is unsupported.
+- citation_precision: share of citations that support their statement. A lone citation is precise when it
+  supports the statement; of several citations that together support it, one is irrelevant when it does not
+  support the statement alone AND the other citations still do; citations of an unsupported statement are
+  imprecise. A marker beyond the last context cites nothing and is imprecise.
+
+"Supports": the LLM judge answers an entailment prompt (premise: the cited contexts; hypothesis: the statement);
+the local judge applies the local support rule. Edge cases: an answer without any marker -> both 0.0 with reason
+"no citation markers in the answer"; a refusal -> both 1.0 "refusal: no statements to cite"; an empty answer ->
+both 0.0 "empty answer".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from typing import ClassVar
+
+from evaluation.llm_judge import LLMJudge
+from evaluation.local_judge import LocalJudge
+from evaluation.metric import Metric
+from evaluation.prompts import SupportVerdict, support_prompt
+from evaluation.refusal import is_noncommittal_sentence, is_refusal
+from evaluation.sample import Sample, sentences_of
+from evaluation.scores import CitationJudgement, citation_precision_score, citation_recall_score
+from ragtest.schema import ANSWER, CONTEXTS, MetricResult
+from ragtest.text import content_tokens
+
+_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+_LEADING = re.compile(r"^\s*(?:\[\d+(?:\s*,\s*\d+)*\]\s*)+")
+Subset = tuple[int, ...]
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for group in _MARKER.findall(text) for n in group.split(",")]
+
+
+def cited_statements(answer: str) -> list[tuple[str, tuple[int, ...]]]:
+    """(statement without markers, cited context numbers in order, repeats removed) for each answer statement."""
+    units: list[tuple[str, list[int]]] = []
+    for sentence in sentences_of(answer):
+        leading = _LEADING.match(sentence)
+        if leading and units:  # "... ft). [2] It also ...": the markers after the full stop cite the sentence before
+            units[-1][1].extend(_numbers(leading.group(0)))
+            sentence = sentence[leading.end() :]
+        numbers = _numbers(sentence)
+        text = _MARKER.sub("", sentence).strip()
+        if not content_tokens(text) and units:  # markers after the full stop belong to the sentence before
+            units[-1][1].extend(numbers)
+            continue
+        units.append((text, numbers))
+    return [
+        (text, tuple(dict.fromkeys(numbers)))
+        for text, numbers in units
+        if content_tokens(text) and not is_noncommittal_sentence(text)
+    ]
+
+
+def has_markers(answer: str) -> bool:
+    return _MARKER.search(answer) is not None
+
+
+def subsets_to_judge(citations: Subset) -> list[Subset]:
+    """The citation sets whose support ALCE needs: all of them; with several, each alone and each left out."""
+    if not citations:
+        return []
+    needed = [citations]
+    if len(citations) > 1:
+        needed += [(c,) for c in citations]
+        needed += [tuple(x for x in citations if x != c) for c in citations]
+    return list(dict.fromkeys(needed))
+
+
+def assemble(citations: Subset, verdicts: dict[Subset, bool]) -> CitationJudgement:
+    if not citations:
+        return CitationJudgement(citations=(), supported=False)
+    alone = tuple(verdicts[(c,)] for c in citations) if len(citations) > 1 else ()
+    without = tuple(verdicts[tuple(x for x in citations if x != c)] for c in citations) if len(citations) > 1 else ()
+    return CitationJudgement(citations=citations, supported=verdicts[citations], alone=alone, without=without)
+
+
+def cited_contexts(contexts: Sequence[str], subset: Subset) -> list[str]:
+    return [contexts[c - 1] for c in subset if 1 <= c <= len(contexts)]
+
+
+class _CitationMetric(Metric):
+    required_columns: ClassVar[tuple[str, ...]] = (ANSWER, CONTEXTS)
+
+    def precheck(self, sample: Sample) -> MetricResult | None:
+        if sample.answer is None:
+            return MetricResult.ok(0.0, "empty answer")
+        if is_refusal(sample.answer):
+            return MetricResult.ok(1.0, "refusal: no statements to cite")
+        if not has_markers(sample.answer):
+            return MetricResult.ok(0.0, "no citation markers in the answer")
+        return None
+
+    def formula(self, judgements: Sequence[CitationJudgement]) -> MetricResult:
+        raise NotImplementedError
+
+    def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
+        statements = [s for s, _ in cited_statements(sample.answer or "")]
+        return judge.texts_for_support(statements, sample.contexts)
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        judgements = []
+        for statement, citations in cited_statements(sample.answer or ""):
+            verdicts: dict[Subset, bool] = {}
+            for subset in subsets_to_judge(citations):
+                found = cited_contexts(sample.contexts, subset)
+                verdicts[subset] = bool(found) and judge.support([statement], found)[0].supported
+            judgements.append(assemble(citations, verdicts))
+        return self.formula(judgements)
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        async def supported(statement: str, subset: Subset) -> bool:
+            found = cited_contexts(sample.contexts, subset)
+            if not found:
+                return False
+            reply = await judge.llm.structured(
+                support_prompt("\n\n".join(found), statement), SupportVerdict, stage=f"{self.name}.support"
+            )
+            return bool(reply.verdict)
+
+        statements = cited_statements(sample.answer or "")
+        jobs = [(i, subset) for i, (_, cites) in enumerate(statements) for subset in subsets_to_judge(cites)]
+        answers = await asyncio.gather(*(supported(statements[i][0], subset) for i, subset in jobs))
+        verdicts: list[dict[Subset, bool]] = [{} for _ in statements]
+        for (i, subset), verdict in zip(jobs, answers, strict=True):
+            verdicts[i][subset] = verdict
+        return self.formula([assemble(c, v) for (_, c), v in zip(statements, verdicts, strict=True)])
+
+
+class CitationRecall(_CitationMetric):
+    name: ClassVar[str] = "citation_recall"
+
+    def formula(self, judgements: Sequence[CitationJudgement]) -> MetricResult:
+        return citation_recall_score(judgements)
+
+
+class CitationPrecision(_CitationMetric):
+    name: ClassVar[str] = "citation_precision"
+
+    def formula(self, judgements: Sequence[CitationJudgement]) -> MetricResult:
+        return citation_precision_score(judgements)

@@ -1,0 +1,109 @@
+"""Robustness after RGB (Chen et al. 2024, "Benchmarking LLMs in Retrieval-Augmented Generation").
+
+negative_rejection: on rows whose question_type is "unanswerable" (the corpus holds no answer), 1.0 when the RAG
+declines (a refusal or hedge phrase, see `evaluation.refusal`; an empty answer counts as declining: it asserts
+nothing) and 0.0 when it answers anyway. LLM judge: a rejection prompt decides. Other rows: failed with reason
+"not an unanswerable question" (never NaN; the summary counts them apart).
+
+noise_robustness: the answer's correctness (`answer_correctness`, same judge and weights) on rows whose retrieval
+contains distracting contexts: a retrieved context that is not gold. Gold is decided, in order, by ids
+(context_ids vs reference_context_ids), by text (contexts vs reference_contexts), or by question_type
+"distracting" (the row was built with distractors). Rows with only gold contexts: failed "no distracting context
+retrieved"; rows where gold cannot be told apart: failed with a reason; unanswerable rows: failed (see
+negative_rejection).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from evaluation.llm_judge import LLMJudge
+from evaluation.local_judge import LocalJudge
+from evaluation.metric import Metric
+from evaluation.metrics.answer_correctness import AnswerCorrectness
+from evaluation.prompts import RejectionVerdict, rejection_prompt
+from evaluation.refusal import is_noncommittal
+from evaluation.sample import Sample
+from ragtest.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, QUESTION_TYPE, MetricResult
+
+UNANSWERABLE = "unanswerable"
+DISTRACTING = "distracting"
+
+
+def is_unanswerable(sample: Sample) -> bool:
+    return (sample.question_type or "").strip().lower() == UNANSWERABLE
+
+
+class NegativeRejection(Metric):
+    name: ClassVar[str] = "negative_rejection"
+    required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, QUESTION_TYPE)
+
+    def precheck(self, sample: Sample) -> MetricResult | None:
+        if not is_unanswerable(sample):
+            return MetricResult.failed("not an unanswerable question")
+        if sample.answer is None:
+            return MetricResult.ok(1.0, "empty answer: nothing asserted, counted as declining")
+        return None
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        if is_noncommittal(sample.answer or ""):
+            return MetricResult.ok(1.0, "declined an unanswerable question")
+        return MetricResult.ok(0.0, "answered an unanswerable question")
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        reply = await judge.llm.structured(
+            rejection_prompt(sample.question or "", sample.answer or ""), RejectionVerdict, stage=f"{self.name}.verdict"
+        )
+        if reply.rejected:
+            return MetricResult.ok(1.0, f"declined an unanswerable question: {reply.reason}".rstrip(": "))
+        return MetricResult.ok(0.0, f"answered an unanswerable question: {reply.reason}".rstrip(": "))
+
+
+def distractors(sample: Sample) -> int | None:
+    """How many retrieved contexts are not gold; None when gold cannot be told apart from the rest."""
+    if sample.context_ids and sample.reference_context_ids:
+        gold = set(sample.reference_context_ids)
+        return sum(1 for i in dict.fromkeys(sample.context_ids) if i not in gold)
+    if sample.contexts and sample.reference_contexts:
+        gold_text = set(sample.reference_contexts)
+        return sum(1 for c in sample.contexts if c not in gold_text)
+    if (sample.question_type or "").strip().lower() == DISTRACTING:
+        return max(1, len(sample.contexts))
+    return None
+
+
+class NoiseRobustness(Metric):
+    name: ClassVar[str] = "noise_robustness"
+    required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, CONTEXTS, GROUND_TRUTH)
+
+    def __init__(self, correctness: AnswerCorrectness | None = None) -> None:
+        self.correctness = correctness or AnswerCorrectness()
+
+    def precheck(self, sample: Sample) -> MetricResult | None:
+        if is_unanswerable(sample):
+            return MetricResult.failed("unanswerable question: see negative_rejection")
+        noise = distractors(sample)
+        if noise is None:
+            return MetricResult.failed(
+                "cannot tell gold from distracting contexts (needs context_ids and reference_context_ids, "
+                "reference_contexts, or question_type 'distracting')"
+            )
+        if noise == 0:
+            return MetricResult.failed("no distracting context retrieved")
+        decided = self.correctness.precheck(sample)
+        return None if decided is None else self._note(decided, noise)
+
+    @staticmethod
+    def _note(result: MetricResult, noise: int) -> MetricResult:
+        if result.value is None:
+            return result
+        return result.model_copy(update={"reason": f"with {noise} distracting context(s): {result.reason}"})
+
+    def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
+        return self.correctness.local_texts(sample, judge)
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        return self._note(self.correctness.score_local(sample, judge), distractors(sample) or 0)
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        return self._note(await self.correctness.score_llm(sample, judge), distractors(sample) or 0)

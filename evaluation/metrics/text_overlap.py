@@ -1,0 +1,148 @@
+"""Reference-based text metrics, no LLM: exact match, token F1, ROUGE-L, BLEU and embedding similarity.
+
+All compare the answer with `ground_truth` on `ragtest.text.tokenize` tokens (lower-cased words; each Chinese or
+Japanese character is one token), so they work for CJK text. ROUGE-L uses rouge-score with that tokenizer (its
+default one drops non-ASCII text); BLEU is sacrebleu's smoothed sentence BLEU on the same tokens joined by spaces
+(tokenize="none"), divided by 100. semantic_similarity is the cosine of the answer's and the reference's
+embeddings, clipped to [0, 1] (RAGAS answer_similarity). Edge cases: no ground_truth -> failed
+"needs ground_truth"; an empty answer -> 0.0 "empty answer".
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from typing import ClassVar
+
+from rouge_score import rouge_scorer
+from sacrebleu.metrics import BLEU
+
+from evaluation.llm_judge import LLMJudge
+from evaluation.local_judge import LocalJudge
+from evaluation.metric import JudgeFreeMetric, Metric
+from evaluation.sample import Sample
+from ragtest.embeddings import Embedder
+from ragtest.schema import ANSWER, GROUND_TRUTH, MetricResult
+from ragtest.text import tokenize
+
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def normalise_answer(text: str) -> list[str]:
+    """SQuAD-style normalisation: NFKC, lower case, punctuation and English articles dropped, CJK per character."""
+    return [t for t in tokenize(unicodedata.normalize("NFKC", text)) if t not in _ARTICLES]
+
+
+def exact_match(answer: str, reference: str) -> float:
+    return float(normalise_answer(answer) == normalise_answer(reference))
+
+
+def token_f1(answer: str, reference: str) -> float:
+    """SQuAD token F1 (multiset overlap of normalised tokens)."""
+    predicted, gold = normalise_answer(answer), normalise_answer(reference)
+    if not predicted or not gold:
+        return float(predicted == gold)
+    common = sum((Counter(predicted) & Counter(gold)).values())
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(predicted), common / len(gold)
+    return 2 * precision * recall / (precision + recall)
+
+
+class _Tokenizer:
+    """rouge-score's tokenizer protocol over `ragtest.text.tokenize`."""
+
+    def tokenize(self, text: str) -> list[str]:
+        return tokenize(text)
+
+
+_ROUGE = rouge_scorer.RougeScorer(["rougeL"], tokenizer=_Tokenizer())
+_BLEU = BLEU(tokenize="none", effective_order=True)
+
+
+def rouge_l(answer: str, reference: str) -> float:
+    """ROUGE-L F-measure (longest common subsequence of tokens)."""
+    return float(_ROUGE.score(reference, answer)["rougeL"].fmeasure)
+
+
+def bleu(answer: str, reference: str) -> float:
+    """Smoothed sentence BLEU in [0, 1] on `tokenize` tokens."""
+    hypothesis, gold = " ".join(tokenize(answer)), " ".join(tokenize(reference))
+    if not hypothesis or not gold:
+        return 0.0
+    return min(1.0, max(0.0, _BLEU.sentence_score(hypothesis, [gold]).score / 100.0))
+
+
+def cosine_similarity(embedder: Embedder, answer: str, reference: str) -> float:
+    return float(min(1.0, max(0.0, float(embedder.similarity([answer], [reference])[0, 0]))))
+
+
+class _ReferenceMetric(Metric):
+    required_columns: ClassVar[tuple[str, ...]] = (ANSWER, GROUND_TRUTH)
+
+    def precheck(self, sample: Sample) -> MetricResult | None:
+        if sample.ground_truth is None:
+            return MetricResult.failed("needs ground_truth")
+        if sample.answer is None:
+            return MetricResult.ok(0.0, "empty answer")
+        return None
+
+
+class _OverlapMetric(_ReferenceMetric, JudgeFreeMetric):
+    label: ClassVar[str] = ""
+
+    def value(self, answer: str, reference: str) -> float:
+        raise NotImplementedError
+
+    def compute(self, sample: Sample) -> MetricResult:
+        value = self.value(sample.answer or "", sample.ground_truth or "")
+        return MetricResult.ok(value, f"{self.label} {value:.3f} against ground_truth")
+
+
+class ExactMatch(_OverlapMetric):
+    name: ClassVar[str] = "exact_match"
+    label: ClassVar[str] = "exact match"
+
+    def value(self, answer: str, reference: str) -> float:
+        return exact_match(answer, reference)
+
+
+class TokenF1(_OverlapMetric):
+    name: ClassVar[str] = "token_f1"
+    label: ClassVar[str] = "token F1"
+
+    def value(self, answer: str, reference: str) -> float:
+        return token_f1(answer, reference)
+
+
+class RougeL(_OverlapMetric):
+    name: ClassVar[str] = "rouge_l"
+    label: ClassVar[str] = "ROUGE-L F"
+
+    def value(self, answer: str, reference: str) -> float:
+        return rouge_l(answer, reference)
+
+
+class Bleu(_OverlapMetric):
+    name: ClassVar[str] = "bleu"
+    label: ClassVar[str] = "sentence BLEU"
+
+    def value(self, answer: str, reference: str) -> float:
+        return bleu(answer, reference)
+
+
+class SemanticSimilarity(_ReferenceMetric):
+    name: ClassVar[str] = "semantic_similarity"
+
+    def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
+        return [sample.answer or "", sample.ground_truth or ""]
+
+    def _score(self, sample: Sample, embedder: Embedder) -> MetricResult:
+        value = cosine_similarity(embedder, sample.answer or "", sample.ground_truth or "")
+        return MetricResult.ok(value, f"embedding cosine {value:.3f} with ground_truth")
+
+    def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
+        return self._score(sample, judge.embedder)
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        return self._score(sample, judge.embedder)

@@ -1,0 +1,132 @@
+"""Groundedness and answerability judges for generated samples: an LLM critic, or the offline check.
+
+- grounded(draft, gold texts): the reference answer is supported by the cited blocks, and every cited block
+  contributes (gold provenance); the LLM critic also judges that the question stands alone.
+- unanswerable(draft, neighbourhood): the corpus neighbourhood of the question does NOT answer it.
+Both return None to accept or a rejection reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from ragtest.errors import LLMError
+from ragtest.grounding import SupportChecker, shared_content
+from ragtest.llm.client import LLMClient
+from testgen.writers.base import Draft
+
+STAGE = "testgen_critic"
+
+GROUNDED_PROMPT = """You check one question/answer pair written from some text blocks.
+Decide:
+- supported: every claim of the answer is stated in, or directly follows from, the blocks;
+- standalone: the question makes sense without seeing the blocks (no "the passage", no unclear "it"/"this") \
+and is specific enough to have one clear answer.
+
+question: {question}
+answer: {answer}
+
+blocks:
+{blocks}
+"""
+
+ANSWERABLE_PROMPT = """Can the question below be answered from the passages? Answer answerable=true only when \
+the passages state the answer.
+
+question: {question}
+
+passages:
+{passages}
+"""
+
+
+class Grounding(BaseModel):
+    supported: bool
+    standalone: bool = True
+    reason: str = ""
+
+
+class Answerability(BaseModel):
+    answerable: bool
+    reason: str = ""
+
+
+class Critic(Protocol):
+    name: str
+
+    async def grounded(self, draft: Draft, gold: Sequence[str]) -> str | None: ...
+
+    async def unanswerable(self, draft: Draft, neighbourhood: Sequence[str]) -> str | None: ...
+
+
+def _blocks(texts: Sequence[str]) -> str:
+    return "\n\n".join(f"[{number}] {text}" for number, text in enumerate(texts, start=1))
+
+
+def provenance_problem(draft: Draft, gold: Sequence[str]) -> str | None:
+    """Each cited block must share content with the question or answer (a multi-context answer needs both)."""
+    if draft.question_type == "multi_context" and len(gold) < 2:
+        return "single_block_multi_context"
+    if len(gold) > 1:
+        text = f"{draft.question} {draft.answer}"
+        if any(shared_content(text, block) == 0 for block in gold):
+            return "uncited_block"
+    return None
+
+
+class OfflineCritic:
+    """The offline check of `ragtest.grounding` (embeddings plus lexical alignment)."""
+
+    name = "offline"
+
+    def __init__(self, checker: SupportChecker) -> None:
+        self.checker = checker
+
+    async def grounded(self, draft: Draft, gold: Sequence[str]) -> str | None:
+        problem = provenance_problem(draft, gold)
+        if problem is not None:
+            return problem
+        support = self.checker.check(draft.answer, gold, question=draft.question)
+        return None if support.supported else "not_grounded"
+
+    async def unanswerable(self, draft: Draft, neighbourhood: Sequence[str]) -> str | None:
+        if not draft.hypothesis:
+            return "no_hypothesis"
+        support = self.checker.check(draft.hypothesis, neighbourhood, question=draft.question)
+        return "answerable" if support.supported else None
+
+
+class LLMCritic:
+    """An LLM judge through `LLMClient` (cached): one call per candidate that passed the cheaper filters."""
+
+    name = "llm"
+
+    def __init__(self, llm: LLMClient) -> None:
+        self.llm = llm
+        self.calls = 0
+
+    async def grounded(self, draft: Draft, gold: Sequence[str]) -> str | None:
+        problem = provenance_problem(draft, gold)
+        if problem is not None:
+            return problem
+        prompt = GROUNDED_PROMPT.format(question=draft.question, answer=draft.answer, blocks=_blocks(gold))
+        self.calls += 1
+        try:
+            verdict = await self.llm.structured(prompt, Grounding, stage=STAGE)
+        except LLMError:
+            return "critic_failed"
+        if not verdict.supported:
+            return "not_grounded"
+        return None if verdict.standalone else "not_standalone"
+
+    async def unanswerable(self, draft: Draft, neighbourhood: Sequence[str]) -> str | None:
+        prompt = ANSWERABLE_PROMPT.format(question=draft.question, passages=_blocks(neighbourhood))
+        self.calls += 1
+        try:
+            verdict = await self.llm.structured(prompt, Answerability, stage=STAGE)
+        except LLMError:
+            return "critic_failed"
+        return "answerable" if verdict.answerable else None

@@ -1,0 +1,59 @@
+"""What one generation run did, for the run manifest: counts, rejections by reason, types, coverage, warnings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class GenerationStats:
+    chunks_available: int = 0
+    sources: list[str] = field(default_factory=list)
+    roots_drawn: int = 0
+    contexts_without_neighbours: int = 0
+    candidates: int = 0
+    accepted: int = 0
+    rejections: Counter[str] = field(default_factory=Counter)
+    writer: dict[str, int] = field(default_factory=dict)
+    critic: str = ""
+    llm_calls: int = 0
+    distribution: dict[str, float] = field(default_factory=dict)
+    requested_types: dict[str, int] = field(default_factory=dict)
+    produced_types: dict[str, int] = field(default_factory=dict)
+    coverage: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def documents_without_samples(self) -> list[str]:
+        return [source for source in self.sources if source not in self.coverage]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chunks_available": self.chunks_available,
+            "roots_drawn": self.roots_drawn,
+            "contexts_without_neighbours": self.contexts_without_neighbours,
+            "candidates": self.candidates,
+            "accepted": self.accepted,
+            "rejections": dict(sorted(self.rejections.items())),
+            "rejection_rate": round(sum(self.rejections.values()) / self.candidates, 4) if self.candidates else 0.0,
+            "writer": dict(sorted(self.writer.items())),
+            "critic": self.critic,
+            "llm_calls": self.llm_calls,
+            "distribution": {k: round(v, 4) for k, v in self.distribution.items()},
+            "requested_types": self.requested_types,
+            "produced_types": dict(sorted(self.produced_types.items())),
+            "coverage": self.coverage,
+            "documents_without_samples": self.documents_without_samples,
+            "warnings": list(dict.fromkeys(self.warnings)),
+        }
+
+    def shortfall_message(self, size: int) -> str:
+        return (
+            f"the corpus supplied only {self.accepted} of the {size} requested samples: "
+            f"{self.roots_drawn} contexts from {self.chunks_available} chunks gave {self.candidates} candidate "
+            f"questions; rejections: {dict(self.rejections) or 'none'}; types requested {self.requested_types}, "
+            f"produced {self.produced_types}; writer: {self.writer}. Add sources, lower --size or raise the "
+            "questions per context."
+        )

@@ -1,0 +1,217 @@
+"""English word lists for the extractive rules: verbs with their inflected forms, and small closed classes.
+
+Without a part-of-speech tagger the rules find the main verb by looking words up here, so the lists name the
+verbs that encyclopedic text uses for facts worth asking about, grouped by the question they support.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+PRONOUNS = words("it its this that these those they them their there he she his her we our you i such one")
+DEICTIC = words("this that these those its their his her our such him them it us me they he she")
+DETERMINERS = words("the a an")
+POSSESSIVES = words("its their his her our my your")
+AUX_BE = words("is are was were")
+MODALS = words("can could may might will would should must")
+VAGUE_HEADS = words(
+    """it its this that these those they them their there here he she his her we our you i such some many most
+    several few other others another each both all any none one which what who when where why how however also
+    if because though thus therefore moreover furthermore additionally despite unlike like according although
+    later today currently recently only even earlier previous recent current older newer both either neither
+    while whereas once instead rather similarly likewise meanwhile nevertheless nonetheless overall still yet so"""
+)
+DISCOURSE = (
+    "However",
+    "In addition",
+    "Additionally",
+    "Also",
+    "Today",
+    "Currently",
+    "Moreover",
+    "Furthermore",
+    "Historically",
+    "Generally",
+    "Typically",
+    "Notably",
+    "Overall",
+    "In general",
+    "In particular",
+    "In practice",
+    "As a result",
+    "Consequently",
+    "Similarly",
+    "Traditionally",
+    "Usually",
+    "Nowadays",
+    "Originally",
+    "Initially",
+    "Eventually",
+    "Subsequently",
+)
+#: nouns naming people: "the creator of X" is asked with "Who".
+PERSON_NOUNS = words(
+    """creator designer developer founder inventor author writer president ceo leader director chairman father
+    mother head manager chief founders inventors authors scientist researcher professor king queen emperor
+    minister mascot"""
+)
+#: verbs whose answer space is too wide without a complement ("What does Python use?").
+LIGHT_VERBS = words(
+    """use uses used using have has had include includes included support supports supported allow allows allowed
+    provide provides provided offer offers offered contain contains contained feature features featured make makes
+    made do does did get gets got give gives gave take takes took produce produces produced require requires
+    required implement implements implemented enable enables enabled employ employs employed receive receives
+    received involve involves involved become becomes became called known add adds added"""
+)
+
+_IRREGULAR = {  # base: (third person, past, participle)
+    "be": ("is", "was", "been"),
+    "become": ("becomes", "became", "become"),
+    "begin": ("begins", "began", "begun"),
+    "build": ("builds", "built", "built"),
+    "come": ("comes", "came", "come"),
+    "eat": ("eats", "ate", "eaten"),
+    "find": ("finds", "found", "found"),
+    "give": ("gives", "gave", "given"),
+    "grow": ("grows", "grew", "grown"),
+    "have": ("has", "had", "had"),
+    "hold": ("holds", "held", "held"),
+    "know": ("knows", "knew", "known"),
+    "lead": ("leads", "led", "led"),
+    "make": ("makes", "made", "made"),
+    "run": ("runs", "ran", "run"),
+    "see": ("sees", "saw", "seen"),
+    "sell": ("sells", "sold", "sold"),
+    "show": ("shows", "showed", "shown"),
+    "take": ("takes", "took", "taken"),
+    "win": ("wins", "won", "won"),
+    "write": ("writes", "wrote", "written"),
+    "occur": ("occurs", "occurred", "occurred"),
+    "prefer": ("prefers", "preferred", "preferred"),
+    "control": ("controls", "controlled", "controlled"),
+    "spread": ("spreads", "spread", "spread"),
+    "bear": ("bears", "bore", "born"),
+    "swim": ("swims", "swam", "swum"),
+    "feed": ("feeds", "fed", "fed"),
+    "fall": ("falls", "fell", "fallen"),
+    "rise": ("rises", "rose", "risen"),
+    "drop": ("drops", "dropped", "dropped"),
+    "ban": ("bans", "banned", "banned"),
+    "plan": ("plans", "planned", "planned"),
+    "stop": ("stops", "stopped", "stopped"),
+    "outrun": ("outruns", "outran", "outrun"),
+}
+
+#: creation verbs: "X was created by Y" -> "Who created X?"; "Y created X" -> "Who created X?".
+CREATION = words(
+    """create design develop found invent write coin propose discover introduce publish build acquire release
+    launch establish describe name classify lead fund maintain conceive compose direct pioneer popularize
+    popularise formalize define patent announce sponsor form"""
+)
+#: verbs that take a date: "X was released in 2008" -> "When was X released?"
+DATED = CREATION | words(
+    """open complete adopt standardize standardise deprecate discontinue add remove rename elect begin start end
+    sign win list ban protect recognize approve return reach become replace retire merge close shut confirm
+    record observe extinct extirpate reintroduce introduce hold award grant invent demonstrate"""
+)
+#: verbs whose object is a clean answer: "Polar bears hunt seals" -> "What do polar bears hunt?"
+CONTENT = words(
+    """eat hunt inhabit replace influence inspire prefer consume kill attack dominate resemble outnumber predict
+    defeat beat surpass outperform threaten excavate dig scavenge catch target"""
+)
+#: composition verbs, asked only with a specific subject: "What do the goals of AI research include?"
+COMPOSITION = words("include contain comprise")
+#: light verbs asked only with a purpose complement: "What does Python use for exponentiation?"
+PURPOSE = words("use support provide offer require implement employ allow enable need adopt feature produce add")
+#: intransitive verbs of place: "Brown bears live in forests" -> "Where do brown bears live?"
+PLACE = words("live occur breed den hibernate roam nest reside originate evolve survive thrive migrate range")
+#: measure verbs with their question: "weigh 300 kg" -> "How much ... weigh?"
+MEASURE = {"weigh": "How much", "live": "How long", "last": "How long", "measure": "How long", "grow": "How big"}
+#: verbs followed by a preposition that belongs to them: "feeds on", "consists of".
+PHRASAL = {
+    "feed": "on",
+    "prey": "on",
+    "consist": "of",
+    "derive": "from",
+    "come": "from",
+    "rely": "on",
+    "depend": "on",
+    "belong": "to",
+    "refer": "to",
+    "compete": "with",
+    "differ": "from",
+}
+#: participles after "is/are" that take a place: "X is found in Y".
+PLACE_PARTICIPLES = words("found located based headquartered situated distributed present common widespread endemic")
+#: participles after "is/are" that take "as": "X is classified as Y" -> "How is X classified?"
+AS_PARTICIPLES = words("classified listed regarded considered described recognized recognised designated known")
+
+#: verbs known only so that the subject ends before them (no question uses them).
+OTHER = words(
+    """receive show tend seem appear remain follow contribute depict play help say suggest argue claim estimate
+    report consider believe cite call convert omit mark deploy emit accept cause reduce increase improve represent
+    express execute compile translate generate perform achieve learn train solve process gain lose identify detect
+    recognize observe keep mean serve work act determine affect face lack pose raise share reflect indicate
+    involve provide require allow enable emphasize characterize dominate decline vary depend rely shift stand"""
+)
+ALL_VERBS = CREATION | DATED | CONTENT | COMPOSITION | PURPOSE | PLACE | OTHER | frozenset(MEASURE) | frozenset(PHRASAL)
+#: adjectives after "is/are" that take a preposition: "X is compatible with Y" -> "What is X compatible with?"
+PREP_ADJECTIVES = words(
+    """compatible available similar related equivalent responsible immune susceptible vulnerable famous popular
+    common dependent capable prone sensitive resistant limited specific unique closely suitable essential
+    necessary important useful critical central"""
+)
+
+
+@dataclass(frozen=True)
+class VerbForm:
+    """One inflected form: its base and what it is ('pres3', 'pres', 'past', 'part' or 'past_part')."""
+
+    base: str
+    tense: str
+    text: str = ""  # the form as written, for participles the lexicon does not know (base "")
+
+
+def _regular(base: str) -> tuple[str, str, str]:
+    if base.endswith(("s", "x", "z", "ch", "sh")):
+        third = base + "es"
+    elif base.endswith("y") and base[-2] not in "aeiou":
+        third = base[:-1] + "ies"
+    else:
+        third = base + "s"
+    if base.endswith("e"):
+        past = base + "d"
+    elif base.endswith("y") and base[-2] not in "aeiou":
+        past = base[:-1] + "ied"
+    else:
+        past = base + "ed"
+    return third, past, past
+
+
+def inflect(base: str) -> tuple[str, str, str]:
+    """(third person, past, participle) of an English verb."""
+    return _IRREGULAR.get(base) or _regular(base)
+
+
+def _index() -> dict[str, VerbForm]:
+    forms: dict[str, VerbForm] = {}
+    for base in sorted(ALL_VERBS | frozenset(_IRREGULAR)):
+        if base in ("be", "have", "bear"):
+            continue
+        third, past, participle = inflect(base)
+        forms.setdefault(base, VerbForm(base, "pres"))
+        forms[third] = VerbForm(base, "pres3")
+        forms[past] = VerbForm(base, "past_part" if past == participle else "past")
+        forms.setdefault(participle, VerbForm(base, "part"))
+    forms["born"] = VerbForm("bear", "part")
+    return forms
+
+
+FORMS: dict[str, VerbForm] = _index()
+#: forms that are nouns far more often than verbs at the start of a clause.
+NOUNLIKE = words("uses use found form forms name names lead record list start end need feature features")

@@ -1,0 +1,350 @@
+"""Rules that turn a parsed English clause into wh-questions whose answers are spans of the sentence.
+
+Each rule returns zero or more `Turned` (question, answer, rule name); `patterns.turn_all` checks them
+(word limit, specificity, answer is a span) and keeps the good ones in rule order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ragtest.text import STOPWORDS, content_tokens
+from testgen.writers.clause import DATE, Casing, Clause, Skip
+from testgen.writers.lexicon import (
+    AS_PARTICIPLES,
+    AUX_BE,
+    COMPOSITION,
+    CONTENT,
+    CREATION,
+    DATED,
+    FORMS,
+    MEASURE,
+    MODALS,
+    PERSON_NOUNS,
+    PHRASAL,
+    PLACE,
+    PLACE_PARTICIPLES,
+    PREP_ADJECTIVES,
+    PRONOUNS,
+    PURPOSE,
+    inflect,
+)
+
+_NUMBER = (
+    r"(?:\d[\d,.]*(?: million| billion| thousand| hundred)?"
+    r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundreds of|thousands of)"
+)
+_APPROX = (
+    r"(?:about |around |approximately |over |more than |nearly |almost |up to |some |roughly |as much as |at least )?"
+)
+COUNT = rf"(?P<count>{_APPROX}{_NUMBER})"
+_UNITS = (
+    r"kg|g|lb|lbs|t|tonnes|tons|kilograms|pounds|grams|km|m|cm|mm|ft|in|mi|metres|meters|feet|inches|miles"
+    r"|kilometres|kilometers|centimetres|centimeters|years|months|weeks|days|hours|minutes|seconds|km/h|mph|%|percent"
+)
+AMOUNT = rf"(?P<amount>{_APPROX}{_NUMBER}(?:[–-]{_NUMBER})?(?: to {_NUMBER})? ?(?P<unit>{_UNITS})\b)"
+_LENGTH_UNITS = frozenset(
+    ["km", "m", "cm", "mm", "ft", "in", "mi", "metres", "meters", "feet", "inches", "miles", "kilometres", "kilometers"]
+)
+_CLAUSE_END = re.compile(
+    r", (?:which|who|whose|where|while|whereas|although|because|but|and|or|as|with|including|such as|making"
+    r"|allowing|thus|so|leading|resulting|followed|despite|though|then|especially|particularly|mainly|giving)\b"
+    r"| (?:which|whose|whereas|although|because|while|when|where|who|since|unless|if|though|such as|that)\b"
+    r"|[;:]| [-–—] | and (?:can|may|is|are|was|were|has|have|had|will|would|it|they)\b"
+)
+_ADJECTIVE_END = re.compile(r"(?:-\w+|al|ic|ive|ous|ful|er|ed|ing|able|ible|less|ary)$")
+_MODIFIER = re.compile(
+    r" (?P<prep>in|on|at|during|since|from|under|for|by|to|with|through|into|after|before|until|via|across|within"
+    r"|over|as|among|around|near|between|using|because|due|than|against|without)\b ?(?P<tail>.*)$"
+)
+_LIST = re.compile(r"^[^,]{1,40}(?:, [^,]{1,40})*,? (?:and|or) [^,]{1,40}$")
+MAX_ANSWER_WORDS = 15
+_IRREGULAR_PLURALS = frozenset(["teeth", "feet", "people", "children", "mice", "men", "women", "geese", "data"])
+
+
+@dataclass(frozen=True)
+class Turned:
+    """A question, its answer (a span of the sentence) and the rule that made it."""
+
+    question: str
+    answer: str
+    rule: str
+    subject: str = ""  # the subject as it appears in the question ("" when the question has no subject slot)
+
+
+Rule = Callable[[Clause, Casing], list[Turned]]
+
+
+def clip(text: str, keep_list: bool = True) -> str:
+    """The answer up to the first clause boundary (still a span of the sentence); raises Skip when empty."""
+    cut = _CLAUSE_END.search(text)
+    clipped = text[: cut.start()] if cut else text
+    if not (keep_list and _LIST.match(clipped) and len(clipped.split()) <= MAX_ANSWER_WORDS):
+        clipped = _clip_list_comma(clipped)
+    clipped = _cut_second_verb(clipped.strip(" ,."))
+    tokens = clipped.split()
+    if not tokens or not content_tokens(clipped) or tokens[-1].lower() in STOPWORDS:
+        raise Skip("no_answer")
+    if len(tokens) >= 2 and tokens[-2].lower() in ("a", "an", "the"):
+        raise Skip("no_answer")  # "with a simple": cut inside a noun phrase
+    if len(tokens) == 2 and tokens[0].lower() in ("a", "an", "the") and clipped.islower() and len(tokens[1]) < 10:
+        raise Skip("vague_answer")  # "the discovery", "a risk": says nothing without its clause
+    if tokens[0].lower() in ("by", "to", "of", "and", "or", "for"):
+        raise Skip("no_answer")
+    if tokens[0].lower() in PRONOUNS or tokens[0].lower() in AUX_BE | MODALS | {"has", "have", "had", "been"}:
+        raise Skip("pronoun_answer")
+    return clipped
+
+
+def _cut_second_verb(text: str) -> str:
+    """Cut "handwritten digits and includes 60" at " and includes": a second clause, not part of the answer."""
+    tokens = text.split(" ")
+    for index in range(1, len(tokens) - 1):
+        form = FORMS.get(tokens[index + 1].lower())
+        if tokens[index] == "and" and form is not None and form.tense in ("pres3", "past", "past_part"):
+            return " ".join(tokens[:index])
+    return text
+
+
+def _clip_list_comma(text: str) -> str:
+    """Cut at the first comma that does not just separate adjectives ("a high-level, general-purpose ...")."""
+    start = 0
+    while (comma := text.find(",", start)) != -1:
+        before = text[:comma].split()
+        if not before or before[-1][0].isupper() or not _ADJECTIVE_END.search(before[-1]):
+            return text[:comma]
+        start = comma + 1
+    return text
+
+
+def split_object(rest: str) -> tuple[str, str | None, str]:
+    """(object, preposition, tail): the object ends at the first modifier preposition after its first word."""
+    first, _, remainder = rest.partition(" ")
+    match = _MODIFIER.search(" " + remainder) if remainder else None
+    if match is None:
+        return rest, None, ""
+    return f"{first} {remainder[: match.start()]}".strip(), match.group("prep"), match.group("tail")
+
+
+def do_form(clause: Clause) -> str:
+    if clause.past:
+        return "did"
+    return "do" if clause.plural else "does"
+
+
+def be_form(clause: Clause) -> str:
+    if clause.aux in AUX_BE:
+        return str(clause.aux)
+    past = clause.aux in ("had", "has", "have") and clause.passive
+    if clause.plural:
+        return "were" if past or clause.past else "are"
+    return "was" if past or clause.past else "is"
+
+
+def short_object(text: str, max_words: int = 5) -> str:
+    obj = clip(text, keep_list=False)
+    if len(obj.split()) > max_words or obj.split()[0].lower() in PRONOUNS:
+        raise Skip("object_too_long")
+    return obj
+
+
+def _place_answer(text: str) -> str:
+    place = clip(re.split(r" (?:from|since|during|until|when|for|at|by|with|to) ", text)[0])
+    if not any(w[:1].isupper() for w in place.split()) and len(content_tokens(place)) < 2:
+        raise Skip("vague_place")
+    return place
+
+
+def _participle(clause: Clause) -> str:
+    assert clause.verb is not None
+    if not clause.verb.base:
+        return clause.verb.text
+    return inflect(clause.verb.base)[2] if clause.verb.base != "bear" else "born"
+
+
+def rule_passive(clause: Clause, casing: Casing) -> list[Turned]:
+    if not clause.passive or clause.verb is None or clause.aux in MODALS:
+        return []
+    base, subject, rest = clause.verb.base, clause.subject, clause.rest
+    participle = _participle(clause)
+    be = be_form(clause)
+    out: list[Turned] = []
+    agent = re.match(
+        r"^(?:[\w'’-]+ ){0,5}?by (?P<agent>(?:the )?[A-Z][\w.'’&-]*(?: (?:[A-Z][\w.'’&-]*|van|von|de))*)", rest
+    )
+    if agent and base in CREATION | DATED and casing.is_name(agent.group("agent").removeprefix("the ")):
+        past, third = inflect(base)[1], inflect(base)[0]
+        verb = past if be in ("was", "were") else (base if clause.plural else third)
+        out.append(Turned(f"Who {verb} {subject}?", agent.group("agent"), "passive_by"))
+    date = re.match(rf"^(?:[\w'’-]+ ){{0,4}}?(?:in|on|around|during) (?P<date>{DATE})", rest)
+    if date and be in ("was", "were"):
+        out.append(Turned(f"When {be} {subject} {participle}?", date.group("date"), "passive_date"))
+    if participle in PLACE_PARTICIPLES and re.match(r"^(?:mainly |mostly |primarily )?(?:in|throughout|across) ", rest):
+        place = (
+            rest.split(" ", 1)[1] if not rest.startswith(("mainly", "mostly", "primarily")) else rest.split(" ", 2)[2]
+        )
+        out.append(Turned(f"Where {be} {subject} {participle}?", _place_answer(place), "place"))
+    preposition = rest.split(" ", 1)[0] if rest else ""
+    tail = rest.split(" ", 1)[1] if " " in rest else ""
+    if participle in AS_PARTICIPLES and preposition == "as" and tail:
+        wh = "What" if participle == "known" else "How"
+        question = f"What {be} {subject} known as?" if wh == "What" else f"How {be} {subject} {participle}?"
+        out.append(Turned(question, clip(tail), "known_as"))
+    fixed = {
+        ("used", "for"): "What {be} {subject} used for?",
+        ("used", "as"): "What {be} {subject} used as?",
+        ("used", "in"): "Where {be} {subject} used?",
+        ("named", "after"): "Who {be} {subject} named after?",
+        ("based", "on"): "What {be} {subject} based on?",
+        ("derived", "from"): "What {be} {subject} derived from?",
+        ("written", "in"): "What {be} {subject} written in?",
+        ("implemented", "in"): "What {be} {subject} implemented in?",
+        ("made", "of"): "What {be} {subject} made of?",
+        ("composed", "of"): "What {be} {subject} composed of?",
+        ("designed", "for"): "What {be} {subject} designed for?",
+        ("influenced", "by"): "What {be} {subject} influenced by?",
+        ("inspired", "by"): "What {be} {subject} inspired by?",
+        ("replaced", "by"): "What {be} {subject} replaced by?",
+    }.get((participle, preposition))
+    if fixed and tail and not (preposition == "in" and re.match(r"^\d", tail)):
+        answer = clip(tail)
+        if fixed.startswith("Who") and not answer[:1].isupper():
+            fixed = fixed.replace("Who", "What", 1)
+        out.append(Turned(fixed.format(be=be, subject=subject), answer, "passive_prep"))
+    return out
+
+
+def rule_copula(clause: Clause, casing: Casing) -> list[Turned]:
+    if clause.aux not in AUX_BE or clause.verb is not None:
+        return []
+    subject, rest, be = clause.subject, clause.rest, str(clause.aux)
+    out: list[Turned] = []
+    measure = re.match(rf"^{AMOUNT} (?P<adj>long|tall|wide|high|deep|heavy|old)\b", rest)
+    if measure:
+        return [Turned(f"How {measure.group('adj')} {be} {subject}?", measure.group("amount"), "measure")]
+    if rest.startswith("native to "):
+        out.append(Turned(f"Where {be} {subject} native to?", _place_answer(rest[10:]), "copula_prep"))
+    adjective = re.match(
+        r"^(?:(?:closely|very|highly|widely|especially|particularly|most|also) )?(?P<adj>[a-z]+) "
+        r"(?P<prep>with|for|to|of|from|on|in) (?P<np>.+)$",
+        rest,
+    )
+    if adjective and (adjective.group("adj") in PREP_ADJECTIVES or rest.startswith("home to ")):
+        question = f"What {be} {subject} {adjective.group('adj')} {adjective.group('prep')}?"
+        out.append(Turned(question, clip(adjective.group("np")), "copula_prep"))
+    if not re.match(r"^(?:a|an|the|one of the|one of) ", rest):
+        return out
+    description = clip(rest)
+    if _is_identifying(description) and casing.is_name(clause.subject_as_written):
+        head = re.split(r" (?:of|in|for|to|at|on)\b", description)[0].split()[-1].lower()
+        wh = "Who" if head in PERSON_NOUNS else "What"
+        out.append(Turned(f"{wh} {be} {description}?", clause.subject_as_written, "identity"))
+    if _definable(clause, casing):
+        out.append(Turned(f"What {be} {subject}?", description, "definition"))
+    return out
+
+
+def _is_identifying(description: str) -> bool:
+    """A definite description that names one thing: "the reference implementation of Python"."""
+    words = description.split()
+    if words[0] != "the" or len(words) > 8 or len(words) < 3:
+        return False
+    return " of " in description or bool(re.search(r"\b(?:\w+est|most|first|only|main|official)\b", description))
+
+
+def _definable(clause: Clause, casing: Casing) -> bool:
+    written = clause.subject_as_written
+    return casing.is_name(written) or any(ch.isdigit() for ch in written) or len(content_tokens(clause.subject)) >= 1
+
+
+def rule_have(clause: Clause, casing: Casing) -> list[Turned]:
+    if clause.aux not in ("has", "have", "had") or clause.verb is not None or clause.passive:
+        return []
+    match = re.match(rf"^{COUNT} (?P<noun>[a-z][\w-]*)\b", clause.rest)
+    if not match or not (match.group("noun").endswith("s") or match.group("noun") in _IRREGULAR_PLURALS):
+        return []
+    noun = match.group("noun")
+    return [Turned(f"How many {noun} {do_form(clause)} {clause.subject} have?", match.group("count"), "count")]
+
+
+def rule_measure(clause: Clause, casing: Casing) -> list[Turned]:
+    if clause.verb is None or clause.passive:
+        return []
+    base = clause.verb.base
+    rest = re.sub(r"^(?:to |an average of |on average |between )", "", clause.rest)
+    match = re.match(rf"^{AMOUNT}", rest)
+    if (base not in MEASURE and base not in ("reach", "grow", "run", "swim")) or not match:
+        return []
+    unit = match.group("unit")
+    how = MEASURE.get(base, "")
+    if base in ("reach", "grow", "measure"):
+        if unit not in _LENGTH_UNITS:
+            return []
+        how, base = ("How tall", "grow") if "tall" in rest.split()[:4] else ("How long", "grow")
+    if base in ("live", "last") and unit not in ("years", "months", "weeks", "days", "hours"):
+        return []
+    if base in ("run", "swim"):
+        if unit not in ("km/h", "mph"):
+            return []
+        how = "How fast"
+    if base == "weigh" and unit in _LENGTH_UNITS:
+        return []
+    lead = clause.aux if clause.aux in MODALS else do_form(clause)
+    return [Turned(f"{how} {lead} {clause.subject} {base}?", match.group("amount"), "measure")]
+
+
+def rule_active(clause: Clause, casing: Casing) -> list[Turned]:
+    if clause.verb is None or clause.passive or clause.aux is not None:
+        return []
+    base, subject, rest, do = clause.verb.base, clause.subject, clause.rest, do_form(clause)
+    out: list[Turned] = []
+    if base in PHRASAL and rest.startswith(PHRASAL[base] + " "):
+        obj = split_object(rest[len(PHRASAL[base]) + 1 :])[0]
+        out.append(Turned(f"What {do} {subject} {base} {PHRASAL[base]}?", clip(obj), "phrasal"))
+        return out
+    if base in PLACE:
+        place = re.match(r"^(?:mainly |mostly |primarily |only )?(?:in|throughout|across) (?P<place>.+)$", rest)
+        if place:
+            out.append(Turned(f"Where {do} {subject} {base}?", _place_answer(place.group("place")), "place"))
+        return out
+    obj_text, prep, tail = split_object(rest)
+    date = _date_of(clause, prep, tail)
+    if date and clause.past and base in DATED:
+        try:
+            out.append(Turned(f"When did {subject} {base} {short_object(obj_text)}?", date, "active_date"))
+        except Skip:
+            out.append(Turned(f"What did {subject} {base} in {date}?", clip(obj_text, keep_list=False), "what_date"))
+    if base in CREATION and clause.past and casing.is_name(clause.subject_as_written):
+        obj = short_object(obj_text, 6)
+        if casing.is_name(obj) or len(content_tokens(obj)) >= 2:
+            out.append(Turned(f"Who {inflect(base)[1]} {obj}?", clause.subject_as_written, "creator"))
+    if base in CONTENT or (base in COMPOSITION | PURPOSE and len(content_tokens(subject)) >= 2):
+        out.append(Turned(f"What {do} {subject} {base}?", clip(obj_text if base in CONTENT else rest), "object"))
+    if base in PURPOSE | CONTENT and prep in ("for", "to") and tail:
+        goal = re.split(r" (?:in|on|at|by|with|from|and|or|as|into|of the)\b|[,;]", tail)[0].strip()
+        first = goal.split()[0].lower() if goal else ""
+        verb_ok = prep == "for" or (first != "be" and _looks_like_base_verb(first))
+        if verb_ok and 1 <= len(goal.split()) <= 3 and goal.split()[-1].lower() not in STOPWORDS:
+            question = f"What {do} {subject} {base} {prep} {goal}?"
+            out.append(Turned(question, clip(obj_text, keep_list=False), "purpose"))
+    return out
+
+
+def _looks_like_base_verb(word: str) -> bool:
+    form = FORMS.get(word)
+    if form is not None:
+        return form.tense == "pres"
+    return word.isalpha() and word.islower() and word not in STOPWORDS and not word.endswith(("s", "ed", "ing", "ly"))
+
+
+def _date_of(clause: Clause, prep: str | None, tail: str) -> str | None:
+    if clause.fronted and re.fullmatch(DATE, clause.fronted[1]) and clause.fronted[0] in ("In", "On"):
+        return clause.fronted[1]
+    if prep in ("in", "on") and (match := re.match(rf"^(?P<date>{DATE})", tail)):
+        return match.group("date")
+    return None
+
+
+RULES: tuple[Rule, ...] = (rule_passive, rule_copula, rule_have, rule_measure, rule_active)

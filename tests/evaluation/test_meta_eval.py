@@ -1,0 +1,34 @@
+"""Meta-evaluation on WikiEval: the table, the cleaning, and (slow) the local judge's validity targets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evaluation.meta_eval import clean, format_table, load_wikieval, main, run_wikieval
+from ragtest.embeddings import Embedder
+
+
+def test_wikieval_cleaning(shared_data: Path) -> None:
+    rows = load_wikieval(shared_data / "wikieval" / "wikieval.jsonl")
+    assert len(rows) == 50
+    assert not any(r["question"].startswith("Question:") or r["answer"].startswith("Answer:") for r in rows)
+    assert clean("He said 'no' today.'") == "He said 'no' today."
+    assert clean("Answer: it's fine", "Answer:") == "it's fine"
+
+
+def test_meta_eval_table_on_the_first_rows(shared_data: Path, embedder: Embedder) -> None:
+    table = run_wikieval(shared_data / "wikieval" / "wikieval.jsonl", embedder=embedder, limit=12)
+    text = format_table(table)
+    assert "ragtest (local judge)" in text and "RAGAS (gpt-3.5)" in text and "GPT Ranking" in text
+    assert table.rows == 12 and (table.agreement["faithfulness"] or 0) >= 0.9
+    assert set(table.agreement) == {"faithfulness", "answer relevance", "context relevance"}
+
+
+@pytest.mark.slow
+def test_wikieval_validity_targets(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--wikieval", str(shared_data / "wikieval" / "wikieval.jsonl")]) == 0
+    out = capsys.readouterr().out
+    print(out)
+    assert "targets met" in out

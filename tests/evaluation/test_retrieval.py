@@ -1,0 +1,69 @@
+"""Retrieval metrics against hand-computed values: duplicates, empty retrieval, the ideal DCG, k."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from evaluation import evaluate_dataset, get_metric
+from evaluation.metrics.retrieval import dedupe, hit_rate, ndcg, reciprocal_rank
+from ragtest.errors import MissingColumnsError
+
+
+def test_hand_computed_with_a_duplicate() -> None:
+    retrieved, gold = ["a", "b", "a", "c"], {"c", "a"}  # distinct ranking: a, b, c
+    assert dedupe(retrieved) == ["a", "b", "c"]
+    assert hit_rate(retrieved, gold, k=1) == 1.0
+    assert reciprocal_rank(retrieved, gold) == 1.0
+    dcg = 1 / math.log2(2) + 1 / math.log2(4)  # a at rank 1, c at rank 3
+    ideal = 1 / math.log2(2) + 1 / math.log2(3)  # two relevant items at ranks 1 and 2
+    assert ndcg(retrieved, gold, k=5) == pytest.approx(dcg / ideal)
+    assert ndcg(retrieved, gold, k=2) == pytest.approx(1.0 / ideal)
+
+
+def test_repeated_relevant_id_never_exceeds_one() -> None:
+    # counted three times, DCG would be 1 + 0.631 + 0.5 = 2.13 > IDCG = 1 (the LlamaIndex bug)
+    assert ndcg(["a", "a", "a"], {"a"}) == 1.0
+    assert reciprocal_rank(["b", "b", "a", "a"], {"a"}) == pytest.approx(1 / 2)
+    assert hit_rate(["b", "b", "b", "b", "b", "a"], {"a"}, k=2) == 1.0  # distinct ranks: b, a
+
+
+def test_late_hit_cut_off_and_ideal_with_more_gold_than_k() -> None:
+    assert reciprocal_rank(["x", "y", "g"], {"g"}) == pytest.approx(1 / 3)
+    assert hit_rate(["x", "y", "g"], {"g"}, k=2) == 0.0
+    assert hit_rate(["x", "y", "g"], {"g"}, k=3) == 1.0
+    assert ndcg(["x", "y", "g"], {"g"}, k=5) == pytest.approx(0.5)  # 1/log2(4) over an ideal of 1
+    assert ndcg(["x", "y", "g"], {"g"}, k=2) == 0.0
+    # six gold ids, k = 2: the ideal has 2 hits, so two hits at the top are perfect
+    assert ndcg(["a", "b"], set("abcdef"), k=2) == pytest.approx(1.0)
+    assert ndcg(["a", "z"], set("abcdef"), k=2) == pytest.approx(1 / (1 + 1 / math.log2(3)))
+
+
+def test_empty_retrieval_and_no_gold() -> None:
+    assert hit_rate([], {"a"}) == 0.0 and reciprocal_rank([], {"a"}) == 0.0 and ndcg([], {"a"}) == 0.0
+    assert ndcg(["a"], set()) == 0.0
+    with pytest.raises(ValueError):
+        hit_rate(["a"], {"a"}, k=0)
+
+
+def test_through_the_engine_with_k_in_the_name() -> None:
+    frame = pd.DataFrame(
+        {
+            "context_ids": [["a", "b", "a", "c"], [], ["x", "y", "g"], ["a"]],
+            "reference_context_ids": [["c", "a"], ["a"], ["g"], []],
+        }
+    )
+    result = evaluate_dataset(frame, ["hit_rate", "mrr", "ndcg", "ndcg@2", "hit_rate@2"], show_progress=False)
+    out = result.frame
+    assert out["mrr"].tolist()[:3] == [1.0, 0.0, pytest.approx(1 / 3)]
+    assert out.loc[0, "ndcg"] == pytest.approx((1 + 0.5) / (1 + 1 / math.log2(3)))
+    assert out.loc[1, "ndcg_reason"] == "nothing retrieved" and out.loc[1, "hit_rate"] == 0.0
+    assert out.loc[2, "hit_rate"] == 1.0 and out.loc[2, "hit_rate@2"] == 0.0
+    assert out.loc[3, "ndcg"] is None and out.loc[3, "ndcg_reason"] == "no reference_context_ids"
+    assert "1 repeated id(s) ignored" in out.loc[0, "mrr_reason"]
+    assert result.summary["ndcg"]["rows_scored"] == 3 and result.summary["ndcg"]["rows_failed"] == 1
+    assert get_metric("ndcg@10").name == "ndcg@10"
+    with pytest.raises(MissingColumnsError, match="hit_rate needs reference_context_ids"):
+        evaluate_dataset(frame.drop(columns=["reference_context_ids"]), ["hit_rate"], show_progress=False)

@@ -1,0 +1,56 @@
+"""Bootstrap intervals, breakdowns and agreement statistics."""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluation.agreement import cohen_kappa, correlations, pairwise_accuracy
+from evaluation.stats import bootstrap_ci, format_interval, summarise
+from ragtest.schema import MetricResult
+
+
+def test_bootstrap_interval_is_seeded_and_contains_the_mean() -> None:
+    values = [0.1, 0.4, 0.5, 0.9, 0.7, 0.3, 0.8, 0.2]
+    low, high = bootstrap_ci(values)
+    assert low is not None and high is not None and low < sum(values) / len(values) < high
+    assert bootstrap_ci(values) == (low, high)
+    assert bootstrap_ci([0.5]) == (None, None) and bootstrap_ci([]) == (None, None)
+    assert bootstrap_ci([1.0, 1.0, 1.0]) == (1.0, 1.0)
+    assert bootstrap_ci([0.0, 1.0]) == (0.0, 1.0)
+
+
+def test_summary_has_intervals_counts_and_breakdowns() -> None:
+    results = [
+        {"m": MetricResult.ok(1.0)},
+        {"m": MetricResult.ok(0.0)},
+        {"m": MetricResult.failed("nope")},
+        {"m": MetricResult.ok(0.5)},
+    ]
+    groups = {"question_type": ["simple", "simple", "reasoning", None], "source": [None] * 4}
+    entry = summarise(["m"], results, groups)["m"]
+    assert entry["mean"] == pytest.approx(0.5) and entry["rows_scored"] == 3 and entry["rows_failed"] == 1
+    assert entry["ci_low"] <= 0.5 <= entry["ci_high"] and entry["confidence_level"] == 0.95
+    assert entry["top_failure_reasons"] == [{"reason": "nope", "count": 1}]
+    by_type = entry["by_question_type"]
+    assert list(by_type) == ["(none)", "reasoning", "simple"]
+    assert by_type["reasoning"]["mean"] is None and by_type["reasoning"]["rows_failed"] == 1
+    assert by_type["simple"]["mean"] == 0.5 and by_type["simple"]["rows_scored"] == 2
+    assert "by_source" not in entry  # no row has a source
+    assert format_interval(entry).startswith("0.500 [")
+
+
+def test_pairwise_accuracy_ties_and_failures() -> None:
+    assert pairwise_accuracy([0.9, 0.5, 0.2, None], [0.1, 0.5, 0.3, 0.0]) == pytest.approx((1 + 0.5 + 0 + 0) / 4)
+    assert pairwise_accuracy([0.1], [None]) == 1.0
+    assert pairwise_accuracy([], []) is None
+
+
+def test_correlations_and_kappa() -> None:
+    scores, labels = [0.1, 0.2, 0.3, 0.4], [1, 2, 3, 5]
+    result = correlations(scores, labels)
+    assert result["spearman"] == pytest.approx(1.0) and result["kendall"] == pytest.approx(1.0)
+    assert 0.9 < (result["pearson"] or 0) < 1.0
+    assert correlations([0.5, 0.5], [1, 2])["pearson"] is None
+    # predictions [1, 1, 0, 0] vs labels [1, 0, 0, 0]: po = 3/4, pe = 1/2 * 1/4 + 1/2 * 3/4 = 1/2 -> kappa 1/2
+    assert cohen_kappa([0.9, 0.6, 0.1, 0.2], [1, 0, 0, 0]) == pytest.approx(0.5)
+    assert cohen_kappa([0.9, 0.9], [1, 1]) == 1.0

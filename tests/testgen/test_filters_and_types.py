@@ -1,0 +1,95 @@
+"""Question rules, type distributions, the offline support check and offline multi-context questions."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragtest.embeddings import Embedder
+from ragtest.errors import RagtestError
+from ragtest.grounding import SupportChecker, lexical_support, numbers_found
+from testgen.filters import QuestionRules, copied_run, is_compound, is_specific
+from testgen.question_types import allocate, parse_distribution, renormalise
+from testgen.writers.combine import Fact, combine
+from testgen.writers.patterns import Casing, turn_all
+
+CONTEXT = "Python 3.0, released in 2008, was a major revision of the language that is not completely compatible."
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("When was Python 3.0 released?", None),
+        ("When was Python 3.0 released", "no_question_mark"),
+        ("According to the passage, when was Python 3.0 released?", "mentions_context"),
+        ("In the provided text, what is Python?", "mentions_context"),
+        ("What is Python and when was it released?", "compound_question"),
+        ("Who created Python, and why did he name it so?", "compound_question"),
+        ("What is one very long question that goes on and on for many words?", "too_long"),
+        ("What does Python use?", "generic_question"),
+        ("What does Python allow?", "generic_question"),
+        ("Python 3.0, released in 2008, was a major revision?", "copies_context"),
+    ],
+)
+def test_question_rules(question: str, reason: str | None) -> None:
+    rules = QuestionRules()
+    assert rules.check(question, "2008", language="en", contexts=[CONTEXT]) == reason
+    if reason is not None:
+        assert rules.rejections == {reason: 1}
+
+
+def test_rule_helpers() -> None:
+    assert is_specific("What is CPython?") and is_specific("What does Python use for exponentiation?")
+    assert not is_specific("What does Python support?")
+    assert is_compound("When was it released? Who made it?") and not is_compound("Which was first, Java or Python?")
+    assert copied_run("When was Python 3.0 released?", [CONTEXT]) == 3
+    assert QuestionRules(max_words=5).reason("When was Python version 3.0 released?", "2008") == "too_long"
+
+
+def test_distribution_parsing_renormalising_and_exact_counts() -> None:
+    assert parse_distribution("simple=0.5,multi_context=0.25,unanswerable=0.25") == {
+        "simple": 0.5,
+        "multi_context": 0.25,
+        "unanswerable": 0.25,
+    }
+    with pytest.raises(RagtestError, match="unknown question type"):
+        parse_distribution("simple=1,tricky=1")
+    distribution, warnings = renormalise(
+        {"simple": 0.5, "multi_context": 0.25, "reasoning": 0.25}, {"simple", "multi_context"}
+    )
+    assert distribution == pytest.approx({"simple": 2 / 3, "multi_context": 1 / 3})
+    assert len(warnings) == 1 and "'reasoning' is not supported" in warnings[0]
+    counts = allocate(50, distribution)
+    assert (
+        counts == {"simple": 33, "multi_context": 17}
+        and sum(allocate(7, {"simple": 1, "reasoning": 1, "conditional": 1}).values()) == 7
+    )
+
+
+def test_offline_support_check(embedder: Embedder) -> None:
+    checker = SupportChecker(embedder)
+    assert checker.check("2008", [CONTEXT], question="When was Python 3.0 released?").supported
+    assert not checker.check("2010", [CONTEXT]).supported and not numbers_found("2010", [CONTEXT])
+    assert not checker.check("a snake found in Borneo", [CONTEXT]).supported
+    assert lexical_support("released a major revision", [CONTEXT]) == 1.0
+    paraphrase = checker.check("a big overhaul of the language", [CONTEXT], question="What was Python 3.0?")
+    assert paraphrase.semantic is not None or paraphrase.supported is False
+
+
+def _facts(block: int, sentence: str, casing: Casing) -> list[Fact]:
+    return [Fact(block, turned, sentence) for turned in turn_all(sentence, casing)]
+
+
+def test_offline_multi_context_shapes() -> None:
+    casing = Casing("PyPy Numba CPython Python")
+    facts = [
+        *_facts(1, "Python 2.0 was released in 2000.", casing),
+        *_facts(1, "PyPy is a fast interpreter of Python.", casing),
+        *_facts(1, "CPython is the reference implementation of Python.", casing),
+        *_facts(2, "Python 3.0 was released in 2008.", casing),
+        *_facts(2, "Numba is a JIT compiler.", casing),
+        *_facts(2, "CPython was released in 1994.", casing),
+    ]
+    made = {c.question: (c.answer, c.blocks, c.rule) for c in combine(facts, max_words=10)}
+    assert made["Which was released first, Python 2.0 or Python 3.0?"] == ("Python 2.0", (1, 2), "compare_date")
+    assert made["What are PyPy and Numba?"][0] == "PyPy: a fast interpreter of Python; Numba: a JIT compiler"
+    assert made["When was the reference implementation of Python released?"] == ("1994", (1, 2), "bridge")

@@ -1,0 +1,94 @@
+"""The LLM writer on scripted replies: every question type in the asked-for distribution, filtered and judged."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ragtest.datasets import write_dataset
+from ragtest.embeddings import Embedder
+from ragtest.llm import LLMClient, ScriptedChatModel, build_client
+from testgen import ChunkStore, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
+from testgen.question_types import allocate, refusal
+from testgen.writers.llm import TASKS
+from tests.stubs.openai_server import OpenAIStubServer, openai_server  # noqa: F401  (fixture)
+from tests.testgen.scripted_llm import respond
+
+DISTRIBUTION = {
+    "simple": 0.3,
+    "reasoning": 0.1,
+    "multi_context": 0.2,
+    "conditional": 0.1,
+    "unanswerable": 0.2,
+    "distracting": 0.1,
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory, wiki_dir: Path, embedder: Embedder) -> ChunkStore:
+    docs = load_wikipedia("Python (programming language)", cache_dir=wiki_dir, prefer_cache=True)
+    store = ChunkStore(tmp_path_factory.mktemp("types"), embedder)
+    store.add(chunk_documents(docs))
+    return store
+
+
+def test_every_type_in_the_asked_distribution(store: ChunkStore) -> None:
+    model = ScriptedChatModel(responder=respond)
+    writer = LLMWriter(LLMClient(model, model_id="scripted"))
+    generator = TestsetGenerator(store, writer, question_types=DISTRIBUTION)
+    samples = generator.generate_size(20, seed=5, k_neighbours=2)
+    assert len(samples) == 20
+    assert Counter(s.question_type for s in samples) == allocate(20, DISTRIBUTION)
+    for sample in samples:
+        if sample.question_type == "multi_context":
+            assert len(set(sample.reference_context_ids)) == 2 and sample.reference_context_ids[0] == sample.root_id
+        elif sample.question_type == "unanswerable":
+            assert sample.ground_truth == refusal("en") and sample.reference_context_ids == []
+        else:
+            assert sample.reference_context_ids == [sample.root_id]
+    for kind, task in TASKS.items():  # each type is its own prompt
+        assert any(task in prompt for prompt in model.prompts), kind
+    stats = generator.stats_dict()
+    assert stats["critic"] == "llm" and stats["produced_types"] == allocate(20, DISTRIBUTION)
+    assert stats["llm_calls"] == len(model.prompts) and stats["writer"]["calls"] < len(model.prompts)
+    assert stats["rejections"].get("too_long", 0) > 0  # the scripted writer sometimes breaks the word limit
+
+
+def test_llm_critic_rejections_are_counted(store: ChunkStore) -> None:
+    def stingy(prompt: str) -> str:
+        if "You check one question/answer pair" in prompt and "2008" not in prompt:
+            return '{"supported": false, "reason": "not stated"}'
+        if "Can the question below be answered" in prompt:
+            return '{"answerable": true}'
+        return respond(prompt)
+
+    writer = LLMWriter(LLMClient(ScriptedChatModel(responder=stingy), model_id="stingy"))
+    generator = TestsetGenerator(store, writer, question_types={"simple": 1, "unanswerable": 1})
+    generator.generate(num_contexts=12, seed=2)
+    rejections = generator.stats.rejections
+    assert rejections["not_grounded"] > 0 and rejections["answerable"] > 0
+
+
+@pytest.fixture
+def stub(openai_server: OpenAIStubServer) -> Iterator[OpenAIStubServer]:  # noqa: F811
+    openai_server.responder = lambda request: respond(request.prompt)
+    yield openai_server
+
+
+def test_stub_server_run_is_reproducible_from_the_cache(
+    store: ChunkStore, stub: OpenAIStubServer, tmp_path: Path
+) -> None:
+    files = []
+    for attempt in range(2):
+        client = build_client("stub-model", base_url=stub.url, cache_path=tmp_path / "cache.sqlite")
+        assert client is not None
+        generator = TestsetGenerator(store, LLMWriter(client), question_types={"simple": 0.5, "multi_context": 0.5})
+        samples = generator.generate_size(6, seed=9, k_neighbours=2)
+        files.append(write_dataset([s.model_dump() for s in samples], tmp_path / f"run{attempt}.jsonl").read_bytes())
+        if attempt == 0:
+            first_requests = stub.request_count
+    assert files[0] == files[1]
+    assert stub.request_count == first_requests  # the second run came from the cache
