@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ragtest.config import GenerationConfig, LLMSettings, RunConfig, SourceConfig
 from ragtest.errors import RagtestError
+from ragtest.manifest import stage_manifest_path, write_manifest
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -45,6 +46,32 @@ def _add_generation_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--chunk-size", type=int, default=defaults.chunk_size)
     group.add_argument("--chunk-overlap", type=int, default=defaults.chunk_overlap)
     group.add_argument("--max-question-words", type=int, default=defaults.max_question_words)
+    group.add_argument(
+        "--question-types",
+        help="type mix, e.g. simple=0.5,multi_context=0.25,unanswerable=0.25 (types: simple, reasoning, "
+        "multi_context, conditional, unanswerable, distracting; the offline writer does simple and multi_context)",
+    )
+    group.add_argument(
+        "--dedup-threshold",
+        type=float,
+        default=defaults.dedup_threshold,
+        help=f"embedding cosine above which two questions are duplicates ({defaults.dedup_threshold})",
+    )
+    group.add_argument(
+        "--max-copied-words",
+        type=int,
+        default=defaults.max_copied_words,
+        help=f"longest run of words a question may copy from its context ({defaults.max_copied_words})",
+    )
+    group.add_argument(
+        "--critic",
+        choices=("auto", "llm", "offline"),
+        default=defaults.critic,
+        help="groundedness check: the LLM critic or the offline support check (auto: LLM when configured)",
+    )
+    group.add_argument(
+        "--strict-types", action="store_true", help="fail instead of filling a type's shortfall with other types"
+    )
 
 
 def _add_llm_args(parser: argparse.ArgumentParser) -> None:
@@ -141,6 +168,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_args(run)
     run.add_argument("--out", default="ragtest-run", help="run directory (default ragtest-run)")
     run.add_argument("--store-url", help="a Chroma server URL instead of an embedded store")
+
+    meta = sub.add_parser("meta-eval", help="agreement of the metrics with human labels (WikiEval)")
+    meta.add_argument("--wikieval", required=True, help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl")
+    meta.add_argument("--judge", choices=("local", "llm"), default="local", help="the judge to measure (local)")
+    meta.add_argument("--limit", type=int, default=None, help="only the first N rows")
+    meta.add_argument("--json", action="store_true", help="print the agreement as JSON instead of a table")
+    meta.add_argument("--out", default="runs/meta-eval", help="folder for the LLM cache (runs/meta-eval)")
+    _add_llm_args(meta)
     return parser
 
 
@@ -187,6 +222,11 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
             chunk_size=args.chunk_size,
             chunk_overlap=args.chunk_overlap,
             max_question_words=args.max_question_words,
+            question_types=args.question_types,
+            dedup_threshold=args.dedup_threshold,
+            max_copied_words=args.max_copied_words,
+            critic=args.critic,
+            strict_types=args.strict_types,
         )
         if config.generation.size < 1:
             raise RagtestError("--size must be at least 1")
@@ -204,6 +244,8 @@ def _command(args: argparse.Namespace) -> int:
 
     config = config_from_args(args)
     progress = not args.quiet
+    if args.command == "meta-eval":
+        return _meta_eval(args, config)
     if args.dry_run:
         print(pipeline.dry_run_report(config, args.command, getattr(args, "input", None)))
         return 0
@@ -217,6 +259,7 @@ def _command(args: argparse.Namespace) -> int:
         store_dir = Path(args.store) if args.store else output.parent / pipeline.STORE_DIR
         samples = pipeline.generate_testset(state, output=output, store_dir=store_dir)
         print(f"wrote {len(samples)} questions to {output}")
+        write_manifest(state, stage_manifest_path(output))
     elif args.command == "answer":
         source = Path(args.input)
         output = Path(args.output)
@@ -225,12 +268,31 @@ def _command(args: argparse.Namespace) -> int:
         rows = pipeline.answer_testset(state, pipeline.read_testset(source), output=output, store_dir=store_dir)
         errors = sum(1 for row in rows if row.get("answer_error"))
         print(f"wrote {len(rows)} answers to {output} ({errors} with errors)")
+        write_manifest(state, stage_manifest_path(output))
     elif args.command == "evaluate":
         output = Path(args.output)
         state = pipeline.open_run(config, output.parent, show_progress=progress)
         result = pipeline.evaluate_file(state, Path(args.input), output)
         print(f"wrote {len(result.frame)} scored rows to {output}")
+        write_manifest(state, stage_manifest_path(output))
         print(pipeline.format_summary(result.summary))
+    if state.llm is not None:
+        print(state.llm.usage.report())
+    return 0
+
+
+def _meta_eval(args: argparse.Namespace, config: RunConfig) -> int:
+    """WikiEval agreement of the chosen judge, as the RAGAS paper's table (or JSON)."""
+    import json
+
+    from evaluation.meta_eval import format_table, run_wikieval
+    from ragtest import pipeline
+
+    if args.judge == "llm" and not config.llm.configured:
+        raise RagtestError("--judge llm needs --llm SPEC or --llm-base-url URL")
+    state = pipeline.open_run(config, args.out, show_progress=not args.quiet)
+    table = run_wikieval(args.wikieval, judge=args.judge, llm=state.llm, limit=args.limit, show_progress=not args.quiet)
+    print(json.dumps(table.as_dict(), indent=2) if args.json else format_table(table))
     if state.llm is not None:
         print(state.llm.usage.report())
     return 0

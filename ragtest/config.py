@@ -34,6 +34,12 @@ class GenerationConfig:
     chunk_overlap: int = 128
     separators: tuple[str, ...] = DEFAULT_SEPARATORS
     max_question_words: int = 10
+    #: e.g. "simple=0.5,multi_context=0.25,unanswerable=0.25"; None = the writer's default mix.
+    question_types: str | None = None
+    dedup_threshold: float = 0.9
+    max_copied_words: int = 6
+    critic: str = "auto"
+    strict_types: bool = False
 
 
 @dataclass

@@ -80,5 +80,10 @@ def llm_runtime(state: RunState) -> dict[str, Any] | None:
     }
 
 
-def write_manifest(state: RunState) -> Path:
-    return write_json(build_manifest(state), state.run_dir / MANIFEST_FILE)
+def write_manifest(state: RunState, path: Path | None = None) -> Path:
+    """The run's manifest; a single-stage command writes `<output stem>.manifest.json` beside its output."""
+    return write_json(build_manifest(state), path or state.run_dir / MANIFEST_FILE)
+
+
+def stage_manifest_path(output: Path) -> Path:
+    return output.with_name(f"{output.stem}.manifest.json")

@@ -158,9 +158,18 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     writer: Any = (
         testgen.LLMWriter(state.llm, max_words=gen.max_question_words)
         if state.llm is not None
-        else testgen.ExtractiveWriter(seed=gen.seed)
+        else testgen.ExtractiveWriter(seed=gen.seed, max_words=gen.max_question_words)
     )
-    generator = testgen.TestsetGenerator(store, writer, max_question_words=gen.max_question_words)
+    generator = testgen.TestsetGenerator(
+        store,
+        writer,
+        max_question_words=gen.max_question_words,
+        question_types=gen.question_types,
+        dedup_threshold=gen.dedup_threshold,
+        max_copied_words=gen.max_copied_words,
+        critic=gen.critic,
+        strict_types=gen.strict_types,
+    )
     expected = dry_run.generate_calls(gen.size, gen.questions_per_context)
     with state.timed("generate"), state.llm_stage("generate", expected):
         samples = run_sync(
@@ -278,13 +287,14 @@ def read_testset(path: Path) -> list[dict[str, Any]]:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """The per-metric summary as an aligned text table."""
-    lines = [f"{'metric':<22} {'mean':>6} {'scored':>7} {'failed':>7}"]
+    """The per-metric summary as an aligned text table: mean, its 95% bootstrap interval, rows scored/failed."""
+    lines = [f"{'metric':<22} {'mean':>6} {'95% CI':>16} {'scored':>7} {'failed':>7}"]
     for name, entry in summary.items():
-        mean = entry.get("mean")
+        mean, low, high = entry.get("mean"), entry.get("ci_low"), entry.get("ci_high")
+        interval = f"[{low:.3f}, {high:.3f}]" if low is not None and high is not None else "-"
         lines.append(
-            f"{name:<22} {'n/a' if mean is None else f'{mean:.3f}':>6} {entry.get('rows_scored', 0):>7} "
-            f"{entry.get('rows_failed', 0):>7}"
+            f"{name:<22} {'n/a' if mean is None else f'{mean:.3f}':>6} {interval:>16} "
+            f"{entry.get('rows_scored', 0):>7} {entry.get('rows_failed', 0):>7}"
         )
     return "\n".join(lines)
 

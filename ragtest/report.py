@@ -50,7 +50,20 @@ def report_context(
         "stats": stats,
         "timings": timings,
         "worst": {metric: worst_rows(frame, metric) for metric in summary},
+        "breakdowns": {
+            "question type": breakdown_rows(summary, "by_question_type"),
+            "source document": breakdown_rows(summary, "by_source"),
+        },
     }
+
+
+def breakdown_rows(summary: Mapping[str, Any], column: str) -> list[dict[str, Any]]:
+    """One row per metric and label of a summary breakdown (e.g. by_question_type)."""
+    return [
+        {"metric": metric, "label": label, **stats}
+        for metric, entry in summary.items()
+        for label, stats in (entry.get(column) or {}).items()
+    ]
 
 
 def write_report(

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from ragtest.errors import LLMError
+from ragtest.errors import LLMError, LLMPermanentError
 from ragtest.grounding import SupportChecker, shared_content
 from ragtest.llm.client import LLMClient
 from testgen.writers.base import Draft
@@ -116,6 +116,8 @@ class LLMCritic:
         self.calls += 1
         try:
             verdict = await self.llm.structured(prompt, Grounding, stage=STAGE)
+        except LLMPermanentError:
+            raise  # a bad key or unknown model stops the run at once
         except LLMError:
             return "critic_failed"
         if not verdict.supported:
@@ -127,6 +129,8 @@ class LLMCritic:
         self.calls += 1
         try:
             verdict = await self.llm.structured(prompt, Answerability, stage=STAGE)
+        except LLMPermanentError:
+            raise  # a bad key or unknown model stops the run at once
         except LLMError:
             return "critic_failed"
         return "answerable" if verdict.answerable else None

@@ -8,7 +8,7 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from ragtest.errors import LLMError, LLMOutputError
+from ragtest.errors import LLMError, LLMOutputError, LLMPermanentError
 from ragtest.llm.client import LLMClient
 from ragtest.llm.parsing import schema_instructions
 from testgen.contexts import Context
@@ -113,6 +113,8 @@ class LLMWriter:
             self._stats["parsed_json"] += 1
         except LLMOutputError:
             pairs = await self._text_fallback(prompt)
+        except LLMPermanentError:
+            raise  # a bad key or unknown model stops the run at once
         except LLMError:
             self._stats["failed_calls"] += 1
             return []
@@ -122,6 +124,8 @@ class LLMWriter:
         """The same request (a cache hit when a cache is set), read as `question:/answer:` text."""
         try:
             reply = await self.llm.text(f"{prompt}\n\n{schema_instructions(QAList)}", stage=STAGE)
+        except LLMPermanentError:
+            raise  # a bad key or unknown model stops the run at once
         except LLMError:
             self._stats["failed_calls"] += 1
             return []

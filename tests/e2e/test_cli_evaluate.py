@@ -13,8 +13,9 @@ METRICS = ("faithfulness", "answer_relevancy", "context_relevance", "context_pre
 
 def test_evaluate_fiqa(shared_data: Path, tmp_path: Path) -> None:
     output = tmp_path / "fiqa-scores.jsonl"
-    assert main(["--quiet", "evaluate", "--input", str(shared_data / "fiqa" / "fiqa.jsonl"),
-                 "--output", str(output)]) == 0
+    assert (
+        main(["--quiet", "evaluate", "--input", str(shared_data / "fiqa" / "fiqa.jsonl"), "--output", str(output)]) == 0
+    )
     rows = read_jsonl(output)
     assert len(rows) == 30
     for row in rows:
@@ -28,5 +29,18 @@ def test_evaluate_fiqa(shared_data: Path, tmp_path: Path) -> None:
 def test_evaluate_reports_missing_columns(tmp_path: Path, capsys: object) -> None:
     source = tmp_path / "bad.jsonl"
     source.write_text(json.dumps({"question": "q?", "answer": "a"}) + "\n")
-    assert main(["--quiet", "evaluate", "--input", str(source), "--metrics", "faithfulness",
-                 "--output", str(tmp_path / "o.jsonl")]) == 2
+    assert (
+        main(
+            [
+                "--quiet",
+                "evaluate",
+                "--input",
+                str(source),
+                "--metrics",
+                "faithfulness",
+                "--output",
+                str(tmp_path / "o.jsonl"),
+            ]
+        )
+        == 2
+    )

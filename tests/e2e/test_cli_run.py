@@ -17,8 +17,24 @@ METRICS = ("faithfulness", "answer_relevancy", "context_relevance", "context_pre
 
 
 def _run(out: Path, wiki_dir: Path, *extra: str) -> int:
-    return main(["--quiet", "run", "--topic", TOPIC, "--wiki-cache", str(wiki_dir), "--offline", "--size", "8",
-                 "--seed", "11", "--out", str(out), *extra])
+    return main(
+        [
+            "--quiet",
+            "run",
+            "--topic",
+            TOPIC,
+            "--wiki-cache",
+            str(wiki_dir),
+            "--offline",
+            "--size",
+            "8",
+            "--seed",
+            "11",
+            "--out",
+            str(out),
+            *extra,
+        ]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +45,15 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory, wiki_dir: Path) -> Path:
 
 
 def test_run_writes_every_file(run_dir: Path) -> None:
-    for name in ("testset.jsonl", "answers.jsonl", "scores.jsonl", "summary.json", "manifest.json", "report.md",
-                 "report.html"):
+    for name in (
+        "testset.jsonl",
+        "answers.jsonl",
+        "scores.jsonl",
+        "summary.json",
+        "manifest.json",
+        "report.md",
+        "report.html",
+    ):
         assert (run_dir / name).is_file(), name
     assert not (run_dir / "answers.partial.jsonl").exists()
 
@@ -78,22 +101,66 @@ def test_rerun_same_seed_is_identical_and_embeds_nothing(run_dir: Path, wiki_dir
 
 def test_stages_one_by_one(run_dir: Path, tmp_path: Path, wiki_dir: Path) -> None:
     testset = tmp_path / "t.jsonl"
-    assert main(["--quiet", "generate", "--topic", TOPIC, "--wiki-cache", str(wiki_dir), "--offline", "--size", "4",
-                 "--seed", "3", "--output", str(testset)]) == 0
+    assert (
+        main(
+            [
+                "--quiet",
+                "generate",
+                "--topic",
+                TOPIC,
+                "--wiki-cache",
+                str(wiki_dir),
+                "--offline",
+                "--size",
+                "4",
+                "--seed",
+                "3",
+                "--output",
+                str(testset),
+            ]
+        )
+        == 0
+    )
     answers = tmp_path / "a.jsonl"
     assert main(["--quiet", "answer", "--input", str(testset), "--output", str(answers)]) == 0
     scores = tmp_path / "s.csv"
-    assert main(["--quiet", "evaluate", "--input", str(answers), "--metrics", "faithfulness,context_recall",
-                 "--output", str(scores)]) == 0
+    assert (
+        main(
+            [
+                "--quiet",
+                "evaluate",
+                "--input",
+                str(answers),
+                "--metrics",
+                "faithfulness,context_recall",
+                "--output",
+                str(scores),
+            ]
+        )
+        == 0
+    )
     text = scores.read_text()
     assert "faithfulness_reason" in text and "context_recall" in text and "answer_relevancy" not in text
 
 
 def test_missing_page_fails_cleanly_without_traceback(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "ragtest.cli", "generate", "--topic", "No Such Page Anywhere", "--wiki-cache",
-         str(tmp_path), "--offline", "--output", str(tmp_path / "t.jsonl")],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "ragtest.cli",
+            "generate",
+            "--topic",
+            "No Such Page Anywhere",
+            "--wiki-cache",
+            str(tmp_path),
+            "--offline",
+            "--output",
+            str(tmp_path / "t.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 2
     assert "--wiki-cache" in result.stderr and "RAGTEST_WIKI_CACHE" in result.stderr

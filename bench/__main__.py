@@ -1,0 +1,20 @@
+"""Run every benchmark in turn: `python -m bench` (each prints its ratios)."""
+
+from __future__ import annotations
+
+import sys
+
+from bench import eval_bench, llm_bench, testgen_bench
+
+
+def main() -> int:
+    print("== bench.llm_bench: LLM runtime throughput and fault overhead ==", flush=True)
+    llm_bench.main()
+    print("\n== bench.testgen_bench: generator calls, rejections, duplicates, retrievability ==", flush=True)
+    testgen_bench.main([])
+    print("\n== bench.eval_bench: local judge rows per second ==", flush=True)
+    return eval_bench.main([])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
