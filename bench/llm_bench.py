@@ -20,8 +20,10 @@ from ragtest.asyncio_utils import run_sync
 from ragtest.errors import LLMError
 from ragtest.llm import LLMClient, LLMConfig, build_client
 from tests.stubs.openai_server import OpenAIStubServer
+from tests.stubs.openai_wire import FaultKind
 
-FAULTS = {kind: 0.037 for kind in ("rate_limit", "server_error", "malformed", "truncate", "empty", "hang")}
+FAULT_KINDS: tuple[FaultKind, ...] = ("rate_limit", "server_error", "malformed", "truncate", "empty", "hang")
+FAULTS: dict[FaultKind, float] = dict.fromkeys(FAULT_KINDS, 0.037)
 
 
 @dataclass
@@ -53,7 +55,7 @@ def run_calls(client: LLMClient, calls: int, tag: str) -> tuple[float, int]:
 
 
 def measure(calls: int, latency_ms: float, *, client_rps: float | None = None, server_rps: float | None = None,
-            adaptive: bool = True, concurrency: int = 16, faults: dict[str, float] | None = None,
+            adaptive: bool = True, concurrency: int = 16, faults: dict[FaultKind, float] | None = None,
             tag: str = "") -> Result:  # fmt: skip
     with OpenAIStubServer(
         latency_ms=latency_ms, rate_limit_rps=server_rps, fault_rates=faults or {}, seed=11, retry_after=0.2,
