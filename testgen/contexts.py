@@ -58,12 +58,7 @@ def draw_roots(chunks: Sequence[Chunk], seed: int) -> list[Chunk]:
     doc_ids = sorted(by_doc)
     rng.shuffle(doc_ids)
     queues = [_by_section(by_doc[doc_id], rng) for doc_id in doc_ids]
-    order: list[Chunk] = []
-    while any(queues):
-        for queue in queues:
-            if queue:
-                order.append(queue.pop(0))
-    return order
+    return _interleave(queues)
 
 
 def _by_section(chunks: list[Chunk], rng: random.Random) -> list[Chunk]:
@@ -78,6 +73,11 @@ def _by_section(chunks: list[Chunk], rng: random.Random) -> list[Chunk]:
         queue = list(sections[name])
         rng.shuffle(queue)
         queues.append(queue)
+    return _interleave(queues)
+
+
+def _interleave(queues: list[list[Chunk]]) -> list[Chunk]:
+    """Round robin over the queues: the first of each, then the second of each, ..."""
     order: list[Chunk] = []
     while any(queues):
         for queue in queues:
