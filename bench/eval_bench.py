@@ -1,6 +1,6 @@
 """Speed of the local judge: rows per second for the five RAGAS metrics, once the model is loaded.
 
-    python -m bench.eval_bench [--dataset PATH] [--repeat 3]
+    python -m bench.eval_bench [--data DIR] [--repeat 3] [--dtype float32|bfloat16|auto]
 
 Each run starts cold apart from the loaded model: a fresh embedding memo and an empty sentence-split cache, so
 every distinct text of the run is split and embedded once, as in a real `ragtest evaluate`. Prints rows/s per
@@ -16,12 +16,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
+import torch
 
 from evaluation import evaluate_dataset
 from evaluation.meta_eval import load_wikieval
 from evaluation.sample import _sentences
 from ragtest.datasets import read_dataset
-from ragtest.embeddings import Embedder, get_embedder
+from ragtest.embeddings import DEFAULT_DTYPE, PRECISIONS, Embedder, get_embedder
 
 TARGET_ROWS_PER_S = 50.0
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -31,7 +32,7 @@ class TimedEmbedder(Embedder):
     """The loaded model with a fresh memo; counts texts embedded and the time spent in the model."""
 
     def __init__(self, base: Embedder) -> None:
-        super().__init__(base.model_name, base.batch_size)
+        super().__init__(base.model_name, base.batch_size, base.dtype)
         self._model = base.model
         self.seconds = 0.0
         self.texts = 0
@@ -65,14 +66,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.eval_bench", description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path(os.environ.get("RAGTEST_SHARED_DATA", DATA)))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--dtype", choices=PRECISIONS, default=DEFAULT_DTYPE, help=f"embedding precision (default: {DEFAULT_DTYPE})"
+    )
     args = parser.parse_args(argv)
-    base = get_embedder()
+    base = get_embedder(dtype=args.dtype)
     base.embed(["load the model before timing"])
     datasets = {
         "FiQA (30 rows, ~3,000-char contexts)": read_dataset(args.data / "fiqa" / "fiqa.jsonl"),
         "WikiEval (50 rows, ~4,000-char contexts)": wikieval_frame(args.data / "wikieval" / "wikieval.jsonl"),
     }
-    print(f"local judge, five RAGAS metrics, {os.cpu_count()} CPU(s); target {TARGET_ROWS_PER_S:.0f} rows/s")
+    print(
+        f"local judge, five RAGAS metrics, {os.cpu_count()} CPU(s), {torch.get_num_threads()} torch thread(s), "
+        f"embeddings in {base.precision} (batch {base.batch_size}); target {TARGET_ROWS_PER_S:.0f} rows/s"
+    )
     for label, frame in datasets.items():
         runs = [run_once(frame, base) for _ in range(max(1, args.repeat))]
         seconds, embedder = min(runs, key=lambda r: r[0])

@@ -35,6 +35,7 @@ from evaluation.metrics import (
     SemanticSimilarity,
     TokenF1,
 )
+from evaluation.planning import plan_llm_calls
 from evaluation.registry import DEFAULT_METRICS, available_metrics, get_metric, register_metric, unregister_metric
 from evaluation.sample import Sample
 from evaluation.stats import bootstrap_ci
@@ -74,6 +75,7 @@ __all__ = [
     "evaluate_dataset",
     "get_metric",
     "pairwise_accuracy",
+    "plan_llm_calls",
     "register_metric",
     "unregister_metric",
 ]

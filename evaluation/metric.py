@@ -15,6 +15,7 @@ from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.sample import Sample
 from ragtest.errors import LLMError, LLMPermanentError
+from ragtest.llm.plan import PlannedCall
 from ragtest.schema import MetricResult
 
 Judge = LocalJudge | LLMJudge
@@ -50,6 +51,14 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         return MetricResult.failed(f"{self.name} has no LLM judge; use judge='local'")
+
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        """The judge calls `score_llm` makes for `sample` (after `rag_failure` and `precheck` let it through).
+
+        A call whose prompt depends on an earlier reply (the statements faithfulness extracts) is planned with
+        the answer's sentences standing in for that reply. [] for a metric without LLM calls; a custom metric
+        that makes calls should override it, or `--dry-run` does not count them."""
+        return []
 
     def rag_failure(self, sample: Sample) -> MetricResult | None:
         """A failed result when the RAG system failed on this row and the metric needs what it would return."""

@@ -1,14 +1,14 @@
 """`--dry-run`: the LLM calls and tokens a run will need, estimated before anything is spent.
 
-Part of the pipeline layer (like ragtest.pipeline, it may import the stage packages). Sources are loaded and
-chunked (no LLM, no embedding); the prompts are rendered from the stages' own templates on real chunks:
+Part of the pipeline layer (like ragtest.pipeline, it may import the stage packages, through their public
+names only). Sources are loaded and chunked (no LLM, no embedding); the calls are planned by the stages' own
+public planning functions, which build them with the code that sends them:
 
-- generate: the question writer's prompt (root chunk + K neighbours, plus the JSON schema instructions) for each
-  context of the generator's first batch (max(4, ceil(size / questions per context) + 2) contexts);
+- generate: `testgen.plan_llm_calls`: the question writer's call (root chunk + K neighbours, plus the JSON schema
+  instructions) for each context of the generator's first batch, and one LLM-critic call per expected question;
 - answer: the reference RAG's prompt on `rag_k` chunks per question;
-- evaluate: every judge prompt of every selected metric per row (faithfulness: statements + verdicts;
-  answer_relevancy, context_relevance, context_recall: one; context_precision: one per retrieved context),
-  with answers and statements of typical size (two sentences).
+- evaluate: `evaluation.plan_llm_calls`: every judge call of every selected metric per row (each metric's
+  `llm_prompts`), with answers of typical size (two sentences).
 
 Input tokens are the runtime's own estimate (about four characters a token); output tokens come from typical
 reply sizes below. A run with a cache answers some calls for free: the estimate is the cost without a cache.
@@ -23,7 +23,7 @@ from typing import Any
 
 from ragtest.config import RunConfig
 from ragtest.datasets import as_str_list
-from ragtest.llm.parsing import schema_instructions
+from ragtest.llm.plan import PlannedCall
 from ragtest.llm.usage import UsageTracker, estimate_tokens
 
 #: Typical reply sizes in tokens (JSON overhead included), measured on small instruction-tuned models.
@@ -33,6 +33,18 @@ WRITER_PAIR_TOKENS = 75  # {"question": ..., "answer": one or two sentences, "bl
 VERDICT_OVERHEAD_TOKENS = 22  # {"statement": .., "reason": "...", "verdict": 1} minus the statement itself
 SMALL_VERDICT_TOKENS = 20  # {"reason": "...", "verdict": 1}
 RELEVANT_SENTENCE_TOKENS = 40
+STATEMENTS_OVERHEAD_TOKENS = 10  # {"statements": [...]} around the restated answer
+QUESTIONS_OVERHEAD_TOKENS = 12  # {"questions": [...], "noncommittal": 0}
+
+#: Reply tokens per expected item of a call, by call label (others: SMALL_VERDICT_TOKENS an item).
+ITEM_TOKENS = {
+    "testgen": WRITER_PAIR_TOKENS,
+    "answer_relevancy.questions": TYPICAL_QUESTION_TOKENS,
+    "context_relevance.extract": RELEVANT_SENTENCE_TOKENS,
+}
+REPLY_OVERHEAD_TOKENS = {"answer_relevancy.questions": QUESTIONS_OVERHEAD_TOKENS}
+#: Calls whose reply rewrites the echoed text (rather than judging each echoed item).
+RESTATING_STAGES = frozenset({"faithfulness.statements"})
 
 
 @dataclass
@@ -49,6 +61,16 @@ class CallEstimate:
         self.output_tokens += output_tokens
 
 
+def output_tokens(call: PlannedCall) -> int:
+    """Typical reply tokens of a planned call (JSON overhead included)."""
+    if call.stage in RESTATING_STAGES:
+        return sum(estimate_tokens(text) for text in call.echo) + STATEMENTS_OVERHEAD_TOKENS
+    if call.echo:  # one verdict per echoed item, each restating it
+        return sum(estimate_tokens(text) + VERDICT_OVERHEAD_TOKENS for text in call.echo)
+    per_item = ITEM_TOKENS.get(call.stage, SMALL_VERDICT_TOKENS)
+    return per_item * max(1, call.items) + REPLY_OVERHEAD_TOKENS.get(call.stage, 0)
+
+
 @dataclass
 class RunEstimate:
     calls: dict[str, CallEstimate] = field(default_factory=dict)
@@ -56,6 +78,11 @@ class RunEstimate:
 
     def item(self, label: str, phase: str) -> CallEstimate:
         return self.calls.setdefault(label, CallEstimate(label, phase))
+
+    def add_planned(self, calls: Iterable[PlannedCall], phase: str) -> None:
+        """Count calls planned by a stage: the message text as sent, typical reply sizes."""
+        for call in calls:
+            self.item(call.stage, phase).add(call.text(), output_tokens(call))
 
     def phase_calls(self, phase: str) -> int:
         return sum(c.calls for c in self.calls.values() if c.phase == phase)
@@ -120,21 +147,17 @@ def first_batch_contexts(size: int, per_context: int) -> int:
     return max(4, -(-size // max(1, per_context)) + 2)
 
 
-def writer_plan(size: int, per_context: int) -> list[str]:
-    """The question type of each writer call of the generator's first round: per type with a target of `count`
-    questions, ceil(count / per_context) contexts (TestsetGenerator._plan at a yield of 1)."""
-    try:
-        from testgen.question_types import DEFAULT_DISTRIBUTION, allocate
-    except ImportError:
-        return ["simple"] * first_batch_contexts(size, per_context)
-    targets = allocate(size, DEFAULT_DISTRIBUTION)
-    return [kind for kind, count in targets.items() if count > 0 for _ in range(-(-count // per_context))]
+def writer_plan(size: int, per_context: int, question_types: str | Mapping[str, float] | None = None) -> list[str]:
+    """The question type of each writer call of the generator's first round (`testgen.plan_types`)."""
+    import testgen
+
+    contexts = testgen.plan_types(size, questions_per_context=per_context, question_types=question_types)
+    return [kind for kind, count in contexts.items() for _ in range(count)]
 
 
-def generate_calls(size: int, per_context: int) -> int:
-    """Writer calls plus one LLM-critic call per written question."""
-    plan = writer_plan(size, per_context)
-    return len(plan) * (1 + per_context)
+def generate_calls(size: int, per_context: int, question_types: str | Mapping[str, float] | None = None) -> int:
+    """Writer calls of the generator's first batch plus one LLM-critic call per written question."""
+    return len(writer_plan(size, per_context, question_types)) * (1 + per_context)
 
 
 def typical_answer(chunks: Sequence[Any], index: int) -> str:
@@ -146,53 +169,24 @@ def typical_answer(chunks: Sequence[Any], index: int) -> str:
 
 
 def estimate_generate(estimate: RunEstimate, config: RunConfig, chunks: Sequence[Any]) -> None:
-    from testgen.contexts import Context, draw_roots
-    from testgen.writers.llm import LLMWriter, QAList
+    """The writer and LLM-critic calls of the generator's first batch, as `testgen.plan_llm_calls` plans them."""
+    import testgen
 
     gen = config.generation
-    roots = draw_roots(chunks, gen.seed)
-    plan = writer_plan(gen.size, gen.questions_per_context)[: len(roots)]
-    spare = roots[len(plan) :] or roots
-    instructions = schema_instructions(QAList)
-    writer = make_writer(LLMWriter, gen.max_question_words)  # only its public prompt() is used: no client needed
-    writes, critic = estimate.item("testgen", "generate"), estimate.item("testgen_critic", "generate")
-    for index, (root, kind) in enumerate(zip(roots, plan, strict=False)):
-        neighbours = tuple(spare[(index * gen.k_neighbours + j) % len(spare)] for j in range(gen.k_neighbours))
-        context = Context(root=root, neighbours=neighbours)
-        try:
-            prompt = writer.prompt(context, gen.questions_per_context, kind)
-        except TypeError:  # a writer without question types
-            prompt = writer.prompt(context, gen.questions_per_context)
-        writes.add(f"{prompt}\n\n{instructions}", WRITER_PAIR_TOKENS * gen.questions_per_context)
-        for _ in range(gen.questions_per_context):
-            critic_prompt = grounding_prompt(context, kind, typical_answer(chunks, index))
-            if critic_prompt is not None:
-                critic.add(critic_prompt, SMALL_VERDICT_TOKENS)
-    if not critic.calls:
-        del estimate.calls["testgen_critic"]
-    estimate.notes.append(
-        f"generate: {len(plan)} writer calls for {gen.size} questions (more if the filters reject many)"
+    calls = testgen.plan_llm_calls(
+        chunks,
+        size=gen.size,
+        seed=gen.seed,
+        k_neighbours=gen.k_neighbours,
+        questions_per_context=gen.questions_per_context,
+        question_types=gen.question_types,
+        critic=gen.critic != "offline",
+        max_question_words=gen.max_question_words,
     )
-
-
-def grounding_prompt(context: Any, kind: str, answer: str) -> str | None:
-    """The LLM critic's prompt for one written question (None when testgen has no LLM critic)."""
-    try:
-        from testgen.critic import GROUNDED_PROMPT, Grounding
-    except ImportError:
-        return None
-    gold = context.blocks[:2] if kind == "multi_context" else context.blocks[:1]
-    blocks = "\n\n".join(f"[{n}] {chunk.text}" for n, chunk in enumerate(gold, start=1))
-    question = "What is said about " + " ".join(["word"] * 6) + "?"
-    prompt = GROUNDED_PROMPT.format(question=question, answer=answer, blocks=blocks)
-    return f"{prompt}\n\n{schema_instructions(Grounding)}"
-
-
-def make_writer(writer_class: Any, max_words: int) -> Any:
-    try:
-        return writer_class(None, max_words=max_words)
-    except TypeError:  # an LLMWriter without the max_words option
-        return writer_class(None)
+    estimate.item("testgen", "generate")  # the writer's line comes first, even when nothing is planned
+    estimate.add_planned(calls, "generate")
+    writes = estimate.calls["testgen"].calls
+    estimate.notes.append(f"generate: {writes} writer calls for {gen.size} questions (more if the filters reject many)")
 
 
 def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, chunks: Sequence[Any]) -> None:
@@ -209,59 +203,11 @@ def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, chu
 
 
 def estimate_evaluate(estimate: RunEstimate, rows: Iterable[Mapping[str, Any]], metrics: Sequence[str]) -> None:
-    """Every judge call for `rows` (question, answer, contexts, ground_truth; missing ones are typical)."""
-    from evaluation import prompts as p
-    from evaluation.sample import sentences_of
+    """Every judge call for `rows` (question, answer, contexts, ground_truth), as `evaluation.plan_llm_calls`
+    plans them from each metric's own prompts."""
+    import evaluation
 
-    def structured(label: str, prompt: str, schema: Any, output_tokens: int) -> None:
-        estimate.item(label, "evaluate").add(f"{prompt}\n\n{schema_instructions(schema)}", output_tokens)
-
-    for row in rows:
-        question, answer = _text(row.get("question")), _text(row.get("answer"))
-        contexts = as_str_list(row.get("contexts"))
-        reference = _text(row.get("ground_truth")) or answer
-        statements = sentences_of(answer) or [answer]
-        if "faithfulness" in metrics:
-            structured(
-                "faithfulness.statements",
-                p.statements_prompt(question, answer),
-                p.Statements,
-                estimate_tokens(answer) + 10,
-            )
-            verdict_out = sum(estimate_tokens(s) + VERDICT_OVERHEAD_TOKENS for s in statements)
-            structured(
-                "faithfulness.verdicts", p.faithfulness_prompt(contexts, statements), p.StatementVerdicts, verdict_out
-            )
-        if "answer_relevancy" in metrics:
-            structured(
-                "answer_relevancy.questions",
-                p.question_generation_prompt(answer, contexts),
-                p.GeneratedQuestions,
-                p.QUESTIONS_TO_GENERATE * TYPICAL_QUESTION_TOKENS + 12,
-            )
-        if "context_relevance" in metrics:
-            structured(
-                "context_relevance.extract",
-                p.context_relevance_prompt(question, contexts),
-                p.RelevantSentences,
-                RELEVANT_SENTENCE_TOKENS,
-            )
-        if "context_precision" in metrics:
-            for context in contexts:
-                structured(
-                    "context_precision.verdict",
-                    p.context_precision_prompt(question, reference, context, "ground_truth" not in row),
-                    p.ContextVerdict,
-                    SMALL_VERDICT_TOKENS,
-                )
-        if "context_recall" in metrics:
-            sentences = sentences_of(reference) or [reference]
-            structured(
-                "context_recall.attribution",
-                p.context_recall_prompt(question, contexts, sentences),
-                p.Attributions,
-                sum(estimate_tokens(s) + VERDICT_OVERHEAD_TOKENS for s in sentences),
-            )
+    estimate.add_planned(evaluation.plan_llm_calls(list(rows), list(metrics)), "evaluate")
 
 
 def _text(value: Any) -> str:
@@ -287,9 +233,9 @@ def typical_rows(count: int, k: int, chunks: Sequence[Any], question: str) -> li
 
 
 def metric_names(config: RunConfig) -> list[str]:
-    from evaluation.registry import DEFAULT_METRICS
+    import evaluation
 
-    return list(config.metrics or DEFAULT_METRICS)
+    return list(config.metrics or evaluation.DEFAULT_METRICS)
 
 
 def estimate_answer_rows(estimate: RunEstimate, rows: Sequence[Mapping[str, Any]], k: int) -> None:

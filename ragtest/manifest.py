@@ -10,6 +10,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ragtest.embeddings import get_embedder
+
 if TYPE_CHECKING:
     from ragtest.pipeline import RunState
 
@@ -60,6 +62,10 @@ def build_manifest(state: RunState) -> dict[str, Any]:
         "seed": state.config.generation.seed,
         "judge": state.config.resolved_judge(),
         "versions": library_versions(),
+        "embedding": {
+            "model": state.config.embedding_model,
+            "precision": get_embedder(state.config.embedding_model).precision,
+        },
         "timings_s": state.timings,
         "stats": state.stats,
         "llm_usage": state.llm.usage.as_dict() if state.llm is not None else None,

@@ -170,7 +170,7 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
         critic=gen.critic,
         strict_types=gen.strict_types,
     )
-    expected = dry_run.generate_calls(gen.size, gen.questions_per_context)
+    expected = dry_run.generate_calls(gen.size, gen.questions_per_context, gen.question_types)
     with state.timed("generate"), state.llm_stage("generate", expected):
         samples = run_sync(
             generator.agenerate_size(

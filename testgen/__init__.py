@@ -10,6 +10,7 @@ from testgen.critic import LLMCritic, OfflineCritic
 from testgen.files import load_files
 from testgen.filters import QuestionFilter, QuestionRules
 from testgen.generator import TestsetGenerator
+from testgen.planning import plan_batch, plan_llm_calls, plan_types
 from testgen.question_types import QUESTION_TYPES, QuestionType, parse_distribution
 from testgen.sources import make_document
 from testgen.stats import GenerationStats
@@ -42,4 +43,7 @@ __all__ = [
     "load_wikipedia",
     "make_document",
     "parse_distribution",
+    "plan_batch",
+    "plan_llm_calls",
+    "plan_types",
 ]

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from ragtest.errors import LLMError, LLMPermanentError
 from ragtest.grounding import SupportChecker, shared_content
 from ragtest.llm.client import LLMClient
+from ragtest.llm.plan import PlannedCall
 from testgen.writers.base import Draft
 
 STAGE = "testgen_critic"
@@ -77,6 +78,18 @@ def provenance_problem(draft: Draft, gold: Sequence[str]) -> str | None:
     return None
 
 
+def grounded_call(question: str, answer: str, gold: Sequence[str], question_type: str = "") -> PlannedCall:
+    """The call `LLMCritic.grounded` makes for a draft whose cited blocks are `gold`."""
+    prompt = GROUNDED_PROMPT.format(question=question, answer=answer, blocks=_blocks(gold))
+    return PlannedCall(STAGE, prompt, Grounding, question_type=question_type)
+
+
+def answerable_call(question: str, neighbourhood: Sequence[str], question_type: str = "unanswerable") -> PlannedCall:
+    """The call `LLMCritic.unanswerable` makes for an unanswerable draft and its corpus neighbourhood."""
+    prompt = ANSWERABLE_PROMPT.format(question=question, passages=_blocks(neighbourhood))
+    return PlannedCall(STAGE, prompt, Answerability, question_type=question_type)
+
+
 class OfflineCritic:
     """The offline check of `ragtest.grounding` (embeddings plus lexical alignment)."""
 
@@ -112,10 +125,10 @@ class LLMCritic:
         problem = provenance_problem(draft, gold)
         if problem is not None:
             return problem
-        prompt = GROUNDED_PROMPT.format(question=draft.question, answer=draft.answer, blocks=_blocks(gold))
+        call = grounded_call(draft.question, draft.answer, gold)
         self.calls += 1
         try:
-            verdict = await self.llm.structured(prompt, Grounding, stage=STAGE)
+            verdict = await self.llm.structured(call.prompt, Grounding, stage=call.stage)
         except LLMPermanentError:
             raise  # a bad key or unknown model stops the run at once
         except LLMError:
@@ -125,10 +138,10 @@ class LLMCritic:
         return None if verdict.standalone else "not_standalone"
 
     async def unanswerable(self, draft: Draft, neighbourhood: Sequence[str]) -> str | None:
-        prompt = ANSWERABLE_PROMPT.format(question=draft.question, passages=_blocks(neighbourhood))
+        call = answerable_call(draft.question, neighbourhood)
         self.calls += 1
         try:
-            verdict = await self.llm.structured(prompt, Answerability, stage=STAGE)
+            verdict = await self.llm.structured(call.prompt, Answerability, stage=call.stage)
         except LLMPermanentError:
             raise  # a bad key or unknown model stops the run at once
         except LLMError:

@@ -92,9 +92,7 @@ class TestsetGenerator:
             return []
         roots, screen = self._start(seed)
         targets = self._targets(size)
-        walkers = {
-            kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets))) for i, kind in enumerate(targets)
-        }
+        walkers = start_walkers(roots, targets)
         samples: list[TestSample] = []
         produced: Counter[str] = Counter()
         tried: Counter[str] = Counter()
@@ -203,14 +201,8 @@ class TestsetGenerator:
         per_context: int,
     ) -> list[tuple[Chunk, str]]:
         """(root, type) pairs for the next batch: more roots for types whose yield so far is low."""
-        pairs: list[tuple[Chunk, str]] = []
-        for kind in QUESTION_TYPES:
-            if kind not in missing:
-                continue
-            rate = (produced[kind] + 1) / (tried[kind] * per_context + 1)
-            want = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
-            pairs.extend((root, kind) for root in walkers[kind].take(want))
-        return pairs
+        wants = batch_sizes(missing, produced, tried, per_context)
+        return [(root, kind) for kind, want in wants.items() for root in walkers[kind].take(want)]
 
     async def _run(
         self,
@@ -262,6 +254,24 @@ class TestsetGenerator:
             language=context.language,
             writer=self.writer.name,
         )
+
+
+def batch_sizes(
+    missing: Mapping[str, int], produced: Mapping[str, int], tried: Mapping[str, int], per_context: int
+) -> dict[str, int]:
+    """Roots per question type for the next batch (type order): more for types whose yield so far is low."""
+    wants: dict[str, int] = {}
+    for kind in QUESTION_TYPES:
+        if kind not in missing:
+            continue
+        rate = (produced.get(kind, 0) + 1) / (tried.get(kind, 0) * per_context + 1)
+        wants[kind] = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
+    return wants
+
+
+def start_walkers(roots: list[Chunk], targets: Mapping[str, int]) -> dict[str, _Walker]:
+    """One walker per question type, each starting at its own share of the root order."""
+    return {kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets))) for i, kind in enumerate(targets)}
 
 
 class _Walker:

@@ -27,10 +27,11 @@ from evaluation.centring import centred_similarity
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
-from evaluation.prompts import GeneratedQuestions, question_generation_prompt
+from evaluation.prompts import QUESTIONS_TO_GENERATE, GeneratedQuestions, question_generation_prompt
 from evaluation.refusal import is_noncommittal
 from evaluation.sample import Sample, sentences_of
 from evaluation.scores import answer_relevancy_score
+from ragtest.llm.plan import PlannedCall
 from ragtest.schema import ANSWER, QUESTION, MetricResult
 from ragtest.text import content_tokens
 
@@ -104,12 +105,13 @@ class AnswerRelevancy(Metric):
         result = self._result(raw, centred, judge.reference_mean, f"question-part/answer ({len(parts)} part(s))")
         return result.model_copy(update={"details": {**result.details, "question_parts": parts}})
 
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        prompt = question_generation_prompt(sample.answer or "", sample.contexts)
+        return [PlannedCall("answer_relevancy.questions", prompt, GeneratedQuestions, items=QUESTIONS_TO_GENERATE)]
+
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
-        generated = await judge.llm.structured(
-            question_generation_prompt(sample.answer or "", sample.contexts),
-            GeneratedQuestions,
-            stage="answer_relevancy.questions",
-        )
+        (call,) = AnswerRelevancy.llm_prompts(self, sample)
+        generated = await judge.llm.structured(call.prompt, GeneratedQuestions, stage=call.stage)
         questions = [q.strip() for q in generated.questions if q.strip()]
         if generated.noncommittal:
             return answer_relevancy_score([], noncommittal=True)

@@ -20,6 +20,7 @@ from evaluation.metric import Metric, with_note
 from evaluation.prompts import ContextVerdict, context_precision_prompt
 from evaluation.sample import Sample
 from evaluation.scores import context_precision_score
+from ragtest.llm.plan import PlannedCall
 from ragtest.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, MetricResult
 
 _ANSWER_NOTE = " (reference: the answer, since the row has no ground_truth)"
@@ -70,17 +71,23 @@ class ContextPrecision(Metric):
         verdicts = [any(s.supported for s in judge.support(claims, [context])) for context in sample.contexts]
         return with_note(context_precision_score(verdicts), note)
 
-    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        """One verdict call per retrieved context, in rank order."""
         reference, note = reference_of(sample)
-        replies = await asyncio.gather(
-            *(
-                judge.llm.structured(
-                    context_precision_prompt(sample.question or "", reference or "", context, bool(note)),
-                    ContextVerdict,
-                    stage="context_precision.verdict",
-                )
-                for context in sample.contexts
+        return [
+            PlannedCall(
+                "context_precision.verdict",
+                context_precision_prompt(sample.question or "", reference or "", context, bool(note)),
+                ContextVerdict,
             )
+            for context in sample.contexts
+        ]
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        _, note = reference_of(sample)
+        calls = ContextPrecision.llm_prompts(self, sample)
+        replies = await asyncio.gather(
+            *(judge.llm.structured(call.prompt, ContextVerdict, stage=call.stage) for call in calls)
         )
         result = with_note(context_precision_score([r.verdict for r in replies]), note)
         return result.model_copy(

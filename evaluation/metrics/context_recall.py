@@ -15,6 +15,7 @@ from evaluation.metric import Metric, align_verdicts, with_note
 from evaluation.prompts import Attributions, context_recall_prompt
 from evaluation.sample import Sample, sentences_of
 from evaluation.scores import context_recall_score
+from ragtest.llm.plan import PlannedCall
 from ragtest.schema import CONTEXTS, GROUND_TRUTH, QUESTION, MetricResult
 
 
@@ -38,13 +39,18 @@ class ContextRecall(Metric):
         support = judge.support(sentences, sample.contexts)
         return context_recall_score([s.supported for s in support])
 
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        """One call classifying every sentence of the reference."""
+        reference = sample.ground_truth or ""
+        sentences = sentences_of(reference)
+        prompt = context_recall_prompt(sample.question or "", sample.contexts, sentences)
+        echo = tuple(sentences or [reference])
+        return [PlannedCall("context_recall.attribution", prompt, Attributions, echo=echo, items=len(echo))]
+
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         sentences = sentences_of(sample.ground_truth or "")
-        judged = await judge.llm.structured(
-            context_recall_prompt(sample.question or "", sample.contexts, sentences),
-            Attributions,
-            stage="context_recall.attribution",
-        )
+        (call,) = ContextRecall.llm_prompts(self, sample)
+        judged = await judge.llm.structured(call.prompt, Attributions, stage=call.stage)
         if not judged.classifications:
             return MetricResult.failed("the judge returned no verdicts")
         verdicts, note = align_verdicts([c.attributed for c in judged.classifications], len(sentences))

@@ -22,6 +22,7 @@ from evaluation.metric import Metric
 from evaluation.prompts import RelevantSentences, context_relevance_prompt
 from evaluation.sample import Sample, sentences_of
 from evaluation.scores import context_relevance_score
+from ragtest.llm.plan import PlannedCall
 from ragtest.schema import CONTEXTS, QUESTION, MetricResult
 
 #: What an LLM writes when it finds nothing relevant (RAGAS' convention), not a sentence of the context.
@@ -74,13 +75,15 @@ class ContextRelevance(Metric):
             update={"details": {"relevant_sentences": [s for s, r in zip(sentences, relevant, strict=True) if r]}}
         )
 
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        """One call extracting the relevant sentences of all the contexts."""
+        prompt = context_relevance_prompt(sample.question or "", sample.contexts)
+        return [PlannedCall("context_relevance.extract", prompt, RelevantSentences)]
+
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         total = len(context_sentences(sample))
-        extracted = await judge.llm.structured(
-            context_relevance_prompt(sample.question or "", sample.contexts),
-            RelevantSentences,
-            stage="context_relevance.extract",
-        )
+        (call,) = ContextRelevance.llm_prompts(self, sample)
+        extracted = await judge.llm.structured(call.prompt, RelevantSentences, stage=call.stage)
         kept = [s for s in extracted.sentences if s.strip() and s.strip().lower().rstrip(".") != _NOTHING_RELEVANT]
         relevant = sum(len(sentences_of(s)) for s in kept)
         result = context_relevance_score(relevant, total)

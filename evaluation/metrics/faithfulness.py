@@ -16,9 +16,25 @@ from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric, align_verdicts, with_note
 from evaluation.prompts import Statements, StatementVerdicts, faithfulness_prompt, statements_prompt
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
-from evaluation.sample import Sample
+from evaluation.sample import Sample, sentences_of
 from evaluation.scores import faithfulness_score
+from ragtest.llm.plan import PlannedCall
 from ragtest.schema import ANSWER, CONTEXTS, QUESTION, MetricResult
+
+
+def statements_call(sample: Sample) -> PlannedCall:
+    """The first judge call: the answer broken into statements (the reply restates the answer)."""
+    answer = sample.answer or ""
+    prompt = statements_prompt(sample.question or "", answer)
+    return PlannedCall("faithfulness.statements", prompt, Statements, echo=(answer,))
+
+
+def verdicts_call(sample: Sample, statements: list[str]) -> PlannedCall:
+    """The second judge call: one verdict per statement against the contexts."""
+    prompt = faithfulness_prompt(sample.contexts, statements)
+    return PlannedCall(
+        "faithfulness.verdicts", prompt, StatementVerdicts, echo=tuple(statements), items=len(statements)
+    )
 
 
 class Faithfulness(Metric):
@@ -56,16 +72,18 @@ class Faithfulness(Metric):
         ]
         return result.model_copy(update={"details": {"statements": details}})
 
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        answer = sample.answer or ""
+        return [statements_call(sample), verdicts_call(sample, sentences_of(answer) or [answer])]
+
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
-        extracted = await judge.llm.structured(
-            statements_prompt(sample.question or "", sample.answer or ""), Statements, stage="faithfulness.statements"
-        )
+        first = statements_call(sample)
+        extracted = await judge.llm.structured(first.prompt, Statements, stage=first.stage)
         statements = [s.strip() for s in extracted.statements if s.strip()]
         if not statements:
             return faithfulness_score([])
-        judged = await judge.llm.structured(
-            faithfulness_prompt(sample.contexts, statements), StatementVerdicts, stage="faithfulness.verdicts"
-        )
+        second = verdicts_call(sample, statements)
+        judged = await judge.llm.structured(second.prompt, StatementVerdicts, stage=second.stage)
         if not judged.verdicts:
             return MetricResult.failed("the judge returned no verdicts")
         verdicts, note = align_verdicts([v.verdict for v in judged.verdicts], len(statements))

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from ragtest.errors import LLMError, LLMOutputError, LLMPermanentError
 from ragtest.llm.client import LLMClient
 from ragtest.llm.parsing import schema_instructions
+from ragtest.llm.plan import PlannedCall
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QUESTION_TYPES, QuestionType, refusal
@@ -74,6 +75,29 @@ class QAList(BaseModel):
     pairs: list[QAPair]
 
 
+def render_prompt(
+    context: Context, n: int, question_type: QuestionType = "simple", max_words: int = DEFAULT_MAX_WORDS
+) -> str:
+    """The writer's prompt for `n` pairs of `question_type` from `context` (before the JSON instructions)."""
+    language = LANGUAGE_NAMES.get(context.language, context.language)
+    return PROMPT.format(
+        n=n,
+        blocks=len(context.blocks),
+        task=TASKS[question_type],
+        max_words=max_words,
+        language=language,
+        context=context.render(),
+    )
+
+
+def writer_call(
+    context: Context, n: int, question_type: QuestionType = "simple", max_words: int = DEFAULT_MAX_WORDS
+) -> PlannedCall:
+    """The structured call `LLMWriter.write` makes: one per context, `n` pairs expected."""
+    prompt = render_prompt(context, n, question_type, max_words)
+    return PlannedCall(STAGE, prompt, QAList, items=n, question_type=question_type)
+
+
 class LLMWriter:
     """Questions written by a chat model through `LLMClient` (cached, retried, rate limited), one prompt per type."""
 
@@ -94,21 +118,18 @@ class LLMWriter:
         return self._stats
 
     def prompt(self, context: Context, n: int, question_type: QuestionType = "simple") -> str:
-        language = LANGUAGE_NAMES.get(context.language, context.language)
-        return PROMPT.format(
-            n=n,
-            blocks=len(context.blocks),
-            task=TASKS[question_type],
-            max_words=self.max_words,
-            language=language,
-            context=context.render(),
-        )
+        return render_prompt(context, n, question_type, self.max_words)
+
+    def planned_call(self, context: Context, n: int, question_type: QuestionType = "simple") -> PlannedCall:
+        """The call `write` makes for this context (no client is used)."""
+        return writer_call(context, n, question_type, self.max_words)
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
-        prompt = self.prompt(context, n, question_type)
+        call = writer_call(context, n, question_type, self.max_words)
+        prompt = call.prompt
         self._stats["calls"] += 1
         try:
-            result = await self.llm.structured(prompt, QAList, stage=STAGE)
+            result = await self.llm.structured(prompt, QAList, stage=call.stage)
             pairs = result.pairs
             self._stats["parsed_json"] += 1
         except LLMOutputError:

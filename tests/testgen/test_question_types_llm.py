@@ -53,7 +53,10 @@ def test_every_type_in_the_asked_distribution(store: ChunkStore) -> None:
         assert any(task in prompt for prompt in model.prompts), kind
     stats = generator.stats_dict()
     assert stats["critic"] == "llm" and stats["produced_types"] == allocate(20, DISTRIBUTION)
-    assert stats["llm_calls"] == len(model.prompts) and stats["writer"]["calls"] < len(model.prompts)
+    # llm_calls counts the generator's calls; identical calls in flight at once share one request (LLMClient),
+    # so the model may see fewer prompts than that, never more.
+    assert 0 < len(model.prompts) <= stats["llm_calls"]
+    assert stats["writer"]["calls"] < stats["llm_calls"]
     assert stats["rejections"].get("too_long", 0) > 0  # the scripted writer sometimes breaks the word limit
 
 

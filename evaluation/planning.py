@@ -1,0 +1,38 @@
+"""The judge calls an LLM-judged evaluation will make, planned by the metrics themselves (for `--dry-run`).
+
+Each metric's `llm_prompts(sample)` returns the calls its `score_llm` makes, built by the same functions; rows
+that `rag_failure` or `precheck` decide without a judge make none, as in `evaluate_dataset`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+
+from evaluation.metric import Metric
+from evaluation.registry import resolve_metrics
+from evaluation.sample import Sample
+from ragtest.llm.plan import PlannedCall
+
+
+def plan_llm_calls(
+    data: pd.DataFrame | Iterable[Mapping[str, Any] | Sample], metrics: object = None
+) -> list[PlannedCall]:
+    """Every LLM-judge call `evaluate_dataset(data, judge="llm", metrics=metrics)` makes, row by row.
+
+    `data` is a frame, or rows (mappings with the dataset columns) or `Sample`s; `metrics` is what
+    `evaluate_dataset` accepts (None: the default metrics). Calls that depend on an earlier reply are planned
+    with typical stand-ins (see `Metric.llm_prompts`)."""
+    selected: list[Metric] = resolve_metrics(metrics)
+    rows: Iterable[Mapping[str, Any] | Sample] = (
+        data.to_dict(orient="records") if isinstance(data, pd.DataFrame) else data
+    )
+    calls: list[PlannedCall] = []
+    for row in rows:
+        sample = row if isinstance(row, Sample) else Sample.from_row(row)
+        for metric in selected:
+            if metric.rag_failure(sample) is None and metric.precheck(sample) is None:
+                calls.extend(metric.llm_prompts(sample))
+    return calls

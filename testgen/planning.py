@@ -1,0 +1,127 @@
+"""The LLM calls a generation run will make, planned without a client, by the code that makes them.
+
+`plan_batch` is the generator's first batch: the same type targets (`allocate` over the renormalised
+distribution), the same seeded root order and per-type walkers, and the same batch sizes (`batch_sizes` at a
+yield of 1) as `TestsetGenerator.agenerate_size`. `plan_llm_calls` renders each batch context's writer call
+(`writer_call`, what `LLMWriter.write` sends) and, per expected question, the LLM critic's call (`grounded_call`
+or `answerable_call`, what `LLMCritic` sends). Without a store, the neighbours are stand-ins: other roots of
+the same corpus (typical length, no embedding needed). A run whose filters reject many drafts makes more calls.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+from ragtest.llm.plan import PlannedCall
+from ragtest.text import split_sentences
+from testgen.chunking import Chunk
+from testgen.contexts import Context, build_contexts, draw_roots
+from testgen.critic import answerable_call, grounded_call
+from testgen.filters import DEFAULT_MAX_WORDS
+from testgen.generator import batch_sizes, start_walkers
+from testgen.question_types import QUESTION_TYPES, QuestionType, allocate, parse_distribution, renormalise
+from testgen.store import ChunkStore
+from testgen.writers.llm import writer_call
+
+#: Sentences of a typical written answer (the critic's prompt restates the answer).
+TYPICAL_ANSWER_SENTENCES = 2
+
+
+def plan_types(
+    size: int,
+    *,
+    questions_per_context: int = 1,
+    question_types: str | Mapping[str, float] | None = None,
+    supported_types: Iterable[str] = QUESTION_TYPES,
+) -> dict[str, int]:
+    """Writer calls (contexts) per question type in the generator's first batch for `size` questions."""
+    if size <= 0:
+        return {}
+    distribution, _ = renormalise(parse_distribution(question_types), supported_types)
+    targets = allocate(size, distribution)
+    missing = {kind: count for kind, count in targets.items() if count > 0}
+    return batch_sizes(missing, Counter(), Counter(), questions_per_context)
+
+
+def plan_batch(
+    chunks: Sequence[Chunk],
+    *,
+    size: int,
+    seed: int = 0,
+    questions_per_context: int = 1,
+    question_types: str | Mapping[str, float] | None = None,
+    supported_types: Iterable[str] = QUESTION_TYPES,
+) -> list[tuple[Chunk, str]]:
+    """(root, question type) of each writer call of the generator's first batch for `size` questions."""
+    if size <= 0 or not chunks:
+        return []
+    distribution, _ = renormalise(parse_distribution(question_types), supported_types)
+    walkers = start_walkers(draw_roots(chunks, seed), allocate(size, distribution))
+    wants = plan_types(
+        size,
+        questions_per_context=questions_per_context,
+        question_types=question_types,
+        supported_types=supported_types,
+    )
+    return [(root, kind) for kind, want in wants.items() for root in walkers[kind].take(want)]
+
+
+def plan_llm_calls(
+    chunks: Sequence[Chunk],
+    *,
+    size: int,
+    seed: int = 0,
+    k_neighbours: int = 3,
+    questions_per_context: int = 1,
+    question_types: str | Mapping[str, float] | None = None,
+    critic: bool = True,
+    max_question_words: int = DEFAULT_MAX_WORDS,
+    store: ChunkStore | None = None,
+) -> list[PlannedCall]:
+    """The writer calls of the first batch and, with `critic`, one LLM-critic call per expected question.
+
+    With a `store`, contexts are built as the generator builds them (nearest neighbours); without one, the
+    neighbours are other roots. The critic's question and answer are typical stand-ins (a question of about
+    0.6 x `max_question_words` words, the first two sentences of the cited block)."""
+    pairs = plan_batch(
+        chunks, size=size, seed=seed, questions_per_context=questions_per_context, question_types=question_types
+    )
+    contexts = _contexts(store, chunks, pairs, k_neighbours, seed)
+    question = "What is said about " + " ".join(["word"] * math.ceil(max_question_words * 0.6)) + "?"
+    calls: list[PlannedCall] = []
+    for context, (_, kind) in zip(contexts, pairs, strict=True):
+        question_type: QuestionType = kind  # type: ignore[assignment]
+        calls.append(writer_call(context, questions_per_context, question_type, max_question_words))
+        if critic:
+            calls.extend(critic_call(context, kind, question) for _ in range(questions_per_context))
+    return calls
+
+
+def critic_call(context: Context, question_type: str, question: str) -> PlannedCall:
+    """The LLM critic's call for a typical draft of `question_type` written from `context`."""
+    if question_type == "unanswerable":
+        return answerable_call(question, [chunk.text for chunk in context.blocks])
+    gold = context.blocks[:2] if question_type == "multi_context" else context.blocks[:1]
+    answer = typical_answer(gold[0].text)
+    return grounded_call(question, answer, [chunk.text for chunk in gold], question_type)
+
+
+def typical_answer(text: str) -> str:
+    """The first sentences of `text`: what a written reference answer usually looks like."""
+    return " ".join(split_sentences(text)[:TYPICAL_ANSWER_SENTENCES]) or text
+
+
+def _contexts(
+    store: ChunkStore | None, chunks: Sequence[Chunk], pairs: Sequence[tuple[Chunk, str]], k: int, seed: int
+) -> list[Context]:
+    roots = [root for root, _ in pairs]
+    if store is not None:
+        return build_contexts(store, roots, k)
+    chosen = {root.chunk_id for root in roots}
+    spare = [chunk for chunk in draw_roots(chunks, seed) if chunk.chunk_id not in chosen] or list(chunks)
+    return [
+        Context(root=root, neighbours=tuple(spare[(index * k + j) % len(spare)] for j in range(k)))
+        for index, root in enumerate(roots)
+    ]

@@ -1,0 +1,88 @@
+"""The public planning API (`testgen.plan_types`, `plan_batch`, `plan_llm_calls`): what a generation run will send,
+planned without a client by the code that sends it."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+import testgen
+from ragtest.embeddings import Embedder
+from ragtest.llm import LLMClient, PlannedCall, ScriptedChatModel
+from testgen import ChunkStore, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
+from testgen.critic import grounded_call
+from testgen.writers import Draft
+from tests.testgen.scripted_llm import respond
+
+WRITER_MARK = "question/answer pair(s) from the given context"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory, wiki_dir: Path, embedder: Embedder) -> ChunkStore:
+    docs = load_wikipedia("Python (programming language)", cache_dir=wiki_dir, prefer_cache=True)
+    store = ChunkStore(tmp_path_factory.mktemp("planning"), embedder)
+    store.add(chunk_documents(docs))
+    return store
+
+
+def test_plan_types_is_the_first_batch_per_type() -> None:
+    assert testgen.plan_types(4) == {"simple": 2, "reasoning": 1, "multi_context": 1}
+    assert testgen.plan_types(10, questions_per_context=3, question_types="simple=1") == {"simple": 4}
+    assert testgen.plan_types(0) == {}
+
+
+def test_plan_batch_walks_the_seeded_roots_per_type(store: ChunkStore) -> None:
+    chunks = store.all_chunks()
+    pairs = testgen.plan_batch(chunks, size=6, seed=3, question_types={"simple": 1, "multi_context": 1})
+    assert [kind for _, kind in pairs] == ["simple"] * 3 + ["multi_context"] * 3
+    assert len({root.chunk_id for root, _ in pairs}) == 6
+    assert pairs == testgen.plan_batch(chunks, size=6, seed=3, question_types={"simple": 1, "multi_context": 1})
+    assert testgen.plan_batch([], size=6) == []
+
+
+def test_planned_writer_calls_are_what_the_generator_sends(store: ChunkStore) -> None:
+    """With the store, the planned writer prompts are exactly the first batch's prompts (schema included)."""
+    types = {"simple": 0.5, "multi_context": 0.25, "unanswerable": 0.25}
+    planned = testgen.plan_llm_calls(
+        store.all_chunks(), size=8, seed=4, k_neighbours=2, question_types=types, store=store
+    )
+    writes = [call for call in planned if call.stage == "testgen"]
+    critics = [call for call in planned if call.stage == "testgen_critic"]
+    assert len(writes) == len(critics) == 8 and all(isinstance(c, PlannedCall) for c in planned)
+    assert all(call.schema is not None and call.items == 1 for call in writes)
+    assert [c.question_type for c in critics].count("unanswerable") == 2
+
+    model = ScriptedChatModel(responder=respond)
+    generator = TestsetGenerator(store, LLMWriter(LLMClient(model, model_id="scripted")), question_types=types)
+    generator.generate_size(8, seed=4, k_neighbours=2)
+    sent = [prompt for prompt in model.prompts if WRITER_MARK in prompt]
+    assert sorted(sent[: len(writes)]) == sorted(call.text() for call in writes)
+
+
+def test_plan_without_a_store_or_critic(store: ChunkStore) -> None:
+    chunks = store.all_chunks()
+    calls = testgen.plan_llm_calls(chunks, size=5, questions_per_context=2, k_neighbours=3, critic=False)
+    assert {call.stage for call in calls} == {"testgen"}
+    assert sum(call.items for call in calls) >= 5 and all(call.items == 2 for call in calls)
+    assert all("[4] " in call.prompt for call in calls)  # root + three stand-in neighbours
+    with_critic = testgen.plan_llm_calls(chunks, size=5, questions_per_context=2, k_neighbours=3)
+    assert len(with_critic) == len(calls) * 3  # one critic call per expected question
+
+
+def test_writer_and_critic_build_their_calls_with_the_planning_functions() -> None:
+    chunk = testgen.Chunk(
+        chunk_id="c0", text="Python 3.0 was released in 2008.", doc_id="d", source="Python", position=0
+    )
+    context = testgen.Context(root=chunk)
+    writer = LLMWriter(LLMClient(ScriptedChatModel(responses=["{}"]), model_id="scripted"), max_words=12)
+    call = writer.planned_call(context, 2, "reasoning")
+    assert call.prompt == writer.prompt(context, 2, "reasoning") and call.items == 2
+    assert call.text().startswith(call.prompt) and '"pairs"' in call.text()
+
+    model = ScriptedChatModel(responses=['{"supported": true, "standalone": true}'])
+    critic = testgen.LLMCritic(LLMClient(model, model_id="scripted"))
+    draft = Draft("When was Python 3.0 released?", "In 2008.", (1,), "simple")
+    assert asyncio.run(critic.grounded(draft, [chunk.text])) is None
+    assert model.prompts == [grounded_call(draft.question, draft.answer, [chunk.text]).text()]
