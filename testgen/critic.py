@@ -9,7 +9,7 @@ Both return None to accept or a rejection reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -18,6 +18,8 @@ from ragtest.grounding import SupportChecker, shared_content
 from ragtest.llm.client import LLMClient
 from ragtest.llm.plan import PlannedCall
 from testgen.writers.base import Draft
+
+V = TypeVar("V", bound=BaseModel)
 
 STAGE = "testgen_critic"
 
@@ -125,25 +127,25 @@ class LLMCritic:
         problem = provenance_problem(draft, gold)
         if problem is not None:
             return problem
-        call = grounded_call(draft.question, draft.answer, gold)
-        self.calls += 1
-        try:
-            verdict = await self.llm.structured(call.prompt, Grounding, stage=call.stage)
-        except LLMPermanentError:
-            raise  # a bad key or unknown model stops the run at once
-        except LLMError:
+        verdict = await self._ask(grounded_call(draft.question, draft.answer, gold), Grounding)
+        if verdict is None:
             return "critic_failed"
         if not verdict.supported:
             return "not_grounded"
         return None if verdict.standalone else "not_standalone"
 
     async def unanswerable(self, draft: Draft, neighbourhood: Sequence[str]) -> str | None:
-        call = answerable_call(draft.question, neighbourhood)
-        self.calls += 1
-        try:
-            verdict = await self.llm.structured(call.prompt, Answerability, stage=call.stage)
-        except LLMPermanentError:
-            raise  # a bad key or unknown model stops the run at once
-        except LLMError:
+        verdict = await self._ask(answerable_call(draft.question, neighbourhood), Answerability)
+        if verdict is None:
             return "critic_failed"
         return "answerable" if verdict.answerable else None
+
+    async def _ask(self, call: PlannedCall, schema: type[V]) -> V | None:
+        """The critic's verdict, or None when the call failed (a permanent error stops the run at once)."""
+        self.calls += 1
+        try:
+            return await self.llm.structured(call.prompt, schema, stage=call.stage)
+        except LLMPermanentError:
+            raise
+        except LLMError:
+            return None
