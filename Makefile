@@ -6,7 +6,7 @@ WIKI_CACHE ?= ../shared/data/wikipedia
 TOPIC ?= Python (programming language)
 RUN_DIR ?= runs/python
 
-.PHONY: install demo test test-all check lint typecheck bench clean
+.PHONY: install demo test test-all check lint typecheck imports bench clean
 
 STAMP := $(VENV)/.installed
 
@@ -29,14 +29,17 @@ test: $(STAMP)
 test-all: $(STAMP)
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -m ""
 
-lint:
+lint: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check ragtest testgen rag_under_test evaluation
+	$(VENV)/bin/ruff format --check ragtest_core ragtest testgen rag_under_test evaluation
 
-typecheck:
+imports: $(STAMP)
+	$(VENV)/bin/lint-imports
+
+typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-check: lint typecheck
+check: lint typecheck imports
 
 bench:
 	HF_HUB_OFFLINE=1 $(PY) -m bench

@@ -20,9 +20,9 @@ import torch
 
 from evaluation import evaluate_dataset
 from evaluation.meta_eval import load_wikieval
-from evaluation.sample import _sentences
-from ragtest.datasets import read_dataset
-from ragtest.embeddings import DEFAULT_DTYPE, PRECISIONS, Embedder, get_embedder
+from ragtest_core.datasets import read_dataset
+from ragtest_core.embeddings import DEFAULT_DTYPE, PRECISIONS, Embedder, get_embedder
+from ragtest_core.text import clear_caches
 
 TARGET_ROWS_PER_S = 50.0
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -48,7 +48,7 @@ class TimedEmbedder(Embedder):
 
 
 def run_once(frame: pd.DataFrame, base: Embedder) -> tuple[float, TimedEmbedder]:
-    _sentences.cache_clear()
+    clear_caches()
     embedder = TimedEmbedder(base)
     started = time.perf_counter()
     evaluate_dataset(frame, embedder=embedder, show_progress=False)

@@ -16,9 +16,9 @@ import asyncio
 import time
 from dataclasses import dataclass
 
-from ragtest.asyncio_utils import run_sync
-from ragtest.errors import LLMError
-from ragtest.llm import LLMClient, LLMConfig, build_client
+from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.errors import LLMError
+from ragtest_core.llm import LLMClient, LLMConfig, build_client
 from tests.stubs.openai_server import OpenAIStubServer
 from tests.stubs.openai_wire import FaultKind
 

@@ -19,10 +19,10 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-from ragtest.embeddings import get_embedder
-from ragtest.llm import build_client
-from ragtest.schema import TestSample
-from ragtest.text import split_sentences
+from ragtest_core.embeddings import get_embedder
+from ragtest_core.llm import build_client
+from ragtest_core.schema import TestSample
+from ragtest_core.text import split_sentences
 from testgen import ChunkStore, ExtractiveWriter, LLMWriter, TestsetGenerator, chunk_documents, load_files
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD
 from testgen.writers.patterns import Casing, Skip, turn_all

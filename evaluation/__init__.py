@@ -9,32 +9,13 @@ from evaluation.meta_eval import run_wikieval, format_table
 print(format_table(run_wikieval("wikieval.jsonl")))
 """
 
+from evaluation import metrics
 from evaluation.agreement import cohen_kappa, correlations, pairwise_accuracy
 from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import JudgeFreeMetric, Metric
-from evaluation.metrics import (
-    MRR,
-    NDCG,
-    AnswerCorrectness,
-    AnswerRelevancy,
-    AnswerRelevancyRaw,
-    Bleu,
-    CitationPrecision,
-    CitationRecall,
-    ContextPrecision,
-    ContextRecall,
-    ContextRelevance,
-    ExactMatch,
-    Faithfulness,
-    HitRate,
-    NegativeRejection,
-    NoiseRobustness,
-    RougeL,
-    SemanticSimilarity,
-    TokenF1,
-)
+from evaluation.metrics import *  # noqa: F403 - the built-in metric classes, listed once in evaluation.metrics
 from evaluation.planning import plan_llm_calls
 from evaluation.registry import DEFAULT_METRICS, available_metrics, get_metric, register_metric, unregister_metric
 from evaluation.sample import Sample
@@ -42,31 +23,12 @@ from evaluation.stats import bootstrap_ci
 
 __all__ = [
     "DEFAULT_METRICS",
-    "MRR",
-    "NDCG",
-    "AnswerCorrectness",
-    "AnswerRelevancy",
-    "AnswerRelevancyRaw",
-    "Bleu",
-    "CitationPrecision",
-    "CitationRecall",
-    "ContextPrecision",
-    "ContextRecall",
-    "ContextRelevance",
     "EvaluationResult",
-    "ExactMatch",
-    "Faithfulness",
-    "HitRate",
     "JudgeFreeMetric",
     "LLMJudge",
     "LocalJudge",
     "Metric",
-    "NegativeRejection",
-    "NoiseRobustness",
-    "RougeL",
     "Sample",
-    "SemanticSimilarity",
-    "TokenF1",
     "aevaluate_dataset",
     "available_metrics",
     "bootstrap_ci",
@@ -78,4 +40,5 @@ __all__ = [
     "plan_llm_calls",
     "register_metric",
     "unregister_metric",
+    *metrics.__all__,
 ]

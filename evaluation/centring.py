@@ -16,8 +16,9 @@ from typing import Protocol
 
 import numpy as np
 
-from evaluation.sample import Sample, sentences_of
-from ragtest.embeddings import Embedder
+from evaluation.sample import Sample
+from ragtest_core.embeddings import Embedder
+from ragtest_core.text import sentences_of
 
 REFERENCE_SAMPLE_SIZE = 256
 MIN_REFERENCE_TEXTS = 16

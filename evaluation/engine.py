@@ -21,11 +21,12 @@ from evaluation.metric import Judge, Metric
 from evaluation.registry import resolve_metrics
 from evaluation.sample import Sample
 from evaluation.stats import summarise
-from ragtest.asyncio_utils import run_sync
-from ragtest.embeddings import Embedder, get_embedder
-from ragtest.errors import MissingColumnsError, RagtestError
-from ragtest.llm.client import LLMClient
-from ragtest.schema import MetricResult, reason_column
+from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.datasets import records
+from ragtest_core.embeddings import Embedder, get_embedder
+from ragtest_core.errors import MissingColumnsError, RagtestError
+from ragtest_core.llm.client import LLMClient
+from ragtest_core.schema import MetricResult, reason_column
 
 JudgeName = Literal["local", "llm"]
 
@@ -95,7 +96,7 @@ async def aevaluate_dataset(
     selected = resolve_metrics(metrics)
     check_columns(frame, selected)
     active = make_judge(judge, llm, embedder)
-    samples = [Sample.from_row(row) for row in frame.to_dict(orient="records")]
+    samples = [Sample.from_row(row) for row in records(frame)]
     if isinstance(active, LocalJudge):
         prepare_local(active, selected, samples)
     if any(m.uses_reference_mean for m in selected):

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ragtest.embeddings import Embedder
-from ragtest.llm.client import LLMClient
+from ragtest_core.embeddings import Embedder
+from ragtest_core.llm.client import LLMClient
 
 
 @dataclass

@@ -26,9 +26,9 @@ import pandas as pd
 
 from evaluation.agreement import pairwise_accuracy
 from evaluation.engine import evaluate_dataset
-from ragtest.embeddings import Embedder
-from ragtest.errors import RagtestError
-from ragtest.llm.client import LLMClient
+from ragtest_core.embeddings import Embedder
+from ragtest_core.errors import RagtestError
+from ragtest_core.llm.client import LLMClient
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     llm = None
     if args.judge == "llm":
-        from ragtest.llm import build_client
+        from ragtest_core.llm import build_client
 
         if not args.llm:
             parser.error("--judge llm needs --llm")

@@ -14,9 +14,9 @@ from typing import ClassVar
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.sample import Sample
-from ragtest.errors import LLMError, LLMPermanentError
-from ragtest.llm.plan import PlannedCall
-from ragtest.schema import MetricResult
+from ragtest_core.errors import LLMError, LLMPermanentError
+from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.schema import MetricResult
 
 Judge = LocalJudge | LLMJudge
 logger = logging.getLogger(__name__)

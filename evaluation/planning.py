@@ -14,7 +14,8 @@ import pandas as pd
 from evaluation.metric import Metric
 from evaluation.registry import resolve_metrics
 from evaluation.sample import Sample
-from ragtest.llm.plan import PlannedCall
+from ragtest_core.datasets import records
+from ragtest_core.llm.plan import PlannedCall
 
 
 def plan_llm_calls(
@@ -26,9 +27,7 @@ def plan_llm_calls(
     `evaluate_dataset` accepts (None: the default metrics). Calls that depend on an earlier reply are planned
     with typical stand-ins (see `Metric.llm_prompts`)."""
     selected: list[Metric] = resolve_metrics(metrics)
-    rows: Iterable[Mapping[str, Any] | Sample] = (
-        data.to_dict(orient="records") if isinstance(data, pd.DataFrame) else data
-    )
+    rows: Iterable[Mapping[str, Any] | Sample] = records(data) if isinstance(data, pd.DataFrame) else data
     calls: list[PlannedCall] = []
     for row in rows:
         sample = row if isinstance(row, Sample) else Sample.from_row(row)

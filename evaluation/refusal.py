@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from evaluation.sample import sentences_of
+from ragtest_core.text import sentences_of
 
 #: Phrases that make a sentence a refusal or a hedge: it asserts no fact about the question.
 NONCOMMITTAL_PATTERNS: tuple[str, ...] = (

@@ -6,29 +6,9 @@ Retrieval metrics take a cut-off in the name: "hit_rate@10", "ndcg@3" (plain "hi
 from __future__ import annotations
 
 from evaluation.metric import Metric
-from evaluation.metrics import (
-    MRR,
-    NDCG,
-    AnswerCorrectness,
-    AnswerRelevancy,
-    AnswerRelevancyRaw,
-    Bleu,
-    CitationPrecision,
-    CitationRecall,
-    ContextPrecision,
-    ContextRecall,
-    ContextRelevance,
-    ExactMatch,
-    Faithfulness,
-    HitRate,
-    NegativeRejection,
-    NoiseRobustness,
-    RougeL,
-    SemanticSimilarity,
-    TokenF1,
-)
+from evaluation.metrics import BUILTIN_METRICS, MRR, NDCG, HitRate
 from evaluation.metrics.retrieval import at_k
-from ragtest.errors import RagtestError
+from ragtest_core.errors import RagtestError
 
 _REGISTRY: dict[str, type[Metric]] = {}
 
@@ -102,28 +82,6 @@ def resolve_metrics(metrics: object) -> list[Metric]:
         raise RagtestError("no metrics selected")
     return resolved
 
-
-BUILTIN_METRICS: tuple[type[Metric], ...] = (
-    Faithfulness,
-    AnswerRelevancy,
-    AnswerRelevancyRaw,
-    ContextRelevance,
-    ContextPrecision,
-    ContextRecall,
-    AnswerCorrectness,
-    CitationRecall,
-    CitationPrecision,
-    HitRate,
-    MRR,
-    NDCG,
-    ExactMatch,
-    TokenF1,
-    RougeL,
-    Bleu,
-    SemanticSimilarity,
-    NegativeRejection,
-    NoiseRobustness,
-)
 
 for _builtin in BUILTIN_METRICS:
     register_metric(_builtin)

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import pandas as pd
 
-from ragtest.datasets import as_str_list, join_if_list
-from ragtest.schema import (
+from ragtest_core.datasets import as_str_list, join_if_list
+from ragtest_core.schema import (
     ANSWER,
     ANSWER_ERROR,
     CONTEXT_IDS,
@@ -24,21 +22,6 @@ from ragtest.schema import (
     REFERENCE_CONTEXTS,
     SOURCE,
 )
-from ragtest.text import split_sentences
-
-#: A full stop glued to the next sentence ("crisis.Sri Lanka"): a lower-case letter or digit, [.!?], a capital.
-_GLUED = re.compile(r"(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")
-
-
-@lru_cache(maxsize=65536)
-def _sentences(text: str) -> tuple[str, ...]:
-    return tuple(split_sentences(_GLUED.sub(" ", text)))
-
-
-def sentences_of(text: str) -> list[str]:
-    """`ragtest.text.split_sentences`, memoised (metrics split the same contexts many times), after separating
-    sentences glued without a space ("crisis.Sri Lanka is ..."), which scraped and generated texts contain."""
-    return list(_sentences(text))
 
 
 def clean_text(value: Any) -> str | None:

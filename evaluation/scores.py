@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ragtest.schema import MetricResult
+from ragtest_core.schema import MetricResult
 
 #: The small constant of RAGAS' context precision denominator.
 PRECISION_EPSILON = 1e-10

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ragtest.schema import MetricResult
+from ragtest_core.schema import MetricResult
 
 CONFIDENCE_LEVEL = 0.95
 BOOTSTRAP_RESAMPLES = 2000

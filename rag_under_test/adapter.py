@@ -9,7 +9,7 @@ import urllib.request
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from ragtest.schema import RAGAnswer
+from ragtest_core.schema import ANSWER, CONTEXT_IDS, CONTEXTS, RAGAS_ALIASES, RAGAnswer
 
 
 @runtime_checkable
@@ -39,16 +39,18 @@ async def call_adapter(adapter: AnyAdapter, question: str) -> RAGAnswer:
 
 
 def coerce_answer(value: Any) -> RAGAnswer:
-    """Accept a RAGAnswer, a mapping with answer/contexts[/context_ids], or a plain string."""
+    """Accept a RAGAnswer, a mapping with answer/contexts[/context_ids] (or ragas' names), or a plain string."""
     if isinstance(value, RAGAnswer):
         return value
     if isinstance(value, str):
         return RAGAnswer(answer=value)
     if isinstance(value, Mapping):
-        contexts = value.get("contexts", value.get("retrieved_contexts", []))
-        texts = [c if isinstance(c, str) else str(getattr(c, "page_content", c)) for c in contexts or []]
-        ids = value.get("context_ids", value.get("retrieved_context_ids"))
-        answer = value.get("answer", value.get("response", value.get("output", "")))
+        fields = {RAGAS_ALIASES[key]: item for key, item in value.items() if key in RAGAS_ALIASES}
+        fields.update({str(key): item for key, item in value.items() if key not in RAGAS_ALIASES})  # ours win
+        contexts = fields.get(CONTEXTS) or []
+        texts = [c if isinstance(c, str) else str(getattr(c, "page_content", c)) for c in contexts]
+        ids = fields.get(CONTEXT_IDS)
+        answer = fields.get(ANSWER, fields.get("output", ""))
         return RAGAnswer(answer=str(answer), contexts=texts, context_ids=[str(i) for i in ids] if ids else None)
     raise TypeError(f"a RAG adapter returned {type(value).__name__}; expected RAGAnswer, dict or str")
 

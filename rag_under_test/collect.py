@@ -11,9 +11,9 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from rag_under_test.adapter import AnyAdapter, call_adapter
-from ragtest.datasets import JsonlAppender, read_jsonl
-from ragtest.errors import LLMPermanentError
-from ragtest.schema import (
+from ragtest_core.datasets import JsonlAppender, read_jsonl
+from ragtest_core.errors import LLMPermanentError
+from ragtest_core.schema import (
     ANSWER,
     ANSWER_ERROR,
     CONTEXT_IDS,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rag_under_test.adapter import AnyAdapter, AsyncRAGAdapter, RAGAdapter
-from ragtest.errors import RagtestError
+from ragtest_core.errors import RagtestError
 
 
 def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:

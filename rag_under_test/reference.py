@@ -12,10 +12,10 @@ from typing import Protocol
 
 import numpy as np
 
-from ragtest.embeddings import Embedder, get_embedder
-from ragtest.llm import LLMClient
-from ragtest.schema import RAGAnswer
-from ragtest.text import content_tokens, split_sentences
+from ragtest_core.embeddings import Embedder, get_embedder
+from ragtest_core.llm import LLMClient
+from ragtest_core.schema import RAGAnswer
+from ragtest_core.text import content_tokens, split_sentences
 
 REFUSAL = "I don't know: the retrieved documents do not answer this question."
 #: A sentence joins the extractive answer when its score is within this margin of the best sentence.
@@ -35,6 +35,16 @@ reply exactly: "I don't know."
 
 Question: {question}
 Answer:"""
+
+
+#: The runtime's call label of the reference RAG's answers.
+STAGE = "rag_answer"
+
+
+def answer_prompt(question: str, contexts: Sequence[str]) -> str:
+    """The reference RAG's prompt: the numbered retrieved passages and the question."""
+    numbered = "\n\n".join(f"[{i}] {text}" for i, text in enumerate(contexts, start=1))
+    return ANSWER_PROMPT.format(context=numbered, question=question)
 
 
 @dataclass(frozen=True)
@@ -63,8 +73,7 @@ class ReferenceRAG:
         contexts = [p.text for p in passages]
         ids = [p.id for p in passages]
         if self.llm is not None:
-            numbered = "\n\n".join(f"[{i}] {text}" for i, text in enumerate(contexts, start=1))
-            reply = await self.llm.text(ANSWER_PROMPT.format(context=numbered, question=question), stage="rag_answer")
+            reply = await self.llm.text(answer_prompt(question, contexts), stage=STAGE)
             return RAGAnswer(answer=reply.strip(), contexts=contexts, context_ids=ids)
         return RAGAnswer(answer=self.extract_answer(question, contexts), contexts=contexts, context_ids=ids)
 

@@ -1,16 +1,22 @@
 """ragtest: synthetic test sets for RAG systems, answered by your RAG, scored with confidence.
 
-The stage functions (`generate`, `answer`, `evaluate`, `run`) load lazily, so `import ragtest` stays cheap.
+The layers, every arrow pointing down: `ragtest` (this app: CLI, API, config, pipeline, report) imports the three
+stages `testgen`, `rag_under_test` and `evaluation`, which import only `ragtest_core` (the data contract, datasets,
+errors, text utilities, embeddings, the LLM runtime). The stage functions (`generate`, `answer`, `evaluate`, `run`,
+`make_config`) load on first use, so `import ragtest` stays cheap; type checkers see them fully typed.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragtest.config import GenerationConfig, LLMSettings, RunConfig, SourceConfig
-from ragtest.datasets import read_dataset, write_dataset
-from ragtest.errors import RagtestError
-from ragtest.schema import MetricResult, RAGAnswer, TestSample
+from ragtest_core.datasets import read_dataset, write_dataset
+from ragtest_core.errors import RagtestError
+from ragtest_core.schema import MetricResult, RAGAnswer, TestSample
+
+if TYPE_CHECKING:
+    from ragtest.api import answer, evaluate, generate, make_config, run
 
 __version__ = "0.1.0"
 

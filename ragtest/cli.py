@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ragtest.config import GenerationConfig, LLMSettings, RunConfig, SourceConfig
-from ragtest.errors import RagtestError
+from evaluation.meta_eval import format_table, run_wikieval
+from ragtest import console, steps
+from ragtest.api import make_config
+from ragtest.config import OFFLINE_ENV, GenerationConfig, LLMSettings, RunConfig, SourceConfig
 from ragtest.manifest import stage_manifest_path, write_manifest
+from ragtest.run_state import STORE_DIR, open_run
+from ragtest_core.datasets import read_rows
+from ragtest_core.errors import RagtestError
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -28,7 +34,10 @@ def _add_source_args(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read Wikipedia pages from the cache without trying the network (also RAGTEST_OFFLINE=1)",
     )
-    group.add_argument("--wiki-timeout", type=float, default=10.0, help="seconds per Wikipedia request (default 10)")
+    timeout = SourceConfig.wiki_timeout_s
+    group.add_argument(
+        "--wiki-timeout", type=float, default=timeout, help=f"seconds per Wikipedia request ({timeout:g})"
+    )
 
 
 def _add_generation_args(parser: argparse.ArgumentParser) -> None:
@@ -76,28 +85,36 @@ def _add_generation_args(parser: argparse.ArgumentParser) -> None:
 
 def _add_llm_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("LLM (optional: without one, the offline writer and local judge are used)")
+    defaults = LLMSettings()
     group.add_argument("--llm", help="LangChain model spec (openai:gpt-4o-mini, ollama:llama3.1, ...) or a base URL")
     group.add_argument("--llm-base-url", help="an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     group.add_argument(
         "--llm-concurrency",
         type=int,
-        default=8,
-        help="LLM calls in flight at most (8); halved on a 429, raised again on success",
+        default=defaults.max_concurrency,
+        help=f"LLM calls in flight at most ({defaults.max_concurrency}); halved on a 429, raised again on success",
     )
     group.add_argument(
         "--llm-fixed-concurrency", action="store_true", help="keep --llm-concurrency fixed (no adaptive cut on 429s)"
     )
-    group.add_argument("--llm-timeout", type=float, default=60.0, help="seconds per LLM call (60)")
+    group.add_argument(
+        "--llm-timeout", type=float, default=defaults.timeout_s, help=f"seconds per LLM call ({defaults.timeout_s:g})"
+    )
     group.add_argument("--llm-rps", type=float, default=None, help="LLM requests per second at most")
     group.add_argument(
         "--llm-tpm", type=float, default=None, help="LLM prompt tokens per minute at most (estimated before sending)"
     )
-    group.add_argument("--llm-retries", type=int, default=6, help="retries of a failed LLM call (6)")
+    group.add_argument(
+        "--llm-retries",
+        type=int,
+        default=defaults.max_retries,
+        help=f"retries of a failed LLM call ({defaults.max_retries})",
+    )
     group.add_argument(
         "--llm-backoff",
         type=float,
-        default=1.0,
-        help="first retry delay in seconds, doubled each retry, jittered (1.0)",
+        default=defaults.backoff_base_s,
+        help=f"first retry delay in seconds, doubled each retry, jittered ({defaults.backoff_base_s:g})",
     )
     group.add_argument("--no-cache", action="store_true", help="do not read or write the LLM reply cache")
     group.add_argument(
@@ -114,10 +131,23 @@ def _add_llm_args(parser: argparse.ArgumentParser) -> None:
 
 def _add_rag_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("RAG under test")
+    defaults = RunConfig()
     group.add_argument("--rag", help="your adapter, as module.path:ClassOrFactory (default: the reference RAG)")
-    group.add_argument("--rag-k", type=int, default=4, help="contexts the reference RAG retrieves (4)")
-    group.add_argument("--rag-concurrency", type=int, default=4)
-    group.add_argument("--rag-timeout", type=float, default=120.0, help="seconds per question (120)")
+    group.add_argument(
+        "--rag-k", type=int, default=defaults.rag_k, help=f"contexts the reference RAG retrieves ({defaults.rag_k})"
+    )
+    group.add_argument(
+        "--rag-concurrency",
+        type=int,
+        default=defaults.rag_concurrency,
+        help=f"questions asked at once ({defaults.rag_concurrency})",
+    )
+    group.add_argument(
+        "--rag-timeout",
+        type=float,
+        default=defaults.rag_timeout_s,
+        help=f"seconds per question ({defaults.rag_timeout_s:g})",
+    )
 
 
 def _add_eval_args(parser: argparse.ArgumentParser) -> None:
@@ -126,7 +156,7 @@ def _add_eval_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--judge",
         choices=("auto", "local", "llm"),
-        default="auto",
+        default=RunConfig.judge,
         help="auto = the LLM judge when --llm is given, else the local judge",
     )
 
@@ -180,56 +210,53 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace) -> RunConfig:
-    """A RunConfig from whichever flags the subcommand has."""
-    get = args.__dict__.get
-    offline = bool(get("offline")) or os.environ.get("RAGTEST_OFFLINE", "") not in ("", "0")
-    config = RunConfig(
-        sources=SourceConfig(
-            topic=get("topic"),
-            source=get("source"),
-            wiki_cache=get("wiki_cache"),
-            wiki_timeout_s=get("wiki_timeout") or 10.0,
-            offline=offline,
-        ),
-        llm=LLMSettings(
-            spec=get("llm"),
-            base_url=get("llm_base_url"),
-            max_concurrency=get("llm_concurrency") or 8,
-            timeout_s=get("llm_timeout") or 60.0,
-            requests_per_second=get("llm_rps"),
-            tokens_per_minute=get("llm_tpm"),
-            max_retries=get("llm_retries", 6),
-            backoff_s=get("llm_backoff", 1.0),
-            adaptive=not get("llm_fixed_concurrency"),
-            use_cache=not get("no_cache"),
-            cache_dir=get("cache_dir"),
-            prices_file=get("prices"),
-        ),
-        store_url=get("store_url"),
-        rag=get("rag"),
-        rag_k=get("rag_k") or 4,
-        rag_concurrency=get("rag_concurrency") or 4,
-        rag_timeout_s=get("rag_timeout") or 120.0,
-        metrics=parse_metric_list(get("metrics")),
-        judge=get("judge") or "auto",
+    """A RunConfig from whichever flags the subcommand has (`make_config` fills in the rest)."""
+    given = {key: value for key, value in vars(args).items() if value is not None}
+    offline = bool(given.get("offline")) or os.environ.get(OFFLINE_ENV, "") not in ("", "0")
+    names = {
+        "topic": "topic",
+        "source": "source",
+        "wiki_cache": "wiki_cache",
+        "wiki_timeout": "wiki_timeout_s",
+        "size": "size",
+        "seed": "seed",
+        "k_neighbours": "k_neighbours",
+        "questions_per_context": "questions_per_context",
+        "chunk_size": "chunk_size",
+        "chunk_overlap": "chunk_overlap",
+        "max_question_words": "max_question_words",
+        "question_types": "question_types",
+        "dedup_threshold": "dedup_threshold",
+        "max_copied_words": "max_copied_words",
+        "critic": "critic",
+        "strict_types": "strict_types",
+        "llm": "llm",
+        "llm_base_url": "llm_base_url",
+        "llm_concurrency": "llm_concurrency",
+        "llm_fixed_concurrency": "llm_fixed_concurrency",
+        "llm_timeout": "llm_timeout_s",
+        "llm_rps": "llm_rps",
+        "llm_tpm": "llm_tpm",
+        "llm_retries": "llm_retries",
+        "llm_backoff": "llm_backoff_s",
+        "cache_dir": "cache_dir",
+        "prices": "prices_file",
+        "store_url": "store_url",
+        "rag": "rag",
+        "rag_k": "rag_k",
+        "rag_concurrency": "rag_concurrency",
+        "rag_timeout": "rag_timeout_s",
+        "judge": "judge",
+    }
+    options = {option: given[flag] for flag, option in names.items() if flag in given}
+    config = make_config(
+        **options,
+        offline=offline,
+        use_cache=not given.get("no_cache", False),
+        metrics=parse_metric_list(given.get("metrics")),
     )
-    if get("size") is not None:
-        config.generation = GenerationConfig(
-            size=args.size,
-            seed=args.seed,
-            k_neighbours=args.k_neighbours,
-            questions_per_context=args.questions_per_context,
-            chunk_size=args.chunk_size,
-            chunk_overlap=args.chunk_overlap,
-            max_question_words=args.max_question_words,
-            question_types=args.question_types,
-            dedup_threshold=args.dedup_threshold,
-            max_copied_words=args.max_copied_words,
-            critic=args.critic,
-            strict_types=args.strict_types,
-        )
-        if config.generation.size < 1:
-            raise RagtestError("--size must be at least 1")
+    if config.generation.size < 1:
+        raise RagtestError("--size must be at least 1")
     return config
 
 
@@ -240,42 +267,40 @@ def parse_metric_list(text: str | None) -> list[str] | None:
 
 
 def _command(args: argparse.Namespace) -> int:
-    from ragtest import pipeline
-
     config = config_from_args(args)
     progress = not args.quiet
     if args.command == "meta-eval":
         return _meta_eval(args, config)
     if args.dry_run:
-        print(pipeline.dry_run_report(config, args.command, getattr(args, "input", None)))
+        print(console.dry_run_report(config, args.command, getattr(args, "input", None)))
         return 0
     if args.command == "run":
-        state = pipeline.run(config, args.out, show_progress=progress)
-        _print_run(state)
+        state = steps.run(config, args.out, show_progress=progress)
+        print(console.describe_run(state))
         return 0
     if args.command == "generate":
         output = Path(args.output)
-        state = pipeline.open_run(config, output.parent, show_progress=progress)
-        store_dir = Path(args.store) if args.store else output.parent / pipeline.STORE_DIR
-        samples = pipeline.generate_testset(state, output=output, store_dir=store_dir)
+        state = open_run(config, output.parent, show_progress=progress)
+        store_dir = Path(args.store) if args.store else output.parent / STORE_DIR
+        samples = steps.generate_testset(state, output=output, store_dir=store_dir)
         print(f"wrote {len(samples)} questions to {output}")
         write_manifest(state, stage_manifest_path(output))
     elif args.command == "answer":
         source = Path(args.input)
         output = Path(args.output)
-        state = pipeline.open_run(config, output.parent, show_progress=progress)
-        store_dir = Path(args.store) if args.store else source.parent / pipeline.STORE_DIR
-        rows = pipeline.answer_testset(state, pipeline.read_testset(source), output=output, store_dir=store_dir)
+        state = open_run(config, output.parent, show_progress=progress)
+        store_dir = Path(args.store) if args.store else source.parent / STORE_DIR
+        rows = steps.answer_testset(state, read_rows(source), output=output, store_dir=store_dir)
         errors = sum(1 for row in rows if row.get("answer_error"))
         print(f"wrote {len(rows)} answers to {output} ({errors} with errors)")
         write_manifest(state, stage_manifest_path(output))
     elif args.command == "evaluate":
         output = Path(args.output)
-        state = pipeline.open_run(config, output.parent, show_progress=progress)
-        result = pipeline.evaluate_file(state, Path(args.input), output)
+        state = open_run(config, output.parent, show_progress=progress)
+        result = steps.evaluate_file(state, Path(args.input), output)
         print(f"wrote {len(result.frame)} scored rows to {output}")
         write_manifest(state, stage_manifest_path(output))
-        print(pipeline.format_summary(result.summary))
+        print(console.format_summary(result.summary))
     if state.llm is not None:
         print(state.llm.usage.report())
     return 0
@@ -283,26 +308,14 @@ def _command(args: argparse.Namespace) -> int:
 
 def _meta_eval(args: argparse.Namespace, config: RunConfig) -> int:
     """WikiEval agreement of the chosen judge, as the RAGAS paper's table (or JSON)."""
-    import json
-
-    from evaluation.meta_eval import format_table, run_wikieval
-    from ragtest import pipeline
-
     if args.judge == "llm" and not config.llm.configured:
         raise RagtestError("--judge llm needs --llm SPEC or --llm-base-url URL")
-    state = pipeline.open_run(config, args.out, show_progress=not args.quiet)
+    state = open_run(config, args.out, show_progress=not args.quiet)
     table = run_wikieval(args.wikieval, judge=args.judge, llm=state.llm, limit=args.limit, show_progress=not args.quiet)
     print(json.dumps(table.as_dict(), indent=2) if args.json else format_table(table))
     if state.llm is not None:
         print(state.llm.usage.report())
     return 0
-
-
-def _print_run(state: object) -> None:
-    from ragtest import pipeline
-
-    assert isinstance(state, pipeline.RunState)
-    print(pipeline.describe_run(state))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,9 @@
-"""Run configuration: one typed object that the CLI fills and the pipeline reads; stored in the manifest."""
+"""Run configuration: one typed object that the CLI fills and the pipeline reads; stored in the manifest.
+
+Every default lives with the code that owns it and is read from there: chunking and generation defaults from
+`testgen`, the LLM runtime's from `ragtest_core.llm.LLMConfig`, the embedding model from `ragtest_core.embeddings`.
+The CLI takes its defaults from these dataclasses.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,21 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ragtest.embeddings import DEFAULT_MODEL
+from ragtest_core.embeddings import DEFAULT_MODEL
+from ragtest_core.llm import LLMConfig
+from testgen import (
+    DEFAULT_DEDUP_THRESHOLD,
+    DEFAULT_K_NEIGHBOURS,
+    DEFAULT_MAX_COPIED_WORDS,
+    DEFAULT_MAX_WORDS,
+    ChunkingConfig,
+)
 
-DEFAULT_SEPARATORS: tuple[str, ...] = (". ", "\n")
+_CHUNKING = ChunkingConfig()
+DEFAULT_SEPARATORS: tuple[str, ...] = _CHUNKING.separators
 CACHE_DIR_ENV = "RAGTEST_CACHE_DIR"
+WIKI_CACHE_ENV = "RAGTEST_WIKI_CACHE"
+OFFLINE_ENV = "RAGTEST_OFFLINE"
 
 
 @dataclass
@@ -21,38 +37,39 @@ class SourceConfig:
     offline: bool = False
 
     def resolved_cache(self) -> str | None:
-        return self.wiki_cache or os.environ.get("RAGTEST_WIKI_CACHE")
+        return self.wiki_cache or os.environ.get(WIKI_CACHE_ENV)
 
 
 @dataclass
 class GenerationConfig:
     size: int = 20
     seed: int = 42
-    k_neighbours: int = 2
+    k_neighbours: int = DEFAULT_K_NEIGHBOURS
     questions_per_context: int = 1
-    chunk_size: int = 512
-    chunk_overlap: int = 128
+    chunk_size: int = _CHUNKING.chunk_size
+    chunk_overlap: int = _CHUNKING.chunk_overlap
     separators: tuple[str, ...] = DEFAULT_SEPARATORS
-    max_question_words: int = 10
+    max_question_words: int = DEFAULT_MAX_WORDS
     #: e.g. "simple=0.5,multi_context=0.25,unanswerable=0.25"; None = the writer's default mix.
     question_types: str | None = None
-    dedup_threshold: float = 0.9
-    max_copied_words: int = 6
+    dedup_threshold: float = DEFAULT_DEDUP_THRESHOLD
+    max_copied_words: int = DEFAULT_MAX_COPIED_WORDS
     critic: str = "auto"
     strict_types: bool = False
 
+    def chunking(self) -> ChunkingConfig:
+        return ChunkingConfig(
+            chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap, separators=tuple(self.separators)
+        )
 
-@dataclass
-class LLMSettings:
+
+@dataclass(frozen=True)
+class LLMSettings(LLMConfig):
+    """The LLM runtime's settings (`LLMConfig`: concurrency, limits, retries, timeouts) plus which model to use,
+    where its reply cache lives and the price table."""
+
     spec: str | None = None
     base_url: str | None = None
-    max_concurrency: int = 8
-    timeout_s: float = 60.0
-    requests_per_second: float | None = None
-    tokens_per_minute: float | None = None
-    max_retries: int = 6
-    backoff_s: float = 1.0
-    adaptive: bool = True
     use_cache: bool = True
     cache_dir: str | None = None
     prices_file: str | None = None

@@ -1,12 +1,11 @@
 """`--dry-run`: the LLM calls and tokens a run will need, estimated before anything is spent.
 
-Part of the pipeline layer (like ragtest.pipeline, it may import the stage packages, through their public
-names only). Sources are loaded and chunked (no LLM, no embedding); the calls are planned by the stages' own
-public planning functions, which build them with the code that sends them:
+Sources are loaded and chunked (no LLM, no embedding); the calls are planned by the stages' own public planning
+functions, which build them with the code that sends them:
 
 - generate: `testgen.plan_llm_calls`: the question writer's call (root chunk + K neighbours, plus the JSON schema
   instructions) for each context of the generator's first batch, and one LLM-critic call per expected question;
-- answer: the reference RAG's prompt on `rag_k` chunks per question;
+- answer: `rag_under_test.plan_llm_calls`: the reference RAG's prompt on `rag_k` chunks per question;
 - evaluate: `evaluation.plan_llm_calls`: every judge call of every selected metric per row (each metric's
   `llm_prompts`), with answers of typical size (two sentences).
 
@@ -21,10 +20,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import evaluation
+import rag_under_test
+import testgen
 from ragtest.config import RunConfig
-from ragtest.datasets import as_str_list
-from ragtest.llm.plan import PlannedCall
-from ragtest.llm.usage import UsageTracker, estimate_tokens
+from ragtest.documents import load_chunks
+from ragtest_core.datasets import as_str_list
+from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.llm.usage import StageUsage, UsageTracker, estimate_tokens
+from ragtest_core.text import split_sentences
 
 #: Typical reply sizes in tokens (JSON overhead included), measured on small instruction-tuned models.
 TYPICAL_QUESTION_TOKENS = 14
@@ -103,8 +107,6 @@ class RunEstimate:
                 "output_tokens": item.output_tokens,
             }
             if usage is not None:
-                from ragtest.llm.usage import StageUsage
-
                 values["cost_usd"] = usage.cost_usd(
                     StageUsage(input_tokens=item.input_tokens, output_tokens=item.output_tokens)
                 )
@@ -142,15 +144,8 @@ class RunEstimate:
         return "\n".join(lines)
 
 
-def first_batch_contexts(size: int, per_context: int) -> int:
-    """How many contexts a generator without question types writes for in its first round."""
-    return max(4, -(-size // max(1, per_context)) + 2)
-
-
 def writer_plan(size: int, per_context: int, question_types: str | Mapping[str, float] | None = None) -> list[str]:
     """The question type of each writer call of the generator's first round (`testgen.plan_types`)."""
-    import testgen
-
     contexts = testgen.plan_types(size, questions_per_context=per_context, question_types=question_types)
     return [kind for kind, count in contexts.items() for _ in range(count)]
 
@@ -162,16 +157,12 @@ def generate_calls(size: int, per_context: int, question_types: str | Mapping[st
 
 def typical_answer(chunks: Sequence[Any], index: int) -> str:
     """Two sentences of real text: what a RAG answer or a reference answer usually looks like."""
-    from ragtest.text import split_sentences
-
     text = chunks[index % len(chunks)].text if chunks else "An answer."
     return " ".join(split_sentences(text)[:TYPICAL_ANSWER_SENTENCES]) or text
 
 
 def estimate_generate(estimate: RunEstimate, config: RunConfig, chunks: Sequence[Any]) -> None:
     """The writer and LLM-critic calls of the generator's first batch, as `testgen.plan_llm_calls` plans them."""
-    import testgen
-
     gen = config.generation
     calls = testgen.plan_llm_calls(
         chunks,
@@ -190,23 +181,20 @@ def estimate_generate(estimate: RunEstimate, config: RunConfig, chunks: Sequence
 
 
 def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, chunks: Sequence[Any]) -> None:
-    from rag_under_test.reference import ANSWER_PROMPT
-
+    """The reference RAG's calls (`rag_under_test.plan_llm_calls`), `k` real chunks standing in for what it will
+    retrieve, and a two-sentence reply each."""
     item = estimate.item("rag_answer", "answer")
+    asked = []
     for index, question in enumerate(questions):
         passages = [chunks[(index * k + j) % len(chunks)].text for j in range(k)] if chunks else []
-        numbered = "\n\n".join(f"[{i}] {text}" for i, text in enumerate(passages, start=1))
-        item.add(
-            ANSWER_PROMPT.format(context=numbered, question=question),
-            estimate_tokens(typical_answer(chunks, index + 1)),
-        )
+        asked.append((question, passages))
+    for index, call in enumerate(rag_under_test.plan_llm_calls(asked)):
+        item.add(call.text(), estimate_tokens(typical_answer(chunks, index + 1)))
 
 
 def estimate_evaluate(estimate: RunEstimate, rows: Iterable[Mapping[str, Any]], metrics: Sequence[str]) -> None:
     """Every judge call for `rows` (question, answer, contexts, ground_truth), as `evaluation.plan_llm_calls`
     plans them from each metric's own prompts."""
-    import evaluation
-
     estimate.add_planned(evaluation.plan_llm_calls(list(rows), list(metrics)), "evaluate")
 
 
@@ -233,8 +221,6 @@ def typical_rows(count: int, k: int, chunks: Sequence[Any], question: str) -> li
 
 
 def metric_names(config: RunConfig) -> list[str]:
-    import evaluation
-
     return list(config.metrics or evaluation.DEFAULT_METRICS)
 
 
@@ -252,14 +238,8 @@ def estimate_answer_rows(estimate: RunEstimate, rows: Sequence[Mapping[str, Any]
 def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunEstimate:
     """The whole `ragtest run` (or only `phases`): generate, answer (reference RAG), evaluate (LLM judge)."""
     phases = phases or ("generate", "answer", "evaluate")
-    import testgen
-    from ragtest.pipeline import load_documents
-
     gen = config.generation
-    chunking = testgen.ChunkingConfig(
-        chunk_size=gen.chunk_size, chunk_overlap=gen.chunk_overlap, separators=tuple(gen.separators)
-    )
-    chunks = testgen.chunk_documents(load_documents(config), chunking)
+    chunks = load_chunks(config)
     estimate = RunEstimate()
     if not chunks:
         estimate.notes.append("the sources gave no chunks")

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import platform
 import sys
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ragtest.embeddings import get_embedder
-
-if TYPE_CHECKING:
-    from ragtest.pipeline import RunState
+from ragtest.run_state import RunState
+from ragtest_core.embeddings import get_embedder
+from ragtest_core.files import write_json
 
 MANIFEST_FILE = "manifest.json"
 _PACKAGES = (
@@ -40,18 +38,6 @@ def library_versions() -> dict[str, str | None]:
         except metadata.PackageNotFoundError:
             versions[name] = None
     return versions
-
-
-def write_json(value: Any, path: str | Path) -> Path:
-    """Pretty, key-sorted JSON written atomically."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(
-        json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n", encoding="utf-8"
-    )
-    tmp.replace(path)
-    return path
 
 
 def build_manifest(state: RunState) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from typing import Any
 import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from ragtest_core.files import atomic_write_text
+
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 WORST_ROWS = 5
@@ -78,9 +80,5 @@ def write_report(
     context = report_context(frame, summary, stats, timings)
     paths = []
     for template, name in (("report.md.j2", REPORT_MD), ("report.html.j2", REPORT_HTML)):
-        path = run_dir / name
-        tmp = path.with_name(path.name + ".tmp")  # atomic: a killed run never leaves half a report
-        tmp.write_text(env.get_template(template).render(**context), encoding="utf-8")
-        tmp.replace(path)
-        paths.append(path)
+        paths.append(atomic_write_text(run_dir / name, env.get_template(template).render(**context)))
     return paths

@@ -5,13 +5,14 @@ sources -> chunks -> Chroma store -> contexts (root chunk + K neighbours) -> que
 """
 
 from testgen.chunking import Chunk, ChunkingConfig, chunk_documents
-from testgen.contexts import Context, build_contexts, draw_roots
+from testgen.contexts import DEFAULT_K_NEIGHBOURS, Context, build_contexts, draw_roots
 from testgen.critic import LLMCritic, OfflineCritic
 from testgen.files import load_files
-from testgen.filters import QuestionFilter, QuestionRules
+from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, QuestionRules
 from testgen.generator import TestsetGenerator
 from testgen.planning import plan_batch, plan_llm_calls, plan_types
 from testgen.question_types import QUESTION_TYPES, QuestionType, parse_distribution
+from testgen.screening import DEFAULT_DEDUP_THRESHOLD
 from testgen.sources import make_document
 from testgen.stats import GenerationStats
 from testgen.store import ChunkStore, Hit
@@ -19,6 +20,10 @@ from testgen.wikipedia_source import load_wikipedia
 from testgen.writers import Draft, ExtractiveWriter, LLMWriter, QuestionWriter
 
 __all__ = [
+    "DEFAULT_DEDUP_THRESHOLD",
+    "DEFAULT_K_NEIGHBOURS",
+    "DEFAULT_MAX_COPIED_WORDS",
+    "DEFAULT_MAX_WORDS",
     "QUESTION_TYPES",
     "Chunk",
     "ChunkStore",
@@ -31,7 +36,6 @@ __all__ = [
     "LLMCritic",
     "LLMWriter",
     "OfflineCritic",
-    "QuestionFilter",
     "QuestionRules",
     "QuestionType",
     "QuestionWriter",

@@ -17,8 +17,8 @@ from langchain_core.documents import Document
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from pydantic import BaseModel, ConfigDict
 
-from ragtest.schema import stable_id
-from ragtest.text import detect_language
+from ragtest_core.schema import stable_id
+from ragtest_core.text import detect_language
 
 FALLBACK_SEPARATORS: tuple[str, ...] = (" ", "")
 _WIKI_HEADING = re.compile(r"^\s*=+\s*(?P<title>[^=]+?)\s*=+\s*$")

@@ -13,10 +13,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragtest.text import detect_language, tokenize
+from ragtest_core.text import detect_language, tokenize
 from testgen.chunking import Chunk
 from testgen.store import ChunkStore
 
+#: Neighbour chunks shown with each root chunk (the "K" of root + K neighbours).
+DEFAULT_K_NEIGHBOURS = 2
 MAX_TEXT_OVERLAP = 0.5
 _EXTRA_CANDIDATES = 6
 
@@ -104,7 +106,9 @@ def is_near_duplicate(root: Chunk, other: Chunk) -> bool:
     return text_overlap(root.text, other.text) > MAX_TEXT_OVERLAP
 
 
-def build_contexts(store: ChunkStore, roots: Sequence[Chunk], k_neighbours: int) -> list[Context]:
+def build_contexts(
+    store: ChunkStore, roots: Sequence[Chunk], k_neighbours: int = DEFAULT_K_NEIGHBOURS
+) -> list[Context]:
     """One context per root, with up to `k_neighbours` neighbours from a single batched store query."""
     if k_neighbours <= 0:
         return [Context(root=root) for root in roots]

@@ -13,10 +13,11 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from ragtest.errors import LLMError, LLMPermanentError
-from ragtest.grounding import SupportChecker, shared_content
-from ragtest.llm.client import LLMClient
-from ragtest.llm.plan import PlannedCall
+from ragtest_core.embeddings import Embedder
+from ragtest_core.errors import LLMError, LLMPermanentError
+from ragtest_core.llm.client import LLMClient
+from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.support import is_supported, shared_stems
 from testgen.writers.base import Draft
 
 V = TypeVar("V", bound=BaseModel)
@@ -75,7 +76,7 @@ def provenance_problem(draft: Draft, gold: Sequence[str]) -> str | None:
         return "single_block_multi_context"
     if len(gold) > 1:
         text = f"{draft.question} {draft.answer}"
-        if any(shared_content(text, block) == 0 for block in gold):
+        if any(shared_stems(text, block) == 0 for block in gold):
             return "uncited_block"
     return None
 
@@ -93,25 +94,24 @@ def answerable_call(question: str, neighbourhood: Sequence[str], question_type: 
 
 
 class OfflineCritic:
-    """The offline check of `ragtest.grounding` (embeddings plus lexical alignment)."""
+    """The offline check: `ragtest_core.support`, the rule the local judge scores with (embeddings plus lexical
+    alignment), so a reference accepted here is one the judge counts as supported by its gold chunks."""
 
     name = "offline"
 
-    def __init__(self, checker: SupportChecker) -> None:
-        self.checker = checker
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        self.embedder = embedder
 
     async def grounded(self, draft: Draft, gold: Sequence[str]) -> str | None:
         problem = provenance_problem(draft, gold)
         if problem is not None:
             return problem
-        support = self.checker.check(draft.answer, gold, question=draft.question)
-        return None if support.supported else "not_grounded"
+        return None if is_supported(draft.answer, gold, self.embedder) else "not_grounded"
 
     async def unanswerable(self, draft: Draft, neighbourhood: Sequence[str]) -> str | None:
         if not draft.hypothesis:
             return "no_hypothesis"
-        support = self.checker.check(draft.hypothesis, neighbourhood, question=draft.question)
-        return "answerable" if support.supported else None
+        return "answerable" if is_supported(draft.hypothesis, neighbourhood, self.embedder) else None
 
 
 class LLMCritic:

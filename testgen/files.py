@@ -7,7 +7,7 @@ from pathlib import Path
 
 from langchain_core.documents import Document
 
-from ragtest.errors import SourceUnavailableError
+from ragtest_core.errors import SourceUnavailableError
 from testgen.sources import make_document
 
 

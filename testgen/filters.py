@@ -2,7 +2,7 @@
 
 Rules (the seed prompt's, checked on the output): a self-contained question ending in "?", no reference to
 "the context/passage/provided text", not two questions joined by "and", at most `max_words` words (CJK counted
-by `ragtest.text.word_count`), specific (enough content words), written in the source's language, and not a
+by `ragtest_core.text.word_count`), specific (enough content words), written in the source's language, and not a
 long verbatim copy of the context's wording.
 """
 
@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ragtest.text import content_tokens, detect_language, normalise_whitespace, tokenize, word_count
+from ragtest_core.text import content_tokens, detect_language, normalise_whitespace, tokenize, word_count
 
 DEFAULT_MAX_WORDS = 10
 DEFAULT_MAX_COPIED_WORDS = 6
@@ -194,21 +194,3 @@ def _script_family(language: str) -> str:
 def normalise_question(question: str) -> str:
     """Lower case, single spaces, no punctuation: the key for exact duplicate detection."""
     return normalise_whitespace(re.sub(r"[^\w\s]", " ", question.casefold()))
-
-
-# Kept for callers of the first version: the rules plus exact duplicates.
-@dataclass
-class QuestionFilter(QuestionRules):
-    _seen: set[str] = field(default_factory=set)
-
-    def check(
-        self, question: str, answer: str, *, language: str | None = None, contexts: Sequence[str] = ()
-    ) -> str | None:
-        reason = self.reason(question, answer, language=language, contexts=contexts)
-        if reason is None and normalise_question(question) in self._seen:
-            reason = "duplicate"
-        if reason is not None:
-            self.rejections[reason] += 1
-            return reason
-        self._seen.add(normalise_question(question))
-        return None

@@ -17,12 +17,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ragtest.asyncio_utils import run_sync
-from ragtest.errors import RagtestError
-from ragtest.grounding import SupportChecker
-from ragtest.schema import TestSample, stable_id
+from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.errors import RagtestError
+from ragtest_core.schema import TestSample, stable_id
 from testgen.chunking import Chunk
-from testgen.contexts import build_contexts, draw_roots
+from testgen.contexts import DEFAULT_K_NEIGHBOURS, build_contexts, draw_roots
 from testgen.critic import Critic, LLMCritic, OfflineCritic
 from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, QuestionRules
 from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution, renormalise
@@ -70,7 +69,7 @@ class TestsetGenerator:
                 raise RagtestError("the LLM critic needs an LLM writer (or pass critic='offline')")
             return LLMCritic(llm)
         if critic in ("auto", "offline"):
-            return OfflineCritic(SupportChecker(self.store.embedder))
+            return OfflineCritic(self.store.embedder)
         raise RagtestError(f"unknown critic {critic!r}: use 'auto', 'llm' or 'offline'")
 
     def stats_dict(self) -> dict[str, Any]:
@@ -84,7 +83,7 @@ class TestsetGenerator:
         seed: int = 0,
         *,
         num_questions_per_context: int = 1,
-        k_neighbours: int = 3,
+        k_neighbours: int = DEFAULT_K_NEIGHBOURS,
         show_progress: bool = False,
     ) -> list[TestSample]:
         """Exactly `size` samples in the configured type distribution; RagtestError with the counts if impossible."""
@@ -120,7 +119,7 @@ class TestsetGenerator:
         return samples
 
     def generate_size(
-        self, size: int, seed: int = 0, *, num_questions_per_context: int = 1, k_neighbours: int = 3
+        self, size: int, seed: int = 0, *, num_questions_per_context: int = 1, k_neighbours: int = DEFAULT_K_NEIGHBOURS
     ) -> list[TestSample]:
         return run_sync(
             self.agenerate_size(
@@ -131,7 +130,11 @@ class TestsetGenerator:
     # --- a fixed number of contexts (no size guarantee) ------------------------------------------------------
 
     async def agenerate(
-        self, num_contexts: int, num_questions_per_context: int = 1, k_neighbours: int = 3, seed: int = 0
+        self,
+        num_contexts: int,
+        num_questions_per_context: int = 1,
+        k_neighbours: int = DEFAULT_K_NEIGHBOURS,
+        seed: int = 0,
     ) -> list[TestSample]:
         """Samples from the first `num_contexts` roots, types dealt out in the configured distribution."""
         roots, screen = self._start(seed)
@@ -146,7 +149,11 @@ class TestsetGenerator:
         return samples
 
     def generate(
-        self, num_contexts: int, num_questions_per_context: int = 1, k_neighbours: int = 3, seed: int = 0
+        self,
+        num_contexts: int,
+        num_questions_per_context: int = 1,
+        k_neighbours: int = DEFAULT_K_NEIGHBOURS,
+        seed: int = 0,
     ) -> list[TestSample]:
         return run_sync(self.agenerate(num_contexts, num_questions_per_context, k_neighbours, seed))
 

@@ -14,10 +14,10 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from ragtest.llm.plan import PlannedCall
-from ragtest.text import split_sentences
+from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.text import split_sentences
 from testgen.chunking import Chunk
-from testgen.contexts import Context, build_contexts, draw_roots
+from testgen.contexts import DEFAULT_K_NEIGHBOURS, Context, build_contexts, draw_roots
 from testgen.critic import answerable_call, grounded_call
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.generator import batch_sizes, start_walkers
@@ -73,7 +73,7 @@ def plan_llm_calls(
     *,
     size: int,
     seed: int = 0,
-    k_neighbours: int = 3,
+    k_neighbours: int = DEFAULT_K_NEIGHBOURS,
     questions_per_context: int = 1,
     question_types: str | Mapping[str, float] | None = None,
     critic: bool = True,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Literal, get_args
 
-from ragtest.errors import RagtestError
+from ragtest_core.errors import RagtestError
 
 QuestionType = Literal["simple", "reasoning", "multi_context", "conditional", "unanswerable", "distracting"]
 QUESTION_TYPES: tuple[str, ...] = get_args(QuestionType)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ragtest.embeddings import Embedder
+from ragtest_core.embeddings import Embedder
 from testgen.contexts import Context
 from testgen.critic import Critic
 from testgen.filters import QuestionRules, normalise_question

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from langchain_core.documents import Document
 
-from ragtest.schema import stable_id
-from ragtest.text import detect_language
+from ragtest_core.schema import stable_id
+from ragtest_core.text import detect_language
 
 METADATA_KEYS: tuple[str, ...] = ("source", "url", "revision_id", "doc_id", "language")
 

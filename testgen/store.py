@@ -1,7 +1,7 @@
 """The chunk store: a Chroma collection (on disk, or a Chroma server by URL) filled with our own embeddings.
 
 Chroma never embeds anything itself (its default function would try to download a model): every vector comes
-from a `ragtest.embeddings.Embedder`. Adding the same chunks again embeds nothing, since ids already stored
+from a `ragtest_core.embeddings.Embedder`. Adding the same chunks again embeds nothing, since ids already stored
 are skipped. Distances are cosine distances (0 = same direction).
 """
 
@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from ragtest.embeddings import Embedder
-from ragtest.errors import RagtestError
+from ragtest_core.embeddings import Embedder
+from ragtest_core.errors import RagtestError
 from testgen.chunking import Chunk
 
 DEFAULT_COLLECTION = "ragtest-chunks"

@@ -28,7 +28,7 @@ from typing import Any
 import requests
 from langchain_core.documents import Document
 
-from ragtest.errors import SourceUnavailableError
+from ragtest_core.errors import SourceUnavailableError
 from testgen.sources import make_document
 
 API_URL_ENV = "RAGTEST_WIKIPEDIA_API_URL"

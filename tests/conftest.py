@@ -31,6 +31,6 @@ def wiki_dir(shared_data: Path) -> Path:
 @pytest.fixture(scope="session")
 def embedder():  # type: ignore[no-untyped-def]
     """The real all-MiniLM-L6-v2 embedder, loaded once for the whole session."""
-    from ragtest.embeddings import get_embedder
+    from ragtest_core.embeddings import get_embedder
 
     return get_embedder()

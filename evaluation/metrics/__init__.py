@@ -12,7 +12,31 @@ from evaluation.metrics.retrieval import MRR, NDCG, HitRate
 from evaluation.metrics.robustness import NegativeRejection, NoiseRobustness
 from evaluation.metrics.text_overlap import Bleu, ExactMatch, RougeL, SemanticSimilarity, TokenF1
 
+#: Every built-in metric, in the order summaries list them; the registry is built from this one list.
+BUILTIN_METRICS = (
+    Faithfulness,
+    AnswerRelevancy,
+    AnswerRelevancyRaw,
+    ContextRelevance,
+    ContextPrecision,
+    ContextRecall,
+    AnswerCorrectness,
+    CitationRecall,
+    CitationPrecision,
+    HitRate,
+    MRR,
+    NDCG,
+    ExactMatch,
+    TokenF1,
+    RougeL,
+    Bleu,
+    SemanticSimilarity,
+    NegativeRejection,
+    NoiseRobustness,
+)
+
 __all__ = [
+    "BUILTIN_METRICS",
     "MRR",
     "NDCG",
     "AnswerCorrectness",

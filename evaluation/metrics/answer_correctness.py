@@ -22,7 +22,7 @@ from evaluation.prompts import CorrectnessClassification, Statements, correctnes
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
 from evaluation.sample import Sample
 from evaluation.scores import CORRECTNESS_WEIGHTS, answer_correctness_score
-from ragtest.schema import ANSWER, GROUND_TRUTH, QUESTION, MetricResult
+from ragtest_core.schema import ANSWER, GROUND_TRUTH, QUESTION, MetricResult
 
 
 class AnswerCorrectness(Metric):

@@ -29,11 +29,11 @@ from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
 from evaluation.prompts import QUESTIONS_TO_GENERATE, GeneratedQuestions, question_generation_prompt
 from evaluation.refusal import is_noncommittal
-from evaluation.sample import Sample, sentences_of
+from evaluation.sample import Sample
 from evaluation.scores import answer_relevancy_score
-from ragtest.llm.plan import PlannedCall
-from ragtest.schema import ANSWER, QUESTION, MetricResult
-from ragtest.text import content_tokens
+from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.schema import ANSWER, QUESTION, MetricResult
+from ragtest_core.text import content_tokens, sentences_of
 
 _OPENER = r"(?:what|how|when|where|who|whom|whose|why|which|is|are|was|were|does|do|did|can|could|has|have|had)"
 #: Where a question splits into parts: "..., and <wh-word or auxiliary> ...", a question mark, a semicolon.

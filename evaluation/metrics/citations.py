@@ -29,10 +29,10 @@ from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
 from evaluation.prompts import SupportVerdict, support_prompt
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
-from evaluation.sample import Sample, sentences_of
+from evaluation.sample import Sample
 from evaluation.scores import CitationJudgement, citation_precision_score, citation_recall_score
-from ragtest.schema import ANSWER, CONTEXTS, MetricResult
-from ragtest.text import content_tokens
+from ragtest_core.schema import ANSWER, CONTEXTS, MetricResult
+from ragtest_core.text import content_tokens, sentences_of
 
 _MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _LEADING = re.compile(r"^\s*(?:\[\d+(?:\s*,\s*\d+)*\]\s*)+")

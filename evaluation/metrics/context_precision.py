@@ -20,8 +20,8 @@ from evaluation.metric import Metric, with_note
 from evaluation.prompts import ContextVerdict, context_precision_prompt
 from evaluation.sample import Sample
 from evaluation.scores import context_precision_score
-from ragtest.llm.plan import PlannedCall
-from ragtest.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, MetricResult
+from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, MetricResult
 
 _ANSWER_NOTE = " (reference: the answer, since the row has no ground_truth)"
 

@@ -1,6 +1,6 @@
 """Context recall: the share of the reference answer's sentences attributable to the retrieved contexts.
 
-The reference (`ground_truth`) is split with `ragtest.text.split_sentences`. Local judge: a sentence is
+The reference (`ground_truth`) is split with `ragtest_core.text.split_sentences`. Local judge: a sentence is
 attributable when the contexts support it (the local support rule). Edge cases: no ground_truth -> failed
 "needs ground_truth"; no contexts -> 0.0, nothing is attributable.
 """
@@ -13,10 +13,11 @@ from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric, align_verdicts, with_note
 from evaluation.prompts import Attributions, context_recall_prompt
-from evaluation.sample import Sample, sentences_of
+from evaluation.sample import Sample
 from evaluation.scores import context_recall_score
-from ragtest.llm.plan import PlannedCall
-from ragtest.schema import CONTEXTS, GROUND_TRUTH, QUESTION, MetricResult
+from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.schema import CONTEXTS, GROUND_TRUTH, QUESTION, MetricResult
+from ragtest_core.text import sentences_of
 
 
 class ContextRecall(Metric):

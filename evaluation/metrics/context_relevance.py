@@ -1,6 +1,6 @@
 """Context relevance: the share of the retrieved context sentences that are relevant to the question.
 
-Sentences are counted with `ragtest.text.split_sentences`. LLM judge (RAGAS): the model extracts the relevant
+Sentences are counted with `ragtest_core.text.split_sentences`. LLM judge (RAGAS): the model extracts the relevant
 sentences. Local judge: a sentence is relevant when its centred cosine similarity to the question (embeddings
 centred on the run's reference mean, `evaluation.centring`) reaches `CONTEXT_RELEVANT_COSINE`, or it holds
 `CONTEXT_RELEVANT_QUESTION_RECALL` of the question's content tokens weighted by their IDF within the row's context
@@ -20,10 +20,11 @@ from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
 from evaluation.prompts import RelevantSentences, context_relevance_prompt
-from evaluation.sample import Sample, sentences_of
+from evaluation.sample import Sample
 from evaluation.scores import context_relevance_score
-from ragtest.llm.plan import PlannedCall
-from ragtest.schema import CONTEXTS, QUESTION, MetricResult
+from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.schema import CONTEXTS, QUESTION, MetricResult
+from ragtest_core.text import sentences_of
 
 #: What an LLM writes when it finds nothing relevant (RAGAS' convention), not a sentence of the context.
 _NOTHING_RELEVANT = "insufficient information"

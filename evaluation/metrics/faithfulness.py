@@ -16,10 +16,11 @@ from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric, align_verdicts, with_note
 from evaluation.prompts import Statements, StatementVerdicts, faithfulness_prompt, statements_prompt
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
-from evaluation.sample import Sample, sentences_of
+from evaluation.sample import Sample
 from evaluation.scores import faithfulness_score
-from ragtest.llm.plan import PlannedCall
-from ragtest.schema import ANSWER, CONTEXTS, QUESTION, MetricResult
+from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.schema import ANSWER, CONTEXTS, QUESTION, MetricResult
+from ragtest_core.text import sentences_of
 
 
 def statements_call(sample: Sample) -> PlannedCall:

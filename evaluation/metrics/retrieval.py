@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from evaluation.metric import JudgeFreeMetric
 from evaluation.sample import Sample
-from ragtest.schema import CONTEXT_IDS, REFERENCE_CONTEXT_IDS, MetricResult
+from ragtest_core.schema import CONTEXT_IDS, REFERENCE_CONTEXT_IDS, MetricResult
 
 DEFAULT_K = 5
 

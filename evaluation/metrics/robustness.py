@@ -24,7 +24,7 @@ from evaluation.metrics.answer_correctness import AnswerCorrectness
 from evaluation.prompts import RejectionVerdict, rejection_prompt
 from evaluation.refusal import is_noncommittal
 from evaluation.sample import Sample
-from ragtest.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, QUESTION_TYPE, MetricResult
+from ragtest_core.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, QUESTION_TYPE, MetricResult
 
 UNANSWERABLE = "unanswerable"
 DISTRACTING = "distracting"

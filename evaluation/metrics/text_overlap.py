@@ -1,6 +1,6 @@
 """Reference-based text metrics, no LLM: exact match, token F1, ROUGE-L, BLEU and embedding similarity.
 
-All compare the answer with `ground_truth` on `ragtest.text.tokenize` tokens (lower-cased words; each Chinese or
+All compare the answer with `ground_truth` on `ragtest_core.text.tokenize` tokens (lower-cased words; each Chinese or
 Japanese character is one token), so they work for CJK text. ROUGE-L uses rouge-score with that tokenizer (its
 default one drops non-ASCII text); BLEU is sacrebleu's smoothed sentence BLEU on the same tokens joined by spaces
 (tokenize="none"), divided by 100. semantic_similarity is the cosine of the answer's and the reference's
@@ -21,9 +21,9 @@ from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import JudgeFreeMetric, Metric
 from evaluation.sample import Sample
-from ragtest.embeddings import Embedder
-from ragtest.schema import ANSWER, GROUND_TRUTH, MetricResult
-from ragtest.text import tokenize
+from ragtest_core.embeddings import Embedder
+from ragtest_core.schema import ANSWER, GROUND_TRUTH, MetricResult
+from ragtest_core.text import tokenize
 
 _ARTICLES = frozenset({"a", "an", "the"})
 
@@ -50,7 +50,7 @@ def token_f1(answer: str, reference: str) -> float:
 
 
 class _Tokenizer:
-    """rouge-score's tokenizer protocol over `ragtest.text.tokenize`."""
+    """rouge-score's tokenizer protocol over `ragtest_core.text.tokenize`."""
 
     def tokenize(self, text: str) -> list[str]:
         return tokenize(text)

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ragtest.text import word_count
+from ragtest_core.text import word_count
 from testgen.writers.lexicon import (
     AUX_BE,
     DEICTIC,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragtest.text import word_count
+from ragtest_core.text import word_count
 from testgen.filters import is_specific
 from testgen.writers.rules import Turned
 

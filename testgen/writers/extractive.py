@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from ragtest.text import split_sentences
+from ragtest_core.text import split_sentences
 from testgen.chunking import Chunk
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS

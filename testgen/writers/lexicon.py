@@ -60,14 +60,6 @@ PERSON_NOUNS = words(
     mother head manager chief founders inventors authors scientist researcher professor king queen emperor
     minister mascot"""
 )
-#: verbs whose answer space is too wide without a complement ("What does Python use?").
-LIGHT_VERBS = words(
-    """use uses used using have has had include includes included support supports supported allow allows allowed
-    provide provides provided offer offers offered contain contains contained feature features featured make makes
-    made do does did get gets got give gives gave take takes took produce produces produced require requires
-    required implement implements implemented enable enables enabled employ employs employed receive receives
-    received involve involves involved become becomes became called known add adds added"""
-)
 
 _IRREGULAR = {  # base: (third person, past, participle)
     "be": ("is", "was", "been"),
@@ -213,5 +205,3 @@ def _index() -> dict[str, VerbForm]:
 
 
 FORMS: dict[str, VerbForm] = _index()
-#: forms that are nouns far more often than verbs at the start of a clause.
-NOUNLIKE = words("uses use found form forms name names lead record list start end need feature features")

@@ -8,10 +8,10 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from ragtest.errors import LLMError, LLMOutputError, LLMPermanentError
-from ragtest.llm.client import LLMClient
-from ragtest.llm.parsing import schema_instructions
-from ragtest.llm.plan import PlannedCall
+from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
+from ragtest_core.llm.client import LLMClient
+from ragtest_core.llm.parsing import schema_instructions
+from ragtest_core.llm.plan import PlannedCall
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QUESTION_TYPES, QuestionType, refusal
@@ -55,12 +55,6 @@ TASKS: dict[str, str] = {
     "taken from one other block (the distractor); name that block as distractor. The answer comes from block [1] "
     "only.",
 }
-
-TEXT_FORMAT = """Write each pair as:
-question: <the question>
-answer: <the answer>
-blocks: <block numbers, e.g. 1, 2>
-and separate pairs with a line containing only XXX."""
 
 
 class QAPair(BaseModel):

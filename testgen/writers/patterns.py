@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ragtest.text import content_tokens, word_count
+from ragtest_core.text import content_tokens, word_count
 from testgen.filters import DEFAULT_MAX_WORDS, is_specific
 from testgen.writers.clause import DATE, Casing, Skip, clean_sentence, parse_clause, strip_discourse
 from testgen.writers.lexicon import VAGUE_HEADS

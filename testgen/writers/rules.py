@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ragtest.text import STOPWORDS, content_tokens
+from ragtest_core.text import STOPWORDS, content_tokens
 from testgen.writers.clause import DATE, Casing, Clause, Skip
 from testgen.writers.lexicon import (
     AS_PARTICIPLES,

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ragtest.cli import main
-from ragtest.datasets import read_jsonl
+from ragtest_core.datasets import read_jsonl
 
 METRICS = ("faithfulness", "answer_relevancy", "context_relevance", "context_precision", "context_recall")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragtest.cli import main
-from ragtest.datasets import read_jsonl
+from ragtest_core.datasets import read_jsonl
 
 
 def test_meta_eval_prints_the_paper_table(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ragtest.cli import main
-from ragtest.datasets import read_jsonl
+from ragtest_core.datasets import read_jsonl
 
 TOPIC = "Python (programming language)"
 METRICS = ("faithfulness", "answer_relevancy", "context_relevance", "context_precision", "context_recall")

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from ragtest.llm.client import LLMClient, LLMConfig
-from ragtest.llm.scripted import ScriptedChatModel
+from ragtest_core.llm.client import LLMClient, LLMConfig
+from ragtest_core.llm.scripted import ScriptedChatModel
 from tests.evaluation.helpers import MakeClient
 
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from ragtest.llm.client import LLMClient
-from ragtest.llm.scripted import ScriptedChatModel
+from ragtest_core.llm.client import LLMClient
+from ragtest_core.llm.scripted import ScriptedChatModel
 
 MakeClient = Callable[[Callable[[str], str]], tuple[LLMClient, ScriptedChatModel]]
 

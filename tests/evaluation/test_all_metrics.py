@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 
 from evaluation import available_metrics, evaluate_dataset
-from ragtest.embeddings import Embedder
-from ragtest.text import split_sentences
+from ragtest_core.embeddings import Embedder
+from ragtest_core.text import split_sentences
 
 
 def chunks(path: Path, count: int) -> list[str]:

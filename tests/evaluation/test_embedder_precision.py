@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ragtest.embeddings import Embedder, get_embedder, has_bfloat16_matmul, resolve_precision
-from ragtest.errors import RagtestError
+from ragtest_core.embeddings import Embedder, get_embedder, has_bfloat16_matmul, resolve_precision
+from ragtest_core.errors import RagtestError
 
 SENTENCES = [
     "The Eiffel Tower was built from 1887 to 1889 as the entrance arch to the 1889 World's Fair.",

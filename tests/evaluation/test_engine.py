@@ -21,9 +21,9 @@ from evaluation import (
     unregister_metric,
 )
 from evaluation.local_judge import LocalJudge
-from ragtest.embeddings import Embedder
-from ragtest.errors import MissingColumnsError, RagtestError
-from ragtest.schema import MetricResult
+from ragtest_core.embeddings import Embedder
+from ragtest_core.errors import MissingColumnsError, RagtestError
+from ragtest_core.schema import MetricResult
 from tests.evaluation.helpers import one_row
 
 FIVE = ["answer_relevancy", "context_precision", "context_recall", "context_relevance", "faithfulness"]

@@ -9,8 +9,8 @@ import math
 import pytest
 
 from evaluation import evaluate_dataset
-from ragtest.embeddings import Embedder
-from ragtest.errors import LLMPermanentError, MissingColumnsError, RagtestError
+from ragtest_core.embeddings import Embedder
+from ragtest_core.errors import LLMPermanentError, MissingColumnsError, RagtestError
 from tests.evaluation.helpers import MakeClient, one_row
 
 QUESTION = "Where is the Eiffel Tower and when was it built?"

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from evaluation import evaluate_dataset
-from ragtest.embeddings import Embedder
-from ragtest.llm import LLMConfig, build_client
+from ragtest_core.embeddings import Embedder
+from ragtest_core.llm import LLMConfig, build_client
 from tests.evaluation.helpers import one_row
 from tests.stubs.openai_server import OpenAIStubServer, StubRequest, openai_server  # noqa: F401
 

@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 
 from evaluation import evaluate_dataset
-from evaluation.local_judge import LocalJudge, supports
-from ragtest.datasets import read_dataset
-from ragtest.embeddings import Embedder
+from evaluation.local_judge import LocalJudge
+from ragtest_core.datasets import read_dataset
+from ragtest_core.embeddings import Embedder
+from ragtest_core.support import decide as supports
 from tests.evaluation.helpers import one_row
 
 FIVE = ["faithfulness", "answer_relevancy", "context_relevance", "context_precision", "context_recall"]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evaluation.meta_eval import clean, format_table, load_wikieval, main, run_wikieval
-from ragtest.embeddings import Embedder
+from ragtest_core.embeddings import Embedder
 
 
 def test_wikieval_cleaning(shared_data: Path) -> None:

@@ -14,7 +14,7 @@ from evaluation.scores import (
     citation_recall_score,
     statement_f1,
 )
-from ragtest.embeddings import Embedder
+from ragtest_core.embeddings import Embedder
 from tests.evaluation.helpers import one_row
 
 CONTEXTS = [

@@ -8,9 +8,9 @@ from collections import Counter
 
 import evaluation
 from evaluation import ExactMatch, Faithfulness, Sample, evaluate_dataset
-from evaluation.sample import sentences_of
-from ragtest.embeddings import Embedder
-from ragtest.llm import PlannedCall
+from ragtest_core.embeddings import Embedder
+from ragtest_core.llm import PlannedCall
+from ragtest_core.text import sentences_of
 from tests.evaluation.helpers import MakeClient, one_row
 
 ANSWER = "The Eiffel Tower is in Paris. It was built in 1889. It is painted blue."

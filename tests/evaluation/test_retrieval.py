@@ -9,7 +9,7 @@ import pytest
 
 from evaluation import evaluate_dataset, get_metric
 from evaluation.metrics.retrieval import dedupe, hit_rate, ndcg, reciprocal_rank
-from ragtest.errors import MissingColumnsError
+from ragtest_core.errors import MissingColumnsError
 
 
 def test_hand_computed_with_a_duplicate() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from evaluation.agreement import cohen_kappa, correlations, pairwise_accuracy
 from evaluation.stats import bootstrap_ci, format_interval, summarise
-from ragtest.schema import MetricResult
+from ragtest_core.schema import MetricResult
 
 
 def test_bootstrap_interval_is_seeded_and_contains_the_mean() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from evaluation import evaluate_dataset
 from evaluation.metrics.text_overlap import bleu, exact_match, rouge_l, token_f1
-from ragtest.embeddings import Embedder
+from ragtest_core.embeddings import Embedder
 
 TEXT = ["exact_match", "token_f1", "rouge_l", "bleu", "semantic_similarity"]
 

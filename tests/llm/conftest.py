@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ragtest.llm import LLMClient, LLMConfig, build_client
+from ragtest_core.llm import LLMClient, LLMConfig, build_client
 from tests.stubs.openai_server import OpenAIStubServer, openai_server  # noqa: F401  (fixture)
 
 ClientFactory = Callable[..., LLMClient]

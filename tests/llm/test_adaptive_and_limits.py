@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from ragtest.asyncio_utils import run_sync
-from ragtest.errors import LLMPermanentError
-from ragtest.llm import LLMConfig, build_client
-from ragtest.llm.limits import AdaptiveConcurrency, TokenBucket
+from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.errors import LLMPermanentError
+from ragtest_core.llm import LLMConfig, build_client
+from ragtest_core.llm.limits import AdaptiveConcurrency, TokenBucket
 from tests.llm.conftest import ClientFactory
 from tests.stubs.openai_server import OpenAIStubServer
 

@@ -8,9 +8,9 @@ import time
 import pytest
 from pydantic import BaseModel
 
-from ragtest.asyncio_utils import run_sync
-from ragtest.errors import LLMError, LLMOutputError, LLMPermanentError
-from ragtest.llm import build_client
+from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
+from ragtest_core.llm import build_client
 from tests.llm.conftest import ClientFactory
 from tests.stubs.openai_server import Fault, OpenAIStubServer
 

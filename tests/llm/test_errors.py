@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ragtest.llm.errors import classify_error
+from ragtest_core.llm.errors import classify_error
 
 
 class HTTPError(Exception):

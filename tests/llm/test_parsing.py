@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from ragtest.errors import LLMOutputError
-from ragtest.llm import extract_json, parse_structured
+from ragtest_core.errors import LLMOutputError
+from ragtest_core.llm import extract_json, parse_structured
 
 
 class Statements(BaseModel):

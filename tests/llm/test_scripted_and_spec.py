@@ -10,10 +10,10 @@ from langchain_core.messages import SystemMessage
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, SecretStr
 
-from ragtest.asyncio_utils import run_sync
-from ragtest.errors import LLMOutputError, RagtestError
-from ragtest.llm import LLMClient, LLMConfig, ScriptedChatModel, build_client, make_chat_model
-from ragtest.llm.spec import model_identity
+from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.errors import LLMOutputError, RagtestError
+from ragtest_core.llm import LLMClient, LLMConfig, ScriptedChatModel, build_client, make_chat_model
+from ragtest_core.llm.spec import model_identity
 
 
 class Verdict(BaseModel):
@@ -117,7 +117,7 @@ def test_missing_provider_package_names_the_install(monkeypatch: pytest.MonkeyPa
 def test_content_block_replies_become_plain_text() -> None:
     from langchain_core.messages import AIMessage
 
-    from ragtest.llm.client import reply_text
+    from ragtest_core.llm.client import reply_text
 
     blocks = AIMessage(content=[{"type": "text", "text": "hello "}, {"type": "text", "text": "world"}])
     assert reply_text(blocks) == "hello world"

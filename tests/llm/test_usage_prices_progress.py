@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ragtest.datasets import read_dataset, write_dataset
-from ragtest.errors import RagtestError
-from ragtest.llm.progress import llm_progress
-from ragtest.llm.usage import UsageTracker, load_prices
+from ragtest_core.datasets import read_dataset, write_dataset
+from ragtest_core.errors import RagtestError
+from ragtest_core.llm.progress import llm_progress
+from ragtest_core.llm.usage import UsageTracker, load_prices
 
 
 def test_usage_by_phase_and_metric() -> None:

@@ -12,7 +12,7 @@ from langchain_core.documents import Document
 from langchain_core.runnables import RunnableLambda
 
 from rag_under_test import HTTPAdapter, RunnableAdapter, answer_samples
-from ragtest.asyncio_utils import run_sync
+from ragtest_core.asyncio_utils import run_sync
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -43,8 +43,9 @@ def endpoint() -> Iterator[str]:
 
 
 def test_http_adapter(endpoint: str) -> None:
-    rows = run_sync(answer_samples([{"question": "hi?"}, {"question": "fail?"}], HTTPAdapter(endpoint),
-                                   show_progress=False))
+    rows = run_sync(
+        answer_samples([{"question": "hi?"}, {"question": "fail?"}], HTTPAdapter(endpoint), show_progress=False)
+    )
     assert rows[0]["answer"] == "echo hi?" and rows[0]["context_ids"] == ["c1"] and rows[0]["answer_error"] is None
     assert "500" in rows[1]["answer_error"]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from rag_under_test import answer_samples, load_adapter
-from ragtest.asyncio_utils import run_sync
-from ragtest.datasets import read_jsonl
-from ragtest.errors import RagtestError
-from ragtest.schema import RAGAnswer
+from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.datasets import read_jsonl
+from ragtest_core.errors import RagtestError
+from ragtest_core.schema import RAGAnswer
 
 
 class FlakyRAG:
@@ -64,8 +64,9 @@ def test_rerun_resumes_from_the_progress_file(tmp_path: Path) -> None:
 
 
 def test_sync_adapter_loaded_by_import_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "my_rag.py").write_text(textwrap.dedent('''
-        from ragtest.schema import RAGAnswer
+    (tmp_path / "my_rag.py").write_text(
+        textwrap.dedent("""
+        from ragtest_core.schema import RAGAnswer
 
         class MyRAG:
             def __init__(self, prefix: str = "A:") -> None:
@@ -81,7 +82,8 @@ def test_sync_adapter_loaded_by_import_path(tmp_path: Path, monkeypatch: pytest.
             return DictRAG()
 
         not_a_rag = 42
-    '''))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     adapter = load_adapter("my_rag:MyRAG")
     rows = run_sync(answer_samples([{"question": "q?"}], adapter, show_progress=False))

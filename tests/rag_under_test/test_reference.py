@@ -6,8 +6,8 @@ from pathlib import Path
 
 from rag_under_test import Passage, ReferenceRAG
 from rag_under_test.reference import REFUSAL
-from ragtest.asyncio_utils import run_sync
-from ragtest.embeddings import Embedder
+from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.embeddings import Embedder
 
 
 class ListRetriever:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ragtest.cli import main
-from ragtest.datasets import read_jsonl
+from ragtest_core.datasets import read_jsonl
 from tests.reliability.conftest import MIXED_FAULTS, SIZE, manifest, read_final_files, run_args
 from tests.stubs.openai_server import OpenAIStubServer, StubRequest
 from tests.stubs.responder import original_prompt

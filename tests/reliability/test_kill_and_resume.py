@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from ragtest.cli import main
-from ragtest.datasets import read_jsonl
-from ragtest.llm.cache import LLMCache, cache_key
+from ragtest_core.datasets import read_jsonl
+from ragtest_core.llm.cache import LLMCache, cache_key
 from tests.reliability.conftest import FINAL_FILES, SIZE, read_final_files, run_args
 from tests.stubs.openai_server import OpenAIStubServer, StubRequest
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import re
 
-from ragtest.schema import stable_id
-from ragtest.text import detect_language, split_sentences
+from ragtest_core.schema import stable_id
+from ragtest_core.text import detect_language, split_sentences
 from testgen.chunking import Chunk
 from testgen.writers.extractive import ExtractiveWriter
 from testgen.writers.llm import TASKS

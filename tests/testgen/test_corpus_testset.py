@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ragtest.datasets import write_dataset
-from ragtest.embeddings import Embedder
-from ragtest.errors import RagtestError
-from ragtest.schema import TestSample
+from ragtest_core.datasets import write_dataset
+from ragtest_core.embeddings import Embedder
+from ragtest_core.errors import RagtestError
+from ragtest_core.schema import TestSample
 from testgen import (
     ChunkingConfig,
     ChunkStore,

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ragtest.text import split_sentences, word_count
+from ragtest_core.text import split_sentences, word_count
 from testgen import ChunkingConfig, ExtractiveWriter, chunk_documents, load_files
 from testgen.contexts import Context
 from testgen.filters import QuestionRules, is_specific

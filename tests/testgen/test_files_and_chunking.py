@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ragtest.errors import SourceUnavailableError
+from ragtest_core.errors import SourceUnavailableError
 from testgen import ChunkingConfig, chunk_documents, load_files, make_document
 
 PYTHON_FILE = "Python_(programming_language).txt"

@@ -4,7 +4,7 @@ import asyncio
 import json
 from collections.abc import Callable
 
-from ragtest.llm import LLMClient, LLMConfig, ScriptedChatModel
+from ragtest_core.llm import LLMClient, LLMConfig, ScriptedChatModel
 from testgen import LLMWriter
 from testgen.chunking import Chunk
 from testgen.contexts import Context

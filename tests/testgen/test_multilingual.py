@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ragtest.llm import LLMClient, ScriptedChatModel
-from ragtest.text import detect_language, split_sentences, word_count
+from ragtest_core.llm import LLMClient, ScriptedChatModel
+from ragtest_core.text import detect_language, split_sentences, word_count
 from testgen import ExtractiveWriter, LLMWriter, chunk_documents, load_files
 from testgen.contexts import Context
 from testgen.filters import QuestionRules

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import testgen
-from ragtest.embeddings import Embedder
-from ragtest.llm import LLMClient, PlannedCall, ScriptedChatModel
+from ragtest_core.embeddings import Embedder
+from ragtest_core.llm import LLMClient, PlannedCall, ScriptedChatModel
 from testgen import ChunkStore, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
 from testgen.critic import grounded_call
 from testgen.writers import Draft

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ragtest.datasets import write_dataset
-from ragtest.embeddings import Embedder
-from ragtest.llm import LLMClient, ScriptedChatModel, build_client
+from ragtest_core.datasets import write_dataset
+from ragtest_core.embeddings import Embedder
+from ragtest_core.llm import LLMClient, ScriptedChatModel, build_client
 from testgen import ChunkStore, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
 from testgen.question_types import allocate, refusal
 from testgen.writers.llm import TASKS

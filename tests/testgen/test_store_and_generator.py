@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from ragtest.datasets import write_dataset
-from ragtest.embeddings import Embedder
-from ragtest.errors import RagtestError
-from ragtest.llm import LLMClient, ScriptedChatModel
+from ragtest_core.datasets import write_dataset
+from ragtest_core.embeddings import Embedder
+from ragtest_core.errors import RagtestError
+from ragtest_core.llm import LLMClient, ScriptedChatModel
 from testgen import (
     ChunkStore,
     ExtractiveWriter,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ragtest.errors import SourceUnavailableError
+from ragtest_core.errors import SourceUnavailableError
 from testgen import load_wikipedia
 from testgen.wikipedia_source import API_URL_ENV, CACHE_ENV, OFFLINE_ENV
 from tests.testgen.mediawiki_stub import closed_port_url, mediawiki_server, silent_server

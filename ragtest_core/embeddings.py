@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ragtest.errors import RagtestError
+from ragtest_core.errors import RagtestError
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer

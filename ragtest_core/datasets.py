@@ -1,4 +1,4 @@
-"""Reading and writing datasets as JSONL (default), Parquet or CSV.
+"""Reading and writing datasets as JSONL (default), JSON (one array of row objects), Parquet or CSV.
 
 Readers accept ragas' newer column names and turn list columns stored as text (CSV) back into lists.
 JSONL output is deterministic: the same rows always give the same bytes.
@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragtest.errors import MissingColumnsError, RagtestError
-from ragtest.schema import LIST_COLUMNS, RAGAS_ALIASES
+from ragtest_core.errors import RagtestError
+from ragtest_core.files import atomic_path, atomic_write, atomic_write_text
+from ragtest_core.schema import LIST_COLUMNS, RAGAS_ALIASES
 
 SUPPORTED_SUFFIXES = (".jsonl", ".json", ".parquet", ".csv")
 
@@ -30,11 +31,11 @@ def read_dataset(path: str | Path) -> pd.DataFrame:
     if suffix == ".jsonl":
         frame = pd.DataFrame(read_jsonl(path))
     elif suffix == ".json":
-        frame = pd.read_json(path)
+        frame = pd.DataFrame(read_json_array(path))
     elif suffix == ".parquet":
         frame = pd.read_parquet(path)
     elif suffix == ".csv":
-        frame = pd.read_csv(path, keep_default_na=False)
+        frame = pd.read_csv(path, keep_default_na=False, na_values=[""])  # only empty cells are missing
     else:
         raise RagtestError(f"unsupported dataset format {suffix!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
     return normalise_columns(frame)
@@ -54,6 +55,31 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
                 break
             raise RagtestError(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
     return rows
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The frame's rows as dicts keyed by column name (as text)."""
+    return [{str(key): value for key, value in row.items()} for row in frame.to_dict(orient="records")]
+
+
+def read_rows(path: str | Path) -> list[dict[str, Any]]:
+    """A dataset file's rows as dicts: JSONL rows as written (no column renaming), other formats via `read_dataset`."""
+    if Path(path).suffix.lower() == ".jsonl":
+        return read_jsonl(path)
+    return records(read_dataset(path))
+
+
+def read_json_array(path: str | Path) -> list[dict[str, Any]]:
+    """Rows of a `.json` file: a JSON array of objects (what `write_dataset` writes and pandas users expect)."""
+    try:
+        value = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise RagtestError(f"{path}: not valid JSON ({exc.msg}); a .json dataset is one array of row objects") from exc
+    if isinstance(value, dict):  # {"column": [values...]} as pandas' orient="list"/"columns" writes
+        return records(pd.DataFrame(value))
+    if not isinstance(value, list) or not all(isinstance(row, dict) for row in value):
+        raise RagtestError(f"{path}: a .json dataset must be an array of row objects")
+    return value
 
 
 def normalise_columns(frame: pd.DataFrame) -> pd.DataFrame:
@@ -93,50 +119,37 @@ def join_if_list(value: Any) -> Any:
     return value
 
 
-def require_columns(frame: pd.DataFrame, columns: Iterable[str], purpose: str) -> None:
-    """Raise a clear error naming every column that `purpose` needs and the frame lacks."""
-    missing = [column for column in columns if column not in frame.columns]
-    if missing:
-        have = ", ".join(map(str, frame.columns))
-        raise MissingColumnsError(f"{purpose} needs column(s) {', '.join(missing)}; the dataset has: {have}")
-
-
 def write_dataset(frame: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | Path) -> Path:
     """Write a dataset atomically (a temporary file renamed into place, so a killed run never leaves half a file);
     the format follows the file suffix (JSONL when none is given)."""
     path = Path(path)
     if not path.suffix:
         path = path.with_suffix(".jsonl")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    rows = frame.to_dict(orient="records") if isinstance(frame, pd.DataFrame) else [dict(r) for r in frame]
+    rows = records(frame) if isinstance(frame, pd.DataFrame) else [dict(r) for r in frame]
     suffix = path.suffix.lower()
-    if suffix in (".jsonl", ".json"):
+    if suffix == ".jsonl":
         write_jsonl(rows, path)
+    elif suffix == ".json":
+        plain = [to_jsonable(row) for row in rows]
+        atomic_write_text(path, json.dumps(plain, ensure_ascii=False, allow_nan=False, indent=1) + "\n")
     elif suffix == ".parquet":
-        tmp = path.with_name(path.name + ".tmp")
-        pd.DataFrame([to_jsonable(row) for row in rows]).to_parquet(tmp, index=False)
-        tmp.replace(path)
+        with atomic_path(path) as tmp:
+            pd.DataFrame([to_jsonable(row) for row in rows]).to_parquet(tmp, index=False)
     elif suffix == ".csv":
         flat = [
             {k: json.dumps(v, ensure_ascii=False) if isinstance(v, list) else v for k, v in to_jsonable(row).items()}
             for row in rows
         ]
-        tmp = path.with_name(path.name + ".tmp")
-        pd.DataFrame(flat).to_csv(tmp, index=False)
-        tmp.replace(path)
+        with atomic_path(path) as tmp:
+            pd.DataFrame(flat).to_csv(tmp, index=False)
     else:
         raise RagtestError(f"unsupported dataset format {suffix!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
     return path
 
 
 def write_jsonl(rows: Iterable[Mapping[str, Any]], path: str | Path) -> None:
-    """Write rows as JSONL atomically (a temporary file renamed into place)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(dumps_row(row) + "\n")
-    tmp.replace(path)
+    """Write rows as JSONL atomically."""
+    atomic_write(path, lambda handle: handle.writelines(dumps_row(row) + "\n" for row in rows))
 
 
 def dumps_row(row: Mapping[str, Any]) -> str:

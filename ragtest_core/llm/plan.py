@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from ragtest.llm.parsing import schema_instructions
+from ragtest_core.llm.parsing import schema_instructions
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
-from ragtest.errors import RagtestError
-from ragtest.llm.cache import LLMCache
-from ragtest.llm.client import LLMClient, LLMConfig
-from ragtest.llm.usage import UsageTracker
+from ragtest_core.errors import RagtestError
+from ragtest_core.llm.cache import LLMCache
+from ragtest_core.llm.client import LLMClient, LLMConfig
+from ragtest_core.llm.usage import UsageTracker
 
 DEFAULT_BASE_URL_MODEL = "default"
 _EXTRAS = ("openai", "ollama", "anthropic")  # optional-dependency groups in pyproject.toml

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ragtest.errors import LLMOutputError
+from ragtest_core.errors import LLMOutputError
 
 T = TypeVar("T", bound=BaseModel)
 

@@ -1,6 +1,6 @@
 """Flow control for model calls: adaptive concurrency (AIMD) and a tokens-per-minute bucket.
 
-Both are used only from the LLM I/O loop (ragtest.llm.loop), so an asyncio.Condition is safe here. The
+Both are used only from the LLM I/O loop (ragtest_core.llm.loop), so an asyncio.Condition is safe here. The
 requests-per-second limit is LangChain's `InMemoryRateLimiter` (see `RateLimits`).
 """
 

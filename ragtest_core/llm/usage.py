@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ragtest.errors import RagtestError
+from ragtest_core.errors import RagtestError
 
 #: USD per million tokens (input, output). Extend or override with `--prices FILE` or RAGTEST_PRICES=FILE.
 DEFAULT_PRICES: dict[str, tuple[float, float]] = {
@@ -132,10 +132,6 @@ class UsageTracker:
             for usage in self.stages.values():
                 total.add(usage)
         return total
-
-    @property
-    def total_calls(self) -> int:
-        return self.total().calls
 
     def by_metric(self) -> dict[str, StageUsage]:
         """Labels `metric.step` summed per metric (the LLM judge labels its calls this way)."""

@@ -22,13 +22,13 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from ragtest.errors import LLMError, LLMOutputError, LLMPermanentError
-from ragtest.llm.cache import LLMCache, cache_key
-from ragtest.llm.errors import CallFailure, EmptyReplyError, classify_error
-from ragtest.llm.limits import AdaptiveConcurrency, RateLimits
-from ragtest.llm.loop import on_io_loop
-from ragtest.llm.parsing import parse_structured, schema_instructions
-from ragtest.llm.usage import UsageTracker, estimate_tokens
+from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
+from ragtest_core.llm.cache import LLMCache, cache_key
+from ragtest_core.llm.errors import CallFailure, EmptyReplyError, classify_error
+from ragtest_core.llm.limits import AdaptiveConcurrency, RateLimits
+from ragtest_core.llm.loop import on_io_loop
+from ragtest_core.llm.parsing import parse_structured, schema_instructions
+from ragtest_core.llm.usage import UsageTracker, estimate_tokens
 
 T = TypeVar("T", bound=BaseModel)
 Prompt = str | Sequence[BaseMessage]
@@ -192,7 +192,7 @@ class LLMClient:
     async def _invoke_once(
         self, messages: list[BaseMessage], max_tokens: int | None, call_kwargs: dict[str, Any]
     ) -> AIMessage:
-        """One attempt, run on the shared I/O loop whatever loop the caller is on (see ragtest.llm.loop)."""
+        """One attempt, run on the shared I/O loop whatever loop the caller is on (see ragtest_core.llm.loop)."""
         return await on_io_loop(self._invoke_on_io_loop(messages, max_tokens, call_kwargs))
 
     async def _invoke_on_io_loop(

@@ -8,7 +8,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from ragtest.llm.usage import StageUsage, UsageTracker
+from ragtest_core.llm.usage import StageUsage, UsageTracker
 
 
 class LLMProgress:

@@ -1,0 +1,93 @@
+"""One run's shared state and file names: the config, the run directory, timings, stats and the LLM client.
+
+Every arrow of the flow is a file in the run directory (names below), so a run can stop after any stage and be
+resumed or re-scored later.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ragtest.config import RunConfig
+from ragtest_core.errors import LLMPermanentError
+from ragtest_core.llm import LLMClient, build_client
+from ragtest_core.llm.progress import llm_progress
+from ragtest_core.llm.usage import load_prices
+
+TESTSET_FILE = "testset.jsonl"
+ANSWERS_FILE = "answers.jsonl"
+ANSWERS_PROGRESS_FILE = "answers.partial.jsonl"
+SCORES_FILE = "scores.jsonl"
+SUMMARY_FILE = "summary.json"
+STORE_DIR = "chroma"
+CACHE_FILE = "llm_cache.sqlite"
+
+
+@dataclass
+class RunState:
+    """What the stages of one run share: the config, the run directory, timings and the LLM client."""
+
+    config: RunConfig
+    run_dir: Path
+    llm: LLMClient | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
+    show_progress: bool = True
+
+    @contextmanager
+    def timed(self, stage: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[stage] = round(self.timings.get(stage, 0.0) + time.perf_counter() - started, 3)
+
+    @contextmanager
+    def llm_stage(self, phase: str, expected_calls: int | None) -> Iterator[None]:
+        """Usage recorded under `phase`, a bar of its LLM calls, and a permanent LLM error (bad key, unknown
+        model) reported as itself, whatever the stage made of it (a writer that gave up, too few questions)."""
+        if self.llm is None:
+            yield
+            return
+        llm = self.llm
+        with llm_progress(llm.usage, phase, expected_calls, enabled=self.show_progress):
+            try:
+                yield
+            except LLMPermanentError:
+                raise
+            except Exception:
+                if llm.fatal is not None:
+                    raise LLMPermanentError(str(llm.fatal)) from None
+                raise
+        if llm.fatal is not None:
+            raise LLMPermanentError(str(llm.fatal))
+
+
+def open_run(config: RunConfig, run_dir: str | Path, show_progress: bool = True) -> RunState:
+    """Create the run directory and the LLM client (None offline), with the cache in the run dir by default."""
+    run_path = Path(run_dir)
+    run_path.mkdir(parents=True, exist_ok=True)
+    return RunState(config=config, run_dir=run_path, llm=make_llm(config, run_path), show_progress=show_progress)
+
+
+def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:
+    """The run's LLM client from `config.llm` (the runtime settings are the config itself), or None offline."""
+    settings = config.llm
+    if not settings.configured:
+        return None
+    cache_path = None
+    if settings.use_cache:
+        cache_dir = settings.resolved_cache_dir()
+        cache_path = Path(cache_dir).expanduser() / CACHE_FILE if cache_dir else run_dir / CACHE_FILE
+    return build_client(
+        settings.spec,
+        settings.base_url,
+        cache_path=cache_path,
+        config=settings,
+        prices=load_prices(settings.prices_file),
+    )

@@ -1,0 +1,182 @@
+"""The stage steps of a run: generate the test set, answer it with the RAG under test, score it, and the whole
+job (`run`) with its summary, manifest and report. Each step reads and writes files in the run directory."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+import evaluation
+import rag_under_test
+import testgen
+from ragtest import dry_run
+from ragtest.config import RunConfig
+from ragtest.documents import load_documents
+from ragtest.manifest import write_manifest
+from ragtest.report import write_report
+from ragtest.run_state import (
+    ANSWERS_FILE,
+    ANSWERS_PROGRESS_FILE,
+    SCORES_FILE,
+    STORE_DIR,
+    SUMMARY_FILE,
+    TESTSET_FILE,
+    RunState,
+    open_run,
+)
+from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.datasets import read_dataset, records, write_dataset
+from ragtest_core.embeddings import Embedder, get_embedder
+from ragtest_core.errors import RagtestError
+from ragtest_core.files import write_json
+from ragtest_core.schema import TestSample
+
+
+def open_store(config: RunConfig, store_dir: Path, embedder: Embedder) -> testgen.ChunkStore:
+    return testgen.ChunkStore(store_dir, embedder, url=config.store_url)
+
+
+def make_writer(state: RunState) -> testgen.QuestionWriter:
+    """The LLM question writer when an LLM is configured, else the offline extractive writer."""
+    gen = state.config.generation
+    if state.llm is not None:
+        return testgen.LLMWriter(state.llm, max_words=gen.max_question_words)
+    return testgen.ExtractiveWriter(seed=gen.seed, max_words=gen.max_question_words)
+
+
+def generate_testset(state: RunState, output: Path | None = None, store_dir: Path | None = None) -> list[TestSample]:
+    """Load, chunk, embed into the run's store, and write the test set."""
+    config = state.config
+    embedder = get_embedder(config.embedding_model)
+    with state.timed("load_sources"):
+        documents = load_documents(config)
+    gen = config.generation
+    with state.timed("chunk"):
+        chunks = testgen.chunk_documents(documents, gen.chunking())
+    with state.timed("embed"):
+        store = open_store(config, store_dir or state.run_dir / STORE_DIR, embedder)
+        embedded = store.add(chunks)
+    state.stats["documents"] = len(documents)
+    state.stats["chunks"] = len(chunks)
+    state.stats["chunks_embedded"] = embedded
+    generator = testgen.TestsetGenerator(
+        store,
+        make_writer(state),
+        max_question_words=gen.max_question_words,
+        question_types=gen.question_types,
+        dedup_threshold=gen.dedup_threshold,
+        max_copied_words=gen.max_copied_words,
+        critic=gen.critic,
+        strict_types=gen.strict_types,
+    )
+    expected = dry_run.generate_calls(gen.size, gen.questions_per_context, gen.question_types)
+    with state.timed("generate"), state.llm_stage("generate", expected):
+        samples = run_sync(
+            generator.agenerate_size(
+                gen.size,
+                seed=gen.seed,
+                k_neighbours=gen.k_neighbours,
+                num_questions_per_context=gen.questions_per_context,
+                show_progress=state.show_progress,
+            )
+        )
+    state.stats["generation"] = generator.stats_dict()
+    write_dataset([s.model_dump() for s in samples], output or state.run_dir / TESTSET_FILE)
+    return samples
+
+
+class StoreRetriever:
+    """The reference RAG's view of the test set's Chroma store (testgen's public store API)."""
+
+    def __init__(self, store: testgen.ChunkStore) -> None:
+        self.store = store
+
+    def retrieve(self, question: str, k: int) -> list[rag_under_test.Passage]:
+        hits = self.store.query([question], k=k)[0]
+        return [rag_under_test.Passage(id=hit.id, text=hit.text) for hit in hits]
+
+
+def reference_rag(state: RunState, store_dir: Path) -> rag_under_test.ReferenceRAG:
+    embedder = get_embedder(state.config.embedding_model)
+    store = open_store(state.config, store_dir, embedder)
+    if store.count() == 0:
+        raise RagtestError(f"the reference RAG needs the test set's vector store, but {store_dir} is empty")
+    return rag_under_test.ReferenceRAG(StoreRetriever(store), k=state.config.rag_k, llm=state.llm, embedder=embedder)
+
+
+def answer_testset(
+    state: RunState,
+    samples: list[dict[str, Any]],
+    output: Path | None = None,
+    store_dir: Path | None = None,
+    adapter: rag_under_test.AnyAdapter | None = None,
+) -> list[dict[str, Any]]:
+    """Ask the RAG under test every question; rows are saved as they complete so a re-run resumes."""
+    config = state.config
+    if adapter is None and config.rag:
+        adapter = rag_under_test.load_adapter(config.rag)
+    elif adapter is None:
+        adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR)
+    progress = state.run_dir / ANSWERS_PROGRESS_FILE
+    expected = len(samples) if isinstance(adapter, rag_under_test.ReferenceRAG) else None
+    with state.timed("answer"), state.llm_stage("answer", expected):
+        rows = run_sync(
+            rag_under_test.answer_samples(
+                samples,
+                adapter,
+                concurrency=config.rag_concurrency,
+                timeout_s=config.rag_timeout_s,
+                progress_path=progress,
+                show_progress=state.show_progress,
+            )
+        )
+    write_dataset(rows, output or state.run_dir / ANSWERS_FILE)
+    progress.unlink(missing_ok=True)
+    state.stats["answers"] = {"rows": len(rows), "errors": sum(1 for r in rows if r.get("answer_error"))}
+    return rows
+
+
+def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.EvaluationResult:
+    """Score `frame` with the run's metrics and judge (the LLM judge's calls counted for the progress bar)."""
+    config = state.config
+    judge = config.resolved_judge()
+    expected = None
+    if judge == "llm" and state.llm is not None:
+        estimate = dry_run.RunEstimate()
+        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config))
+        expected = estimate.phase_calls("evaluate")
+    with state.timed("evaluate"), state.llm_stage("evaluate", expected):
+        return evaluation.evaluate_dataset(
+            frame,
+            metrics=config.metrics,
+            judge=judge,
+            llm=state.llm,
+            embedder=get_embedder(config.embedding_model),
+            show_progress=state.show_progress,
+        )
+
+
+def evaluate_file(state: RunState, input_path: Path, output: Path) -> evaluation.EvaluationResult:
+    """Score any dataset file (ragtest's or ragas' column names) and write the scored rows and summary."""
+    result = evaluate_frame(state, read_dataset(input_path))
+    write_dataset(result.frame, output)
+    write_json(result.summary, output.with_name(output.stem + ".summary.json"))
+    return result
+
+
+def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True) -> RunState:
+    """generate -> answer -> evaluate into one run directory, with summary, manifest and report."""
+    state = open_run(config, out_dir, show_progress=show_progress)
+    started = time.perf_counter()
+    samples = generate_testset(state)
+    rows = answer_testset(state, [s.model_dump() for s in samples])
+    result = evaluate_frame(state, pd.DataFrame(rows))
+    write_dataset(result.frame, state.run_dir / SCORES_FILE)
+    write_json({"metrics": result.summary, "rows": len(rows)}, state.run_dir / SUMMARY_FILE)
+    state.timings["total"] = round(time.perf_counter() - started, 3)
+    write_manifest(state)
+    write_report(state.run_dir, result.frame, result.summary, state.stats, state.timings)
+    return state
