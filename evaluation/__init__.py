@@ -11,7 +11,10 @@ print(format_table(run_wikieval("wikieval.jsonl")))
 
 from evaluation import metrics
 from evaluation.agreement import cohen_kappa, correlations, pairwise_accuracy
+from evaluation.compare_stats import PairedStats, paired_breakdown, paired_stats
 from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset
+from evaluation.identity import judge_settings
+from evaluation.intervals import Interval, difference_ci, mean_ci
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import JudgeFreeMetric, Metric
@@ -24,18 +27,25 @@ from evaluation.stats import bootstrap_ci
 __all__ = [
     "DEFAULT_METRICS",
     "EvaluationResult",
+    "Interval",
     "JudgeFreeMetric",
     "LLMJudge",
     "LocalJudge",
     "Metric",
+    "PairedStats",
     "Sample",
     "aevaluate_dataset",
     "available_metrics",
     "bootstrap_ci",
     "cohen_kappa",
     "correlations",
+    "difference_ci",
     "evaluate_dataset",
     "get_metric",
+    "judge_settings",
+    "mean_ci",
+    "paired_breakdown",
+    "paired_stats",
     "pairwise_accuracy",
     "plan_llm_calls",
     "register_metric",

@@ -1,24 +1,21 @@
-"""Summary statistics: means with seeded bootstrap 95 % intervals, row counts, and breakdowns by group.
+"""Summary statistics: means with seeded 95 % intervals, row counts, and breakdowns by group.
 
-Every mean carries its interval and the number of rows behind it. Fewer than 2 scored rows: no interval
-(ci_low/ci_high None); constant scores: the interval is the constant itself (the bootstrap has nothing to vary).
+Every mean carries its interval, the method that gave it (`evaluation.intervals`: Wilson for 0/1 scores, an
+all-equal bound for constant scores, the expanded percentile bootstrap otherwise) and the number of rows behind
+it. Fewer than 2 scored rows: no interval (ci_low/ci_high None).
 """
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
+from evaluation.intervals import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL, mean_ci
 from ragtest_core.schema import MetricResult
 
-CONFIDENCE_LEVEL = 0.95
-BOOTSTRAP_RESAMPLES = 2000
-BOOTSTRAP_SEED = 0
 #: How many distinct failure reasons the summary lists per metric.
 TOP_REASONS = 3
 
@@ -26,37 +23,21 @@ TOP_REASONS = 3
 def bootstrap_ci(
     values: Sequence[float], level: float = CONFIDENCE_LEVEL, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0
 ) -> tuple[float | None, float | None]:
-    """A bootstrap confidence interval of the mean (BCa, percentile when BCa is undefined); seeded."""
-    data = np.asarray(values, dtype=float)
-    if data.size < 2:
-        return None, None
-    if np.all(data == data[0]):
-        return float(data[0]), float(data[0])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for method in ("BCa", "percentile"):
-            result = stats.bootstrap(
-                (data,),
-                np.mean,
-                confidence_level=level,
-                n_resamples=resamples,
-                method=method,
-                rng=np.random.default_rng(seed),
-            )
-            low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
-            if np.isfinite(low) and np.isfinite(high):
-                return max(low, float(data.min())), min(high, float(data.max()))
-    return None, None
+    """The 95% interval of the mean as (low, high), by the rule in `evaluation.intervals` (Wilson for 0/1 scores,
+    the expanded percentile bootstrap otherwise); seeded."""
+    interval = mean_ci(np.asarray(values, dtype=float), level=level, resamples=resamples, seed=seed)
+    return interval.low, interval.high
 
 
 def describe(values: Sequence[float], failed: int, seed: int = BOOTSTRAP_SEED) -> dict[str, Any]:
     """mean, ci_low, ci_high, confidence_level, rows_scored, rows_failed for one set of scores."""
-    low, high = bootstrap_ci(values, seed=seed)
+    interval = mean_ci(np.asarray(values, dtype=float), seed=seed)
     return {
         "mean": float(np.mean(values)) if len(values) else None,
-        "ci_low": low,
-        "ci_high": high,
+        "ci_low": interval.low,
+        "ci_high": interval.high,
         "confidence_level": CONFIDENCE_LEVEL,
+        "interval_method": interval.method,
         "rows_scored": len(values),
         "rows_failed": failed,
     }

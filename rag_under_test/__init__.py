@@ -9,8 +9,8 @@ from rag_under_test.adapter import (
     call_adapter,
     coerce_answer,
 )
-from rag_under_test.collect import answer_one, answer_samples
-from rag_under_test.loader import load_adapter
+from rag_under_test.collect import answer_one, answer_samples, default_concurrency
+from rag_under_test.loader import load_adapter, parse_adapter_args
 from rag_under_test.planning import answer_call, plan_llm_calls
 from rag_under_test.reference import Passage, ReferenceRAG, Retriever
 
@@ -28,6 +28,8 @@ __all__ = [
     "answer_samples",
     "call_adapter",
     "coerce_answer",
+    "default_concurrency",
     "load_adapter",
+    "parse_adapter_args",
     "plan_llm_calls",
 ]

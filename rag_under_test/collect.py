@@ -10,7 +10,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from rag_under_test.adapter import AnyAdapter, call_adapter
+from rag_under_test.adapter import AnyAdapter, AsyncRAGAdapter, call_adapter
 from ragtest_core.datasets import JsonlAppender, read_jsonl
 from ragtest_core.errors import LLMPermanentError
 from ragtest_core.schema import (
@@ -51,6 +51,18 @@ def answered_row(sample: Mapping[str, Any], result: RAGAnswer) -> dict[str, Any]
     return row
 
 
+#: Questions in flight at once for an async adapter, unless the user says otherwise.
+ASYNC_CONCURRENCY = 4
+#: ... and for a synchronous one: one at a time, since a sync adapter runs in worker threads and many RAG objects
+#: (a shared client, a model, a cursor) are not safe to call from several threads at once.
+SYNC_CONCURRENCY = 1
+
+
+def default_concurrency(adapter: AnyAdapter) -> int:
+    """How many questions to ask at once when the user did not say: 4 for async adapters, 1 for sync ones."""
+    return ASYNC_CONCURRENCY if isinstance(adapter, AsyncRAGAdapter) else SYNC_CONCURRENCY
+
+
 def row_key(sample: Mapping[str, Any]) -> str:
     return str(sample.get(SAMPLE_ID) or stable_id(str(sample[QUESTION])))
 
@@ -59,20 +71,21 @@ async def answer_samples(
     samples: Iterable[Mapping[str, Any]],
     adapter: AnyAdapter,
     *,
-    concurrency: int = 4,
+    concurrency: int | None = None,
     timeout_s: float = 120.0,
     progress_path: str | Path | None = None,
     show_progress: bool = True,
 ) -> list[dict[str, Any]]:
-    """Answer every sample, in input order. With `progress_path`, rows are appended as they complete and rows
-    already there (from an interrupted run) are reused, so a re-run asks nothing twice; rows that failed there
-    (`answer_error`) are asked again."""
+    """Answer every sample, in input order, `concurrency` at a time (default: `default_concurrency`).
+
+    With `progress_path`, rows are appended as they complete and rows already there (from an interrupted run)
+    are reused, so a re-run asks nothing twice; rows that failed there (`answer_error`) are asked again."""
     samples = list(samples)
     done: dict[str, dict[str, Any]] = {}
     if progress_path is not None and Path(progress_path).exists():
         done = {row_key(row): row for row in read_jsonl(progress_path) if not row.get(ANSWER_ERROR)}
     todo = [s for s in samples if row_key(s) not in done]
-    semaphore = asyncio.Semaphore(concurrency)
+    semaphore = asyncio.Semaphore(concurrency if concurrency is not None else default_concurrency(adapter))
     bar = tqdm(total=len(samples), initial=len(samples) - len(todo), desc="answer", unit="q", disable=not show_progress)
     appender = JsonlAppender(progress_path) if progress_path is not None else None
     errors: list[str] = []

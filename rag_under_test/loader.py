@@ -1,10 +1,13 @@
-"""Loading a user's adapter by import path: `--rag mypkg.module:MyRAG`."""
+"""Loading a user's adapter by import path: `--rag mypkg.module:MyRAG`, with arguments for a class or factory:
+`--rag rag_under_test:HTTPAdapter --rag-arg url=http://127.0.0.1:8000/rag`."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +34,13 @@ def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
         target = getattr(module, attr)
     except AttributeError as exc:
         raise RagtestError(f"{module_name!r} has no attribute {attr!r}") from exc
-    adapter = target(**kwargs) if inspect.isclass(target) or _is_factory(target) else target
+    if inspect.isclass(target) or _is_factory(target):
+        check_arguments(path, target, kwargs)
+        adapter = target(**kwargs)
+    elif kwargs:
+        raise RagtestError(f"{path} is an adapter object, not a class or factory: it takes no --rag-arg")
+    else:
+        adapter = target
     if not isinstance(adapter, (RAGAdapter, AsyncRAGAdapter)):
         raise RagtestError(
             f"{path} gave a {type(adapter).__name__}, which has no answer(question) or aanswer(question) method"
@@ -41,3 +50,41 @@ def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
 
 def _is_factory(target: Any) -> bool:
     return callable(target) and not isinstance(target, (RAGAdapter, AsyncRAGAdapter))
+
+
+def check_arguments(path: str, target: Any, kwargs: Mapping[str, Any]) -> None:
+    """A RagtestError naming the missing or unknown arguments, instead of the TypeError the call would raise."""
+    try:
+        signature = inspect.signature(target)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(**kwargs)
+    except TypeError as exc:
+        needed = [
+            name
+            for name, p in signature.parameters.items()
+            if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        ]
+        accepted = [n for n, p in signature.parameters.items() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        raise RagtestError(
+            f"{path} cannot be built with {dict(kwargs) or 'no arguments'}: {exc}. It needs "
+            f"{', '.join(needed) or 'no argument'} (accepts {', '.join(accepted) or 'none'}); pass each with "
+            f"--rag-arg NAME=VALUE, e.g. --rag-arg {(needed or accepted or ['name'])[0]}=..."
+        ) from None
+
+
+def parse_adapter_args(pairs: Iterable[str]) -> dict[str, Any]:
+    """`["url=http://x", "timeout_s=30"]` -> {"url": "http://x", "timeout_s": 30}: a value that reads as JSON
+    (a number, true/false, a list or an object) is that value, anything else is text."""
+    parsed: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name.strip():
+            raise RagtestError(f"--rag-arg expects NAME=VALUE, got {pair!r}")
+        try:
+            value: Any = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        parsed[name.strip()] = value
+    return parsed

@@ -1,9 +1,9 @@
-"""ragtest: synthetic test sets for RAG systems, answered by your RAG, scored with confidence.
+"""ragtest: synthetic test sets for RAG systems, answered by your RAG, scored with confidence, and compared.
 
 The layers, every arrow pointing down: `ragtest` (this app: CLI, API, config, pipeline, report) imports the three
 stages `testgen`, `rag_under_test` and `evaluation`, which import only `ragtest_core` (the data contract, datasets,
 errors, text utilities, embeddings, the LLM runtime). The stage functions (`generate`, `answer`, `evaluate`, `run`,
-`make_config`) load on first use, so `import ragtest` stays cheap; type checkers see them fully typed.
+`compare`, `make_config`) load on first use, so `import ragtest` stays cheap; type checkers see them fully typed.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from ragtest_core.errors import RagtestError
 from ragtest_core.schema import MetricResult, RAGAnswer, TestSample
 
 if TYPE_CHECKING:
-    from ragtest.api import answer, evaluate, generate, make_config, run
+    from ragtest.api import answer, compare, evaluate, generate, make_config, run
 
 __version__ = "0.1.0"
 
-_API = ("generate", "answer", "evaluate", "run", "make_config")
+_API = ("generate", "answer", "evaluate", "run", "compare", "make_config")
 
 __all__ = [
     "GenerationConfig",
@@ -32,6 +32,7 @@ __all__ = [
     "SourceConfig",
     "TestSample",
     "answer",
+    "compare",
     "evaluate",
     "generate",
     "make_config",

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 import evaluation
 import rag_under_test
 from ragtest import steps
+from ragtest.compare_report import write_compare_report
+from ragtest.comparison import Comparison
+from ragtest.comparison import compare as comparison_of
 from ragtest.config import GenerationConfig, LLMSettings, RunConfig, SourceConfig
-from ragtest.run_state import RunState, open_run
+from ragtest.manifest import stage_manifest_path, write_manifest
+from ragtest.outputs import OutputPaths, input_manifest, write_scored
+from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, RunState, open_run
 from ragtest_core.datasets import read_dataset, read_rows, records
 
 _GEN = GenerationConfig
@@ -54,8 +61,9 @@ def make_config(
     embedding_model: str = _RUN.embedding_model,
     store_url: str | None = None,
     rag: str | None = None,
+    rag_args: Mapping[str, Any] | None = None,
     rag_k: int = _RUN.rag_k,
-    rag_concurrency: int = _RUN.rag_concurrency,
+    rag_concurrency: int | None = _RUN.rag_concurrency,
     rag_timeout_s: float = _RUN.rag_timeout_s,
     metrics: list[str] | None = None,
     judge: str = _RUN.judge,
@@ -97,6 +105,7 @@ def make_config(
         embedding_model=embedding_model,
         store_url=store_url,
         rag=rag,
+        rag_args=dict(rag_args or {}),
         rag_k=rag_k,
         rag_concurrency=rag_concurrency,
         rag_timeout_s=rag_timeout_s,
@@ -109,6 +118,7 @@ def generate(config: RunConfig, run_dir: str | Path, show_progress: bool = True)
     """Build the test set into `run_dir` (testset.jsonl plus the Chroma store) and return it."""
     state = open_run(config, run_dir, show_progress=show_progress)
     samples = steps.generate_testset(state)
+    write_manifest(state, stage_manifest_path(state.run_dir / TESTSET_FILE))
     return pd.DataFrame([s.model_dump() for s in samples])
 
 
@@ -122,23 +132,56 @@ def answer(
     """Run every question through `adapter` (any object with answer()/aanswer()), else config.rag, else the
     reference RAG on the run's store. Writes answers.jsonl and returns the answered rows."""
     state = open_run(config, run_dir, show_progress=show_progress)
+    source = state.run_dir / TESTSET_FILE if isinstance(testset, pd.DataFrame) else Path(testset)
+    steps.inherit_testset_facts(state, input_manifest(source))
     rows = records(testset) if isinstance(testset, pd.DataFrame) else read_rows(Path(testset))
-    return pd.DataFrame(steps.answer_testset(state, rows, adapter=adapter))
+    answered = steps.answer_testset(state, rows, adapter=adapter)
+    write_manifest(state, stage_manifest_path(state.run_dir / ANSWERS_FILE))
+    return pd.DataFrame(answered)
 
 
 def evaluate(
     dataset: pd.DataFrame | str | Path,
     config: RunConfig | None = None,
-    run_dir: str | Path = ".",
+    run_dir: str | Path | None = None,
     show_progress: bool = True,
+    columns: str = "ragtest",
 ) -> evaluation.EvaluationResult:
     """Score a dataset (DataFrame or file; ragas' column names accepted). Returns an EvaluationResult with
-    `.frame` (one score and one reason column per metric) and `.summary`."""
-    state = open_run(config or RunConfig(), run_dir, show_progress=show_progress)
+    `.frame` (one score and one reason column per metric) and `.summary`. With `run_dir`, also writes
+    scores.jsonl, summary.json, manifest.json, report.md and report.html there (`columns="ragas"`: the scored rows
+    under ragas' column names)."""
+    state = open_run(config or RunConfig(), run_dir if run_dir is not None else ".", show_progress=show_progress)
     frame = dataset if isinstance(dataset, pd.DataFrame) else read_dataset(dataset)
-    return steps.evaluate_frame(state, frame)
+    result = steps.evaluate_frame(state, frame)
+    if run_dir is not None:
+        source = Path(run_dir) / ANSWERS_FILE if isinstance(dataset, pd.DataFrame) else Path(dataset)
+        write_scored(state, result, OutputPaths.in_dir(run_dir), columns, inherited=input_manifest(source))
+        write_manifest(state)
+    return result
 
 
-def run(config: RunConfig, run_dir: str | Path, show_progress: bool = True) -> RunState:
+def run(config: RunConfig, run_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
     """generate -> answer -> evaluate into one run directory, with summary, manifest and report."""
-    return steps.run(config, run_dir, show_progress=show_progress)
+    return steps.run(config, run_dir, show_progress=show_progress, columns=columns)
+
+
+def compare(
+    base: str | Path,
+    new: str | Path,
+    *,
+    allow_different: bool = False,
+    metrics: Sequence[str] | None = None,
+    seed: int = 0,
+    out_dir: str | Path | None = None,
+) -> Comparison:
+    """Compare two scored runs of one test set (run directories or scored files), metric by metric: both means,
+    the paired change with its 95% interval, a paired permutation test, wins/losses/ties and a verdict, overall,
+    by question type and by source; the rows that changed most. With `out_dir`, also writes compare.json,
+    compare.md and compare.html there. Raises `IncomparableRunsError` (a RagtestError) when the test sets or the
+    scoring settings differ, unless `allow_different=True`. Gate it with `ragtest.testing.assert_no_regression`
+    or `ragtest.gates.check_fail_if`."""
+    comparison = comparison_of(base, new, allow_different=allow_different, metrics=metrics, seed=seed)
+    if out_dir is not None:
+        write_compare_report(Path(out_dir), comparison)
+    return comparison

@@ -1,4 +1,9 @@
-"""The `ragtest` command: generate, answer, evaluate, and run (all three into one run directory)."""
+"""The `ragtest` command: generate, answer, evaluate, run (all three into one run directory), and compare.
+
+Exit codes: 0 = done (and every gate passed); 1 = a gate failed (--fail-if, --fail-under) or every row failed
+(answer, evaluate); 2 = a usage or input error (bad flags, missing file or column, runs that cannot be compared);
+130 = interrupted.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +13,31 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from evaluation.meta_eval import format_table, run_wikieval
+from rag_under_test import parse_adapter_args
 from ragtest import console, steps
 from ragtest.api import make_config
+from ragtest.cli_compare import add_compare_parser, run_compare
 from ragtest.config import OFFLINE_ENV, GenerationConfig, LLMSettings, RunConfig, SourceConfig
+from ragtest.dry_run import metric_names
+from ragtest.gates import (
+    EXIT_GATE_FAILED,
+    EXIT_USAGE,
+    GateRule,
+    check_fail_under,
+    check_rule_metrics,
+    format_gate,
+    gate_exit_code,
+    parse_fail_under,
+)
 from ragtest.manifest import stage_manifest_path, write_manifest
+from ragtest.outputs import COLUMN_STYLES, input_manifest
 from ragtest.run_state import STORE_DIR, open_run
 from ragtest_core.datasets import read_rows
 from ragtest_core.errors import RagtestError
 
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
@@ -134,13 +153,22 @@ def _add_rag_args(parser: argparse.ArgumentParser) -> None:
     defaults = RunConfig()
     group.add_argument("--rag", help="your adapter, as module.path:ClassOrFactory (default: the reference RAG)")
     group.add_argument(
+        "--rag-arg",
+        action="append",
+        default=None,
+        metavar="NAME=VALUE",
+        help="an argument for the --rag class or factory, repeatable, e.g. --rag rag_under_test:HTTPAdapter "
+        "--rag-arg url=http://127.0.0.1:8000/rag (JSON values such as 30 or true are read as such)",
+    )
+    group.add_argument(
         "--rag-k", type=int, default=defaults.rag_k, help=f"contexts the reference RAG retrieves ({defaults.rag_k})"
     )
     group.add_argument(
         "--rag-concurrency",
         type=int,
         default=defaults.rag_concurrency,
-        help=f"questions asked at once ({defaults.rag_concurrency})",
+        help="questions asked at once (default: 4 for an async adapter such as the reference RAG, 1 for a "
+        "synchronous one, whose answer() runs in worker threads and may not be thread-safe; raise it when it is)",
     )
     group.add_argument(
         "--rag-timeout",
@@ -161,12 +189,38 @@ def _add_eval_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_output_args(parser: argparse.ArgumentParser, gate: bool = True) -> None:
+    parser.add_argument(
+        "--columns",
+        choices=COLUMN_STYLES,
+        default="ragtest",
+        help="column names of the files written: ragtest's (question, answer, contexts, ground_truth) or ragas' "
+        "(user_input, response, retrieved_contexts, reference)",
+    )
+    if gate:
+        parser.add_argument(
+            "--fail-under",
+            help='exit 1 when a mean is significantly below a floor, e.g. "faithfulness=0.8,context_recall=0.7": a '
+            "rule fails when the upper bound of the mean's 95%% interval is below it",
+        )
+
+
+def _quiet_parent() -> argparse.ArgumentParser:
+    """`--quiet` accepted after the subcommand too (SUPPRESS keeps the top-level value when it is not given)."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress bars")
+    return parent
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ragtest", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="ragtest", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     sub = parser.add_subparsers(dest="command", required=True)
+    quiet = [_quiet_parent()]
 
-    gen = sub.add_parser("generate", help="build a test set from a Wikipedia topic or local files")
+    gen = sub.add_parser("generate", parents=quiet, help="build a test set from a Wikipedia topic or local files")
     _add_source_args(gen)
     _add_generation_args(gen)
     _add_llm_args(gen)
@@ -174,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--store", help="vector store folder (default: 'chroma' beside the output)")
     gen.add_argument("--store-url", help="a Chroma server URL instead of an embedded store")
 
-    ans = sub.add_parser("answer", help="run a test set through the RAG under test")
+    ans = sub.add_parser("answer", parents=quiet, help="run a test set through the RAG under test")
     ans.add_argument("--input", required=True, help="test set file")
     ans.add_argument("--output", default="answers.jsonl")
     ans.add_argument(
@@ -183,14 +237,16 @@ def build_parser() -> argparse.ArgumentParser:
     ans.add_argument("--store-url", help="a Chroma server URL instead of an embedded store")
     _add_rag_args(ans)
     _add_llm_args(ans)
+    _add_output_args(ans, gate=False)
 
-    ev = sub.add_parser("evaluate", help="score a dataset (question, answer, contexts[, ground_truth])")
+    ev = sub.add_parser("evaluate", parents=quiet, help="score a dataset (question, answer, contexts[, ground_truth])")
     ev.add_argument("--input", required=True, help="dataset file (.jsonl, .csv, .parquet; ragas names accepted)")
     ev.add_argument("--output", default="scores.jsonl")
     _add_eval_args(ev)
     _add_llm_args(ev)
+    _add_output_args(ev)
 
-    run = sub.add_parser("run", help="generate, answer and evaluate into one run directory")
+    run = sub.add_parser("run", parents=quiet, help="generate, answer and evaluate into one run directory")
     _add_source_args(run)
     _add_generation_args(run)
     _add_rag_args(run)
@@ -198,8 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_args(run)
     run.add_argument("--out", default="ragtest-run", help="run directory (default ragtest-run)")
     run.add_argument("--store-url", help="a Chroma server URL instead of an embedded store")
+    _add_output_args(run)
 
-    meta = sub.add_parser("meta-eval", help="agreement of the metrics with human labels (WikiEval)")
+    add_compare_parser(sub, quiet)
+
+    meta = sub.add_parser("meta-eval", parents=quiet, help="agreement of the metrics with human labels (WikiEval)")
     meta.add_argument("--wikieval", required=True, help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl")
     meta.add_argument("--judge", choices=("local", "llm"), default="local", help="the judge to measure (local)")
     meta.add_argument("--limit", type=int, default=None, help="only the first N rows")
@@ -243,12 +302,15 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         "prices": "prices_file",
         "store_url": "store_url",
         "rag": "rag",
+        "rag_arg": "rag_args",
         "rag_k": "rag_k",
         "rag_concurrency": "rag_concurrency",
         "rag_timeout": "rag_timeout_s",
         "judge": "judge",
     }
     options = {option: given[flag] for flag, option in names.items() if flag in given}
+    if "rag_args" in options:
+        options["rag_args"] = parse_adapter_args(options["rag_args"])
     config = make_config(
         **options,
         offline=offline,
@@ -267,6 +329,8 @@ def parse_metric_list(text: str | None) -> list[str] | None:
 
 
 def _command(args: argparse.Namespace) -> int:
+    if args.command == "compare":
+        return run_compare(args)
     config = config_from_args(args)
     progress = not args.quiet
     if args.command == "meta-eval":
@@ -274,10 +338,12 @@ def _command(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(console.dry_run_report(config, args.command, getattr(args, "input", None)))
         return 0
+    gate = parse_fail_under(args.fail_under) if getattr(args, "fail_under", None) else []
+    check_rule_metrics(gate, metric_names(config), "--fail-under")
     if args.command == "run":
-        state = steps.run(config, args.out, show_progress=progress)
+        state = steps.run(config, args.out, show_progress=progress, columns=args.columns)
         print(console.describe_run(state))
-        return 0
+        return _finish_scoring(state.summary or {}, gate)
     if args.command == "generate":
         output = Path(args.output)
         state = open_run(config, output.parent, show_progress=progress)
@@ -286,23 +352,51 @@ def _command(args: argparse.Namespace) -> int:
         print(f"wrote {len(samples)} questions to {output}")
         write_manifest(state, stage_manifest_path(output))
     elif args.command == "answer":
-        source = Path(args.input)
-        output = Path(args.output)
-        state = open_run(config, output.parent, show_progress=progress)
-        store_dir = Path(args.store) if args.store else source.parent / STORE_DIR
-        rows = steps.answer_testset(state, read_rows(source), output=output, store_dir=store_dir)
-        errors = sum(1 for row in rows if row.get("answer_error"))
-        print(f"wrote {len(rows)} answers to {output} ({errors} with errors)")
-        write_manifest(state, stage_manifest_path(output))
+        return _answer(args, config)
     elif args.command == "evaluate":
         output = Path(args.output)
         state = open_run(config, output.parent, show_progress=progress)
-        result = steps.evaluate_file(state, Path(args.input), output)
-        print(f"wrote {len(result.frame)} scored rows to {output}")
+        _, document = steps.evaluate_file(state, Path(args.input), output, columns=args.columns)
+        print(f"wrote {document['rows']} scored rows to {output} (report: {output.stem}.report.html)")
         write_manifest(state, stage_manifest_path(output))
-        print(console.format_summary(result.summary))
+        print(console.format_summary(document["metrics"]))
+        if state.llm is not None:
+            print(state.llm.usage.report())
+        return _finish_scoring(document, gate)
     if state.llm is not None:
         print(state.llm.usage.report())
+    return 0
+
+
+def _answer(args: argparse.Namespace, config: RunConfig) -> int:
+    """`answer`: every question through the RAG under test; exit 1 when every one of them failed."""
+    source = Path(args.input)
+    output = Path(args.output)
+    state = open_run(config, output.parent, show_progress=not args.quiet)
+    steps.inherit_testset_facts(state, input_manifest(source))
+    store_dir = Path(args.store) if args.store else source.parent / STORE_DIR
+    rows = steps.answer_testset(state, read_rows(source), output=output, store_dir=store_dir, columns=args.columns)
+    errors = [row["answer_error"] for row in rows if row.get("answer_error")]
+    print(f"wrote {len(rows)} answers to {output} ({len(errors)} with errors)")
+    write_manifest(state, stage_manifest_path(output))
+    if state.llm is not None:
+        print(state.llm.usage.report())
+    if rows and len(errors) == len(rows):
+        print(f"ragtest: every question failed in the RAG under test; the first error: {errors[0]}", file=sys.stderr)
+        return EXIT_GATE_FAILED
+    return 0
+
+
+def _finish_scoring(document: dict[str, Any], gate: list[GateRule]) -> int:
+    """After scoring: exit 1 when no row got any score, else the --fail-under gate's verdict."""
+    rows, unscored = document.get("rows", 0), document.get("rows_without_any_score", 0)
+    if rows and unscored == rows:
+        print(f"ragtest: every row failed: none of the {rows} rows got a score (see the reasons)", file=sys.stderr)
+        return EXIT_GATE_FAILED
+    if gate:
+        results = check_fail_under(document.get("metrics") or {}, gate)
+        print(format_gate(results))
+        return gate_exit_code(results)
     return 0
 
 

@@ -93,8 +93,11 @@ class RunConfig:
     embedding_model: str = DEFAULT_MODEL
     store_url: str | None = None
     rag: str | None = None
+    #: Keyword arguments for the `rag` class or factory (`--rag-arg url=...`).
+    rag_args: dict[str, Any] = field(default_factory=dict)
     rag_k: int = 4
-    rag_concurrency: int = 4
+    #: Questions asked at once; None = 1 for a synchronous adapter, 4 for an async one (the reference RAG).
+    rag_concurrency: int | None = None
     rag_timeout_s: float = 120.0
     metrics: list[str] | None = None
     judge: str = "auto"

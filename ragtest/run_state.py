@@ -38,6 +38,8 @@ class RunState:
     timings: dict[str, float] = field(default_factory=dict)
     stats: dict[str, Any] = field(default_factory=dict)
     show_progress: bool = True
+    #: The summary document (`ragtest.outputs`) once the run has been scored.
+    summary: dict[str, Any] | None = None
 
     @contextmanager
     def timed(self, stage: str) -> Iterator[None]:

@@ -16,13 +16,11 @@ from ragtest import dry_run
 from ragtest.config import RunConfig
 from ragtest.documents import load_documents
 from ragtest.manifest import write_manifest
-from ragtest.report import write_report
+from ragtest.outputs import OutputPaths, input_manifest, write_rows, write_scored
 from ragtest.run_state import (
     ANSWERS_FILE,
     ANSWERS_PROGRESS_FILE,
-    SCORES_FILE,
     STORE_DIR,
-    SUMMARY_FILE,
     TESTSET_FILE,
     RunState,
     open_run,
@@ -31,7 +29,6 @@ from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_dataset, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
-from ragtest_core.files import write_json
 from ragtest_core.schema import TestSample
 
 
@@ -84,6 +81,7 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
             )
         )
     state.stats["generation"] = generator.stats_dict()
+    state.stats["testset_seed"] = gen.seed
     write_dataset([s.model_dump() for s in samples], output or state.run_dir / TESTSET_FILE)
     return samples
 
@@ -97,6 +95,15 @@ class StoreRetriever:
     def retrieve(self, question: str, k: int) -> list[rag_under_test.Passage]:
         hits = self.store.query([question], k=k)[0]
         return [rag_under_test.Passage(id=hit.id, text=hit.text) for hit in hits]
+
+
+def inherit_testset_facts(state: RunState, manifest: dict[str, Any] | None) -> None:
+    """Carry the test set's seed and generation stats (warnings) from its manifest into this stage's stats, so
+    the answers' manifest and the report of a later `evaluate` still have them."""
+    before = (manifest or {}).get("stats") or {}
+    for key in ("generation", "testset_seed"):
+        if key in before and key not in state.stats:
+            state.stats[key] = before[key]
 
 
 def reference_rag(state: RunState, store_dir: Path) -> rag_under_test.ReferenceRAG:
@@ -113,13 +120,16 @@ def answer_testset(
     output: Path | None = None,
     store_dir: Path | None = None,
     adapter: rag_under_test.AnyAdapter | None = None,
+    columns: str = "ragtest",
 ) -> list[dict[str, Any]]:
     """Ask the RAG under test every question; rows are saved as they complete so a re-run resumes."""
     config = state.config
     if adapter is None and config.rag:
-        adapter = rag_under_test.load_adapter(config.rag)
+        adapter = rag_under_test.load_adapter(config.rag, **config.rag_args)
     elif adapter is None:
         adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR)
+    concurrency = config.rag_concurrency or rag_under_test.default_concurrency(adapter)
+    state.stats["rag_adapter"] = describe_adapter(config, adapter, concurrency)
     progress = state.run_dir / ANSWERS_PROGRESS_FILE
     expected = len(samples) if isinstance(adapter, rag_under_test.ReferenceRAG) else None
     with state.timed("answer"), state.llm_stage("answer", expected):
@@ -127,16 +137,29 @@ def answer_testset(
             rag_under_test.answer_samples(
                 samples,
                 adapter,
-                concurrency=config.rag_concurrency,
+                concurrency=concurrency,
                 timeout_s=config.rag_timeout_s,
                 progress_path=progress,
                 show_progress=state.show_progress,
             )
         )
-    write_dataset(rows, output or state.run_dir / ANSWERS_FILE)
+    write_rows(rows, output or state.run_dir / ANSWERS_FILE, columns)
     progress.unlink(missing_ok=True)
     state.stats["answers"] = {"rows": len(rows), "errors": sum(1 for r in rows if r.get("answer_error"))}
     return rows
+
+
+def describe_adapter(config: RunConfig, adapter: rag_under_test.AnyAdapter, concurrency: int) -> str:
+    """The RAG under test in words, for the manifest and the report."""
+    if isinstance(adapter, rag_under_test.ReferenceRAG):
+        reader = f"LLM answers ({config.llm.spec or config.llm.base_url})" if adapter.llm else "extractive answers"
+        name = f"reference RAG (top-{adapter.k} retrieval from the test set's store, {reader})"
+    elif config.rag:
+        args = ", ".join(f"{k}={v!r}" for k, v in config.rag_args.items())
+        name = f"{config.rag}({args})"
+    else:
+        name = f"{type(adapter).__module__}.{type(adapter).__qualname__}"
+    return f"{name}; {concurrency} question(s) at a time"
 
 
 def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.EvaluationResult:
@@ -159,24 +182,24 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
         )
 
 
-def evaluate_file(state: RunState, input_path: Path, output: Path) -> evaluation.EvaluationResult:
-    """Score any dataset file (ragtest's or ragas' column names) and write the scored rows and summary."""
+def evaluate_file(
+    state: RunState, input_path: Path, output: Path, columns: str = "ragtest"
+) -> tuple[evaluation.EvaluationResult, dict[str, Any]]:
+    """Score any dataset file (ragtest's or ragas' column names) and write the scored rows, summary and report
+    beside `output`; the report takes the adapter, seed and generation warnings from the input's manifest."""
     result = evaluate_frame(state, read_dataset(input_path))
-    write_dataset(result.frame, output)
-    write_json(result.summary, output.with_name(output.stem + ".summary.json"))
-    return result
+    document = write_scored(state, result, OutputPaths.beside(output), columns, inherited=input_manifest(input_path))
+    return result, document
 
 
-def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True) -> RunState:
+def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
     """generate -> answer -> evaluate into one run directory, with summary, manifest and report."""
     state = open_run(config, out_dir, show_progress=show_progress)
     started = time.perf_counter()
     samples = generate_testset(state)
-    rows = answer_testset(state, [s.model_dump() for s in samples])
+    rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
     result = evaluate_frame(state, pd.DataFrame(rows))
-    write_dataset(result.frame, state.run_dir / SCORES_FILE)
-    write_json({"metrics": result.summary, "rows": len(rows)}, state.run_dir / SUMMARY_FILE)
     state.timings["total"] = round(time.perf_counter() - started, 3)
     write_manifest(state)
-    write_report(state.run_dir, result.frame, result.summary, state.stats, state.timings)
+    state.summary = write_scored(state, result, OutputPaths.in_dir(state.run_dir), columns)
     return state

@@ -64,6 +64,8 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 def read_rows(path: str | Path) -> list[dict[str, Any]]:
     """A dataset file's rows as dicts: JSONL rows as written (no column renaming), other formats via `read_dataset`."""
+    if not Path(path).exists():
+        raise RagtestError(f"dataset file not found: {path}")
     if Path(path).suffix.lower() == ".jsonl":
         return read_jsonl(path)
     return records(read_dataset(path))

@@ -8,19 +8,25 @@ exceed 1 (LlamaIndex's MRR/NDCG counted repeats). The ideal DCG ranks min(|gold|
 - mrr: 1 / rank of the first gold id (no cut-off; 0.0 when none is retrieved).
 - ndcg@k: DCG@k / IDCG@k with DCG = sum over relevant ranks r <= k of 1 / log2(r + 1).
 
-Edge cases: no gold ids -> failed "no reference_context_ids"; the row's context_ids missing -> failed; an empty
-retrieval -> 0.0 "nothing retrieved". Names accept a cut-off: "hit_rate@10", "ndcg@3" (default k = 5).
+When no retrieved id is a gold id (a user's RAG with its own chunk ids), retrieved contexts are matched to the gold
+chunks by text instead (`evaluation.metrics.gold_mapping`: exact, then high overlap), and the reason says which
+mapping was used.
+
+Edge cases: no gold ids or texts -> failed "no reference_context_ids"; nothing retrieved to match (no context_ids
+and no contexts) -> failed; an empty retrieval -> 0.0 "nothing retrieved". Names accept a cut-off: "hit_rate@10",
+"ndcg@3" (default k = 5).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import ClassVar
 
 from evaluation.metric import JudgeFreeMetric
+from evaluation.metrics.gold_mapping import IDS, map_by_text
 from evaluation.sample import Sample
-from ragtest_core.schema import CONTEXT_IDS, REFERENCE_CONTEXT_IDS, MetricResult
+from ragtest_core.schema import CONTEXT_IDS, CONTEXTS, REFERENCE_CONTEXT_IDS, REFERENCE_CONTEXTS, MetricResult
 
 DEFAULT_K = 5
 
@@ -67,53 +73,95 @@ class _RetrievalMetric(JudgeFreeMetric):
     needs_answer: ClassVar[bool] = False
     k: ClassVar[int] = DEFAULT_K
 
+    def missing_columns(self, columns: Collection[str]) -> list[str]:
+        """Retrieved ids or texts, and gold ids or texts (texts are matched when ids are not ragtest's)."""
+        missing = []
+        if CONTEXT_IDS not in columns and CONTEXTS not in columns:
+            missing.append(f"{CONTEXT_IDS} (or {CONTEXTS})")
+        if REFERENCE_CONTEXT_IDS not in columns and REFERENCE_CONTEXTS not in columns:
+            missing.append(f"{REFERENCE_CONTEXT_IDS} (or {REFERENCE_CONTEXTS})")
+        return missing
+
     def rag_failure(self, sample: Sample) -> MetricResult | None:
-        if sample.answer_error is not None and not sample.context_ids:
+        if sample.answer_error is not None and not sample.context_ids and not sample.contexts:
             return MetricResult.failed(f"RAG error: {sample.answer_error}")
         return None
 
     def precheck(self, sample: Sample) -> MetricResult | None:
-        if not sample.reference_context_ids:
+        if not sample.reference_context_ids and not sample.reference_contexts:
             return MetricResult.failed("no reference_context_ids")
-        if sample.context_ids is None:
+        if sample.context_ids is None and not sample.contexts:
             return MetricResult.failed("no context_ids")
-        if not sample.context_ids:
+        if not sample.context_ids and not sample.contexts:
             return MetricResult.ok(0.0, "nothing retrieved")
         return None
 
+    def resolved(self, sample: Sample) -> tuple[list[str], list[str], str]:
+        """(retrieved ids, gold ids, mapping): the row's own ids when any retrieved id is a gold id, else the
+        retrieved contexts matched to the gold chunks by text."""
+        retrieved, gold = list(sample.context_ids or ()), list(sample.reference_context_ids or ())
+        if set(retrieved) & set(gold) or not (sample.contexts and sample.reference_contexts):
+            return retrieved, gold, IDS
+        mapping = map_by_text(sample.contexts, sample.reference_contexts)
+        return mapping.retrieved, mapping.gold, mapping.method
+
     def ranks(self, sample: Sample) -> list[int]:
-        gold = set(sample.reference_context_ids or ())
-        return [r for r, i in enumerate(dedupe(sample.context_ids or ()), start=1) if i in gold]
+        retrieved, gold, _ = self.resolved(sample)
+        return [r for r, i in enumerate(dedupe(retrieved), start=1) if i in set(gold)]
 
     def note(self, sample: Sample) -> str:
-        repeats = len(sample.context_ids or ()) - len(dedupe(sample.context_ids or ()))
+        retrieved, _, method = self.resolved(sample)
+        repeats = len(retrieved) - len(dedupe(retrieved))
         found = self.ranks(sample)
-        text = f"gold ids at ranks {found}" if found else "no gold id retrieved"
+        if method == IDS:
+            text = f"gold ids at ranks {found}" if found else "no gold id retrieved"
+        elif found:
+            text = f"gold chunks at ranks {found} (matched by {method}: the retrieved ids are not the test set's)"
+        else:
+            text = "no gold chunk retrieved (no retrieved id is a gold id, and no retrieved text matches a gold chunk)"
         return text + (f" ({repeats} repeated id(s) ignored)" if repeats else "")
+
+    def label(self) -> str:
+        return self.name
+
+    def value(self, sample: Sample) -> float:
+        raise NotImplementedError
+
+    def compute(self, sample: Sample) -> MetricResult:
+        return MetricResult.ok(self.value(sample), f"{self.label()}: {self.note(sample)}")
 
 
 class HitRate(_RetrievalMetric):
     name: ClassVar[str] = "hit_rate"
 
-    def compute(self, sample: Sample) -> MetricResult:
-        value = hit_rate(sample.context_ids or (), sample.reference_context_ids or (), self.k)
-        return MetricResult.ok(value, f"hit@{self.k}: {self.note(sample)}")
+    def label(self) -> str:
+        return f"hit@{self.k}"
+
+    def value(self, sample: Sample) -> float:
+        retrieved, gold, _ = self.resolved(sample)
+        return hit_rate(retrieved, gold, self.k)
 
 
 class MRR(_RetrievalMetric):
     name: ClassVar[str] = "mrr"
 
-    def compute(self, sample: Sample) -> MetricResult:
-        value = reciprocal_rank(sample.context_ids or (), sample.reference_context_ids or ())
-        return MetricResult.ok(value, f"reciprocal rank: {self.note(sample)}")
+    def label(self) -> str:
+        return "reciprocal rank"
+
+    def value(self, sample: Sample) -> float:
+        retrieved, gold, _ = self.resolved(sample)
+        return reciprocal_rank(retrieved, gold)
 
 
 class NDCG(_RetrievalMetric):
     name: ClassVar[str] = "ndcg"
 
-    def compute(self, sample: Sample) -> MetricResult:
-        value = ndcg(sample.context_ids or (), sample.reference_context_ids or (), self.k)
-        return MetricResult.ok(value, f"ndcg@{self.k}: {self.note(sample)}")
+    def label(self) -> str:
+        return f"ndcg@{self.k}"
+
+    def value(self, sample: Sample) -> float:
+        retrieved, gold, _ = self.resolved(sample)
+        return ndcg(retrieved, gold, self.k)
 
 
 def at_k(metric_class: type[_RetrievalMetric], k: int) -> type[_RetrievalMetric]:

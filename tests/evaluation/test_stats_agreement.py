@@ -15,8 +15,10 @@ def test_bootstrap_interval_is_seeded_and_contains_the_mean() -> None:
     assert low is not None and high is not None and low < sum(values) / len(values) < high
     assert bootstrap_ci(values) == (low, high)
     assert bootstrap_ci([0.5]) == (None, None) and bootstrap_ci([]) == (None, None)
-    assert bootstrap_ci([1.0, 1.0, 1.0]) == (1.0, 1.0)
-    assert bootstrap_ci([0.0, 1.0]) == (0.0, 1.0)
+    # all-equal and 0/1 scores: Wilson intervals (evaluation.intervals), never the zero-width [1.0, 1.0]
+    low3, high3 = bootstrap_ci([1.0, 1.0, 1.0])
+    assert high3 == 1.0 and low3 == pytest.approx(1 - 1.96**2 / (3 + 1.96**2), abs=1e-3)
+    assert bootstrap_ci([0.0, 1.0]) == (pytest.approx(0.0945, abs=1e-3), pytest.approx(0.9055, abs=1e-3))
 
 
 def test_summary_has_intervals_counts_and_breakdowns() -> None:
@@ -30,6 +32,7 @@ def test_summary_has_intervals_counts_and_breakdowns() -> None:
     entry = summarise(["m"], results, groups)["m"]
     assert entry["mean"] == pytest.approx(0.5) and entry["rows_scored"] == 3 and entry["rows_failed"] == 1
     assert entry["ci_low"] <= 0.5 <= entry["ci_high"] and entry["confidence_level"] == 0.95
+    assert entry["interval_method"] == "expanded percentile bootstrap"
     assert entry["top_failure_reasons"] == [{"reason": "nope", "count": 1}]
     by_type = entry["by_question_type"]
     assert list(by_type) == ["(none)", "reasoning", "simple"]

@@ -1,0 +1,232 @@
+"""`ragtest compare BASE NEW`: is the new run better, on which metrics, by how much, and how sure are we?
+
+For every metric both runs scored: both means, the paired difference with its 95% interval, a paired permutation
+test, wins/losses/ties and a verdict (`evaluation.compare_stats`), overall and by question type and by source
+document; the rows that changed most, with both answers. `compare()` returns a `Comparison`; the CLI prints it
+and writes compare.json, compare.md and compare.html.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from evaluation.compare_stats import BETTER, TOO_FEW, UNCHANGED, WORSE, PairedStats, paired_breakdown, paired_stats
+from ragtest.scored_runs import Matching, ScoredRun, check_comparable, load_scored, match_rows
+from ragtest_core.datasets import as_str_list
+from ragtest_core.errors import RagtestError
+from ragtest_core.schema import QUESTION_TYPE, SOURCE, reason_column
+
+CHANGED_ROWS = 5
+
+
+@dataclass
+class MetricComparison:
+    """One metric, on the rows both runs scored: overall and by group."""
+
+    metric: str
+    overall: PairedStats
+    by_question_type: dict[str, PairedStats] = field(default_factory=dict)
+    by_source: dict[str, PairedStats] = field(default_factory=dict)
+    #: Matched rows where only one side has a score (the other failed, with a reason).
+    scored_one_side: int = 0
+    #: The paired scores behind `overall`, in test-set order.
+    base_scores: list[float] = field(default_factory=list)
+    new_scores: list[float] = field(default_factory=list)
+
+
+@dataclass
+class ChangedRow:
+    """A row whose score moved, with both runs' answers side by side."""
+
+    metric: str
+    question: str
+    question_type: str
+    source: str
+    base_score: float
+    new_score: float
+    base_answer: str
+    new_answer: str
+    base_reason: str
+    new_reason: str
+    base_contexts: list[str]
+    new_contexts: list[str]
+
+    @property
+    def difference(self) -> float:
+        return self.new_score - self.base_score
+
+
+@dataclass
+class Comparison:
+    """Two scored runs of one test set, compared metric by metric."""
+
+    base: str
+    new: str
+    matched: int
+    matched_by: str
+    only_base: list[str]
+    only_new: list[str]
+    metrics: dict[str, MetricComparison]
+    metrics_only_base: list[str]
+    metrics_only_new: list[str]
+    changed: dict[str, list[ChangedRow]]
+    notes: list[str]
+    settings: dict[str, Any]
+
+    def with_verdict(self, *verdicts: str) -> list[str]:
+        return [name for name, m in self.metrics.items() if m.overall.verdict in verdicts]
+
+    @property
+    def better(self) -> list[str]:
+        return self.with_verdict(BETTER)
+
+    @property
+    def worse(self) -> list[str]:
+        return self.with_verdict(WORSE)
+
+    def conclusion(self) -> str:
+        """B is better on X, worse on Y, unchanged on Z: the comparison in one sentence."""
+        parts = []
+        for words, names in (("better on", self.better), ("worse on", self.worse)):
+            if names:
+                parts.append(f"{words} {', '.join(self._change(n) for n in names)}")
+        unchanged, unsure = self.with_verdict(UNCHANGED), self.with_verdict(TOO_FEW)
+        rest = [n for n in self.metrics if n not in self.better + self.worse + unchanged + unsure]
+        if rest:
+            parts.append(f"no significant change on {', '.join(rest)}")
+        if unchanged:
+            parts.append(f"no row changed on {', '.join(unchanged)}")
+        if unsure:
+            parts.append(f"too few changed rows to conclude on {', '.join(unsure)}")
+        return f"new vs base ({self.matched} paired rows): " + ("; ".join(parts) or "no metric in common") + "."
+
+    def _change(self, name: str) -> str:
+        stats = self.metrics[name].overall
+        return f"{name} ({stats.difference:+.3f})" if stats.difference is not None else name
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["conclusion"] = self.conclusion()
+        return data
+
+
+def scored_pairs(base: ScoredRun, new: ScoredRun, matching: Matching, metric: str) -> list[tuple[int, int]]:
+    """The matched row pairs where both sides have a score for `metric`."""
+    left = pd.to_numeric(base.frame[metric], errors="coerce")
+    right = pd.to_numeric(new.frame[metric], errors="coerce")
+    return [(i, j) for i, j in matching.pairs if pd.notna(left.iloc[i]) and pd.notna(right.iloc[j])]
+
+
+def _labels(frame: pd.DataFrame, rows: Sequence[int], column: str) -> list[str | None]:
+    if column not in frame.columns:
+        return [None] * len(rows)
+    return [None if pd.isna(v) or v == "" else str(v) for v in (frame[column].iloc[i] for i in rows)]
+
+
+def compare_metric(base: ScoredRun, new: ScoredRun, matching: Matching, metric: str, seed: int) -> MetricComparison:
+    pairs = scored_pairs(base, new, matching, metric)
+    left = [float(base.frame[metric].iloc[i]) for i, _ in pairs]
+    right = [float(new.frame[metric].iloc[j]) for _, j in pairs]
+    rows = [i for i, _ in pairs]
+    comparison = MetricComparison(
+        metric=metric,
+        overall=paired_stats(left, right, seed),
+        scored_one_side=len(matching.pairs) - len(pairs),
+        base_scores=left,
+        new_scores=right,
+    )
+    if any(_labels(base.frame, rows, QUESTION_TYPE)):
+        comparison.by_question_type = paired_breakdown(left, right, _labels(base.frame, rows, QUESTION_TYPE), seed)
+    if any(_labels(base.frame, rows, SOURCE)):
+        comparison.by_source = paired_breakdown(left, right, _labels(base.frame, rows, SOURCE), seed)
+    return comparison
+
+
+def _text(frame: pd.DataFrame, index: int, column: str) -> str:
+    if column not in frame.columns:
+        return ""
+    value = frame[column].iloc[index]
+    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
+def changed_rows(
+    base: ScoredRun, new: ScoredRun, matching: Matching, metric: str, limit: int = CHANGED_ROWS
+) -> list[ChangedRow]:
+    """The rows whose `metric` moved most (largest absolute change first; ties keep the test set's order)."""
+    rows = []
+    for i, j in scored_pairs(base, new, matching, metric):
+        before, after = float(base.frame[metric].iloc[i]), float(new.frame[metric].iloc[j])
+        if abs(after - before) < 1e-9:
+            continue
+        rows.append(
+            ChangedRow(
+                metric=metric,
+                question=_text(base.frame, i, "question"),
+                question_type=_text(base.frame, i, QUESTION_TYPE),
+                source=_text(base.frame, i, SOURCE),
+                base_score=before,
+                new_score=after,
+                base_answer=_text(base.frame, i, "answer"),
+                new_answer=_text(new.frame, j, "answer"),
+                base_reason=_text(base.frame, i, reason_column(metric)),
+                new_reason=_text(new.frame, j, reason_column(metric)),
+                base_contexts=as_str_list(base.frame["contexts"].iloc[i]) if "contexts" in base.frame else [],
+                new_contexts=as_str_list(new.frame["contexts"].iloc[j]) if "contexts" in new.frame else [],
+            )
+        )
+    return sorted(rows, key=lambda row: -abs(row.difference))[:limit]
+
+
+def compare_runs(
+    base: ScoredRun,
+    new: ScoredRun,
+    *,
+    allow_different: bool = False,
+    metrics: Sequence[str] | None = None,
+    seed: int = 0,
+) -> Comparison:
+    """Compare two loaded runs (see `compare`)."""
+    matching = match_rows(base.frame, new.frame)
+    notes = check_comparable(base, new, matching, allow_different)
+    common = [m for m in base.metrics if m in new.metrics]
+    selected = list(metrics) if metrics else common
+    missing = [m for m in selected if m not in common]
+    if missing:
+        raise RagtestError(f"metric(s) {', '.join(missing)} not scored in both runs; both have: {', '.join(common)}")
+    return Comparison(
+        base=base.label,
+        new=new.label,
+        matched=len(matching.pairs),
+        matched_by=matching.by,
+        only_base=matching.only_base,
+        only_new=matching.only_new,
+        metrics={m: compare_metric(base, new, matching, m, seed) for m in selected},
+        metrics_only_base=[m for m in base.metrics if m not in new.metrics],
+        metrics_only_new=[m for m in new.metrics if m not in base.metrics],
+        changed={m: changed_rows(base, new, matching, m) for m in selected},
+        notes=notes,
+        settings={"base": base.scoring, "new": new.scoring},
+    )
+
+
+def compare(
+    base: str | Path,
+    new: str | Path,
+    *,
+    allow_different: bool = False,
+    metrics: Sequence[str] | None = None,
+    seed: int = 0,
+) -> Comparison:
+    """Compare two scored runs (run directories or scored files) of the same test set.
+
+    Rows are matched by sample_id, else by question; rows on one side only are named in `only_base`/`only_new`.
+    Raises `IncomparableRunsError` (a RagtestError) when the test sets or the scoring settings differ, unless
+    `allow_different=True`. `metrics` limits the comparison (default: every metric both runs scored)."""
+    return compare_runs(
+        load_scored(base), load_scored(new), allow_different=allow_different, metrics=metrics, seed=seed
+    )

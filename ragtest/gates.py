@@ -1,0 +1,119 @@
+"""Regression gates for CI: `compare --fail-if` and `evaluate --fail-under`.
+
+Both gates fail only on a *significant* shortfall, judged by the 95% interval (`evaluation.intervals`):
+
+- `--fail-if "faithfulness<-0.02,context_recall<-0.05"`: fails when the upper bound of the interval of the change
+  (new - base) lies below the threshold, i.e. even the most favourable plausible change is a drop of more than
+  0.02. A drop that the interval cannot tell from noise passes.
+- `--fail-under "faithfulness=0.8"`: fails when the upper bound of the interval of the mean lies below 0.8.
+
+A gate on a metric with fewer than 2 scored rows (no interval) fails, saying so: it cannot vouch for the metric.
+A gate naming a metric the run did not score is a usage error (exit 2).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ragtest.comparison import Comparison
+from ragtest_core.errors import RagtestError
+
+EXIT_OK = 0
+EXIT_GATE_FAILED = 1
+EXIT_USAGE = 2
+
+_FAIL_IF = re.compile(r"^\s*([\w@.-]+)\s*<\s*([-+]?\d*\.?\d+)\s*$")
+_FAIL_UNDER = re.compile(r"^\s*([\w@.-]+)\s*(?:=|>=|:)\s*([-+]?\d*\.?\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class GateRule:
+    metric: str
+    threshold: float
+
+
+@dataclass(frozen=True)
+class GateResult:
+    rule: GateRule
+    passed: bool
+    message: str
+
+
+def _parse(text: str, pattern: re.Pattern[str], flag: str, example: str) -> list[GateRule]:
+    rules = []
+    for part in (p for p in text.split(",") if p.strip()):
+        found = pattern.match(part)
+        if found is None:
+            raise RagtestError(f"{flag}: cannot read {part.strip()!r}; write e.g. {example}")
+        rules.append(GateRule(found.group(1), float(found.group(2))))
+    if not rules:
+        raise RagtestError(f"{flag} needs at least one rule, e.g. {example}")
+    return rules
+
+
+def parse_fail_if(text: str) -> list[GateRule]:
+    """`"faithfulness<-0.02,context_recall<-0.05"` -> one rule per metric (threshold on the change)."""
+    return _parse(text, _FAIL_IF, "--fail-if", '"faithfulness<-0.02,context_recall<-0.05"')
+
+
+def parse_fail_under(text: str) -> list[GateRule]:
+    """`"faithfulness=0.8,context_recall=0.7"` -> one rule per metric (threshold on the mean)."""
+    return _parse(text, _FAIL_UNDER, "--fail-under", '"faithfulness=0.8,context_recall=0.7"')
+
+
+def _unknown(rules: Sequence[GateRule], known: Sequence[str], flag: str) -> None:
+    missing = [r.metric for r in rules if r.metric not in known]
+    if missing:
+        raise RagtestError(f"{flag} names {', '.join(missing)}, which this run has no scores for: {', '.join(known)}")
+
+
+def check_fail_if(comparison: Comparison, rules: Sequence[GateRule]) -> list[GateResult]:
+    """Each rule against the comparison: fails when the change's interval lies wholly below the threshold."""
+    _unknown(rules, list(comparison.metrics), "--fail-if")
+    results = []
+    for rule in rules:
+        stats = comparison.metrics[rule.metric].overall
+        if stats.ci_high is None or stats.difference is None:
+            results.append(GateResult(rule, False, f"{rule.metric}: FAIL, only {stats.n} paired row(s) scored"))
+            continue
+        passed = stats.ci_high >= rule.threshold
+        span = f"change {stats.difference:+.3f}, 95% interval [{stats.ci_low:+.3f}, {stats.ci_high:+.3f}]"
+        verdict = "pass" if passed else f"FAIL, a significant drop: even the upper bound is below {rule.threshold:+g}"
+        results.append(GateResult(rule, passed, f"{rule.metric} < {rule.threshold:+g}: {verdict} ({span})"))
+    return results
+
+
+def check_fail_under(summary: Mapping[str, Mapping[str, Any]], rules: Sequence[GateRule]) -> list[GateResult]:
+    """Each rule against a run's summary metrics: fails when the mean's interval lies wholly below the threshold."""
+    _unknown(rules, list(summary), "--fail-under")
+    results = []
+    for rule in rules:
+        entry = summary[rule.metric]
+        high, mean = entry.get("ci_high"), entry.get("mean")
+        if high is None or mean is None:
+            rows = entry.get("rows_scored", 0)
+            results.append(GateResult(rule, False, f"{rule.metric}: FAIL, only {rows} row(s) scored"))
+            continue
+        passed = high >= rule.threshold
+        span = f"mean {mean:.3f}, 95% interval [{entry.get('ci_low'):.3f}, {high:.3f}]"
+        verdict = "pass" if passed else f"FAIL, significantly below {rule.threshold:g}"
+        results.append(GateResult(rule, passed, f"{rule.metric} >= {rule.threshold:g}: {verdict} ({span})"))
+    return results
+
+
+def gate_exit_code(results: Sequence[GateResult]) -> int:
+    return EXIT_OK if all(r.passed for r in results) else EXIT_GATE_FAILED
+
+
+def format_gate(results: Sequence[GateResult]) -> str:
+    failed = sum(1 for r in results if not r.passed)
+    head = f"gate: {'FAILED' if failed else 'passed'} ({len(results) - failed} of {len(results)} rule(s) passed)"
+    return "\n".join([head, *(f"  {r.message}" for r in results)])
+
+
+def check_rule_metrics(rules: Sequence[GateRule], metrics: Sequence[str], flag: str) -> None:
+    """Before any work: a usage error when a rule names a metric that will not be scored."""
+    _unknown(rules, metrics, flag)

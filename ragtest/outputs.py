@@ -1,0 +1,174 @@
+"""What `run`, `evaluate` (CLI and Python) write after scoring: the scored rows, summary.json in one layout, and
+the report; plus what a later `compare` needs to know the runs are comparable.
+
+summary.json (a run directory's `summary.json`, or `<output stem>.summary.json` beside `evaluate --output`):
+
+    {"layout": 1, "rows": N, "rows_without_any_score": K,
+     "metrics": {metric: {mean, ci_low, ci_high, interval_method, rows_scored, rows_failed, by_question_type, ...}},
+     "scoring": {judge, judge_model, judge_settings, embedding_model, embedding_precision, metrics},
+     "testset": {rows, fingerprint},
+     "run": {adapter, seed, llm, generation_warnings}}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+import evaluation
+from ragtest.config import RunConfig
+from ragtest.manifest import MANIFEST_FILE
+from ragtest.report import write_run_report
+from ragtest.run_state import SCORES_FILE, SUMMARY_FILE, RunState
+from ragtest_core.datasets import records, write_dataset
+from ragtest_core.embeddings import get_embedder
+from ragtest_core.files import write_json
+from ragtest_core.llm.spec import model_identity
+from ragtest_core.schema import GROUND_TRUTH, QUESTION, SAMPLE_ID, stable_id
+
+SUMMARY_LAYOUT = 1
+REPORT_STEM = "report"
+#: Column names of `--columns ragas`: ragas' EvaluationDataset reads them with no renaming.
+RAGAS_COLUMNS = {"question": "user_input", "answer": "response", "contexts": "retrieved_contexts"}
+RAGAS_RENAMES = {**RAGAS_COLUMNS, GROUND_TRUTH: "reference", "context_ids": "retrieved_context_ids"}
+COLUMN_STYLES = ("ragtest", "ragas")
+
+
+@dataclass(frozen=True)
+class OutputPaths:
+    """Where the scored rows, the summary, the manifest and the report go."""
+
+    scores: Path
+    summary: Path
+    manifest: Path
+    report_stem: Path
+
+    @classmethod
+    def in_dir(cls, run_dir: str | Path) -> OutputPaths:
+        """A run directory: scores.jsonl, summary.json, manifest.json, report.md and report.html."""
+        root = Path(run_dir)
+        return cls(root / SCORES_FILE, root / SUMMARY_FILE, root / MANIFEST_FILE, root / REPORT_STEM)
+
+    @classmethod
+    def beside(cls, output: str | Path) -> OutputPaths:
+        """`evaluate --output x.jsonl`: x.jsonl, x.summary.json, x.manifest.json, x.report.md and x.report.html."""
+        path = Path(output)
+        return cls(
+            path,
+            path.with_name(f"{path.stem}.summary.json"),
+            path.with_name(f"{path.stem}.manifest.json"),
+            path.with_name(f"{path.stem}.{REPORT_STEM}"),
+        )
+
+
+def row_key(row: Mapping[str, Any]) -> str:
+    """A row's identity in its test set: its sample_id, else its question's text."""
+    sample_id = row.get(SAMPLE_ID)
+    if isinstance(sample_id, str) and sample_id.strip():
+        return sample_id.strip()
+    return " ".join(str(row.get(QUESTION, "")).split())
+
+
+def testset_identity(frame: pd.DataFrame) -> dict[str, Any]:
+    """The test set's row count and a fingerprint of its rows (key, question, reference answer), order-free."""
+    parts = sorted(
+        "\x1f".join((row_key(row), str(row.get(QUESTION, "")), str(row.get(GROUND_TRUTH, "") or "")))
+        for row in records(frame)
+    )
+    return {"rows": len(frame), "fingerprint": stable_id(*parts)}
+
+
+def scoring_identity(config: RunConfig, metrics: Sequence[str]) -> dict[str, Any]:
+    """What decides the scores besides the rows: judge, its model and settings, embedding model and precision."""
+    judge = config.resolved_judge()
+    llm = config.llm
+    return {
+        "judge": judge,
+        "judge_model": model_identity(llm.spec, llm.base_url) if judge == "llm" else None,
+        "judge_settings": evaluation.judge_settings(judge)["fingerprint"],
+        "embedding_model": config.embedding_model,
+        "embedding_precision": get_embedder(config.embedding_model).precision,
+        "metrics": list(metrics),
+    }
+
+
+def run_facts(state: RunState, inherited: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """What the report says about the run: the adapter tested, the seed, the LLM, generation warnings. A stage
+    command takes what it cannot know itself from the manifest of its input (`inherited`)."""
+    stats, before = state.stats, dict((inherited or {}).get("stats") or {})
+    generation = stats.get("generation") or before.get("generation") or {}
+    llm = state.config.llm
+    return {
+        "adapter": stats.get("rag_adapter") or before.get("rag_adapter"),
+        "seed": stats.get("testset_seed", before.get("testset_seed")),
+        "llm": model_identity(llm.spec, llm.base_url) if llm.configured else None,
+        "generation_warnings": list(generation.get("warnings") or []),
+    }
+
+
+def rows_without_any_score(frame: pd.DataFrame, metrics: Sequence[str]) -> int:
+    """Rows on which every metric failed (each with its reason)."""
+    if not metrics or frame.empty:
+        return len(frame)
+    scored = frame[list(metrics)].notna().any(axis=1)
+    return int((~scored).sum())
+
+
+def summary_document(
+    state: RunState, result: evaluation.EvaluationResult, inherited: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    names = result.metric_names
+    return {
+        "layout": SUMMARY_LAYOUT,
+        "rows": len(result.frame),
+        "rows_without_any_score": rows_without_any_score(result.frame, names),
+        "metrics": result.summary,
+        "scoring": scoring_identity(state.config, names),
+        "testset": testset_identity(result.frame),
+        "run": run_facts(state, inherited),
+    }
+
+
+def ragas_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """Our columns under ragas' names (user_input, response, retrieved_contexts, reference, ...)."""
+    return frame.rename(columns={old: new for old, new in RAGAS_RENAMES.items() if new not in frame.columns})
+
+
+def write_rows(frame: pd.DataFrame | Sequence[Mapping[str, Any]], path: Path, columns: str = "ragtest") -> Path:
+    """A dataset file, with ragtest's column names or (columns="ragas") ragas'."""
+    if columns not in COLUMN_STYLES:
+        raise ValueError(f"columns must be one of {COLUMN_STYLES}, got {columns!r}")
+    table = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(list(frame))
+    return write_dataset(ragas_columns(table) if columns == "ragas" else table, path)
+
+
+def write_scored(
+    state: RunState,
+    result: evaluation.EvaluationResult,
+    paths: OutputPaths,
+    columns: str = "ragtest",
+    inherited: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Write the scored rows, summary.json and the report (.md and .html); return the summary document."""
+    write_rows(result.frame, paths.scores, columns)
+    document = summary_document(state, result, inherited)
+    write_json(document, paths.summary)
+    write_run_report(paths.report_stem, result.frame, document, state.stats, state.timings)
+    return document
+
+
+def input_manifest(input_path: Path) -> dict[str, Any] | None:
+    """The manifest written with a stage's input (`<stem>.manifest.json`, else the folder's manifest.json)."""
+    for candidate in (input_path.with_name(f"{input_path.stem}.manifest.json"), input_path.parent / MANIFEST_FILE):
+        if candidate.is_file():
+            try:
+                value = json.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError):
+                return None
+            return value if isinstance(value, dict) else None
+    return None
