@@ -18,7 +18,7 @@ from ragtest.config import GenerationConfig, LLMSettings, RunConfig, SourceConfi
 from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_scored
 from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, RunState, open_run
-from ragtest_core.datasets import read_dataset, read_rows, records
+from ragtest_core.datasets import normalise_columns, read_dataset, read_rows, records
 
 _GEN = GenerationConfig
 _LLM = LLMSettings
@@ -152,7 +152,7 @@ def evaluate(
     scores.jsonl, summary.json, manifest.json, report.md and report.html there (`columns="ragas"`: the scored rows
     under ragas' column names)."""
     state = open_run(config or RunConfig(), run_dir if run_dir is not None else ".", show_progress=show_progress)
-    frame = dataset if isinstance(dataset, pd.DataFrame) else read_dataset(dataset)
+    frame = normalise_columns(dataset.copy()) if isinstance(dataset, pd.DataFrame) else read_dataset(dataset)
     result = steps.evaluate_frame(state, frame)
     if run_dir is not None:
         source = Path(run_dir) / ANSWERS_FILE if isinstance(dataset, pd.DataFrame) else Path(dataset)

@@ -268,47 +268,67 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: CLI flag (argparse dest) -> make_config keyword. Every option of generate/answer/evaluate/run is here or in
+#: NOT_CONFIG (tests/e2e/test_cli_small.py checks it).
+CONFIG_OPTIONS: dict[str, str] = {
+    "topic": "topic",
+    "source": "source",
+    "wiki_cache": "wiki_cache",
+    "wiki_timeout": "wiki_timeout_s",
+    "size": "size",
+    "seed": "seed",
+    "k_neighbours": "k_neighbours",
+    "questions_per_context": "questions_per_context",
+    "chunk_size": "chunk_size",
+    "chunk_overlap": "chunk_overlap",
+    "max_question_words": "max_question_words",
+    "question_types": "question_types",
+    "dedup_threshold": "dedup_threshold",
+    "max_copied_words": "max_copied_words",
+    "critic": "critic",
+    "strict_types": "strict_types",
+    "llm": "llm",
+    "llm_base_url": "llm_base_url",
+    "llm_concurrency": "llm_concurrency",
+    "llm_fixed_concurrency": "llm_fixed_concurrency",
+    "llm_timeout": "llm_timeout_s",
+    "llm_rps": "llm_rps",
+    "llm_tpm": "llm_tpm",
+    "llm_retries": "llm_retries",
+    "llm_backoff": "llm_backoff_s",
+    "cache_dir": "cache_dir",
+    "prices": "prices_file",
+    "store_url": "store_url",
+    "rag": "rag",
+    "rag_arg": "rag_args",
+    "rag_k": "rag_k",
+    "rag_concurrency": "rag_concurrency",
+    "rag_timeout": "rag_timeout_s",
+    "judge": "judge",
+}
+#: Flags that are not run settings: where files go, how the command reports, gates; `offline`, `no_cache` and
+#: `metrics` reach make_config in their own way (offline, use_cache, metrics).
+NOT_CONFIG = (
+    "input",
+    "output",
+    "out",
+    "store",
+    "quiet",
+    "dry_run",
+    "columns",
+    "fail_under",
+    "command",
+    "offline",
+    "no_cache",
+    "metrics",
+)
+
+
 def config_from_args(args: argparse.Namespace) -> RunConfig:
     """A RunConfig from whichever flags the subcommand has (`make_config` fills in the rest)."""
     given = {key: value for key, value in vars(args).items() if value is not None}
     offline = bool(given.get("offline")) or os.environ.get(OFFLINE_ENV, "") not in ("", "0")
-    names = {
-        "topic": "topic",
-        "source": "source",
-        "wiki_cache": "wiki_cache",
-        "wiki_timeout": "wiki_timeout_s",
-        "size": "size",
-        "seed": "seed",
-        "k_neighbours": "k_neighbours",
-        "questions_per_context": "questions_per_context",
-        "chunk_size": "chunk_size",
-        "chunk_overlap": "chunk_overlap",
-        "max_question_words": "max_question_words",
-        "question_types": "question_types",
-        "dedup_threshold": "dedup_threshold",
-        "max_copied_words": "max_copied_words",
-        "critic": "critic",
-        "strict_types": "strict_types",
-        "llm": "llm",
-        "llm_base_url": "llm_base_url",
-        "llm_concurrency": "llm_concurrency",
-        "llm_fixed_concurrency": "llm_fixed_concurrency",
-        "llm_timeout": "llm_timeout_s",
-        "llm_rps": "llm_rps",
-        "llm_tpm": "llm_tpm",
-        "llm_retries": "llm_retries",
-        "llm_backoff": "llm_backoff_s",
-        "cache_dir": "cache_dir",
-        "prices": "prices_file",
-        "store_url": "store_url",
-        "rag": "rag",
-        "rag_arg": "rag_args",
-        "rag_k": "rag_k",
-        "rag_concurrency": "rag_concurrency",
-        "rag_timeout": "rag_timeout_s",
-        "judge": "judge",
-    }
-    options = {option: given[flag] for flag, option in names.items() if flag in given}
+    options = {option: given[flag] for flag, option in CONFIG_OPTIONS.items() if flag in given}
     if "rag_args" in options:
         options["rag_args"] = parse_adapter_args(options["rag_args"])
     config = make_config(

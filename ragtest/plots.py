@@ -98,7 +98,8 @@ def means_by_group(summary: Mapping[str, Mapping[str, Any]], column: str = "by_q
 
 
 def before_after(pairs: Mapping[str, tuple[Sequence[float], Sequence[float]]]) -> str | None:
-    """Per metric: each row's base score (x) against its new score (y); above the diagonal = better."""
+    """Per metric: each row's base score (x) against its new score (y); above the diagonal = better. Rows with the
+    same pair of scores share one dot, its area proportional to their number."""
     metrics = [name for name, (base, _) in pairs.items() if len(base)]
     if not metrics:
         return None
@@ -106,8 +107,10 @@ def before_after(pairs: Mapping[str, tuple[Sequence[float], Sequence[float]]]) -
     for axis, name in zip(axes, metrics, strict=True):
         base, new = (np.asarray(v, dtype=float) for v in pairs[name])
         axis.plot([0, 1], [0, 1], color=GREY, linewidth=0.8)
-        colours = np.where(new > base, PLOT_BLUE, np.where(new < base, PLOT_ORANGE, GREY))
-        axis.scatter(base, new, s=14, c=colours.tolist(), alpha=0.8, linewidths=0)
+        points, counts = np.unique(np.round(np.column_stack([base, new]), 3), axis=0, return_counts=True)
+        x, y = points[:, 0], points[:, 1]
+        colours = np.where(y > x, PLOT_BLUE, np.where(y < x, PLOT_ORANGE, GREY))
+        axis.scatter(x, y, s=14 * counts, c=colours.tolist(), alpha=0.8, linewidths=0)
         axis.set_xlim(-0.03, 1.03)
         axis.set_ylim(-0.03, 1.03)
         axis.set_xlabel("base", fontsize=7)

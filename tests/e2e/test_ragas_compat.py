@@ -1,0 +1,98 @@
+"""ragas compatibility both ways: ragtest reads ragas' column names (FiQA), and `--columns ragas` writes a file
+that ragas' own `EvaluationDataset.from_list` reads with no renaming.
+
+ragas 0.4.3 (with langchain-community 0.4.1, which it needs) lives in its own venv, `.venv-ragas` at the project
+root, built here on first use (about a minute) and reused while its stamp matches. It sees this venv's packages
+through a .pth file, so only ragas and the few packages it pins differently are installed into it. The test
+never skips: set RAGTEST_SKIP_RAGAS=1 to opt out on a machine without a package index.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from ragtest.cli import main
+from ragtest_core.datasets import read_dataset, read_jsonl
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV = ROOT / ".venv-ragas"
+PINS = ("ragas==0.4.3", "langchain-community==0.4.1")
+READ_WITH_RAGAS = """
+import json, sys
+from ragas import EvaluationDataset
+rows = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
+dataset = EvaluationDataset.from_list(rows)
+fields = ("user_input", "response", "retrieved_contexts", "reference")
+print(json.dumps([{f: getattr(s, f) for f in fields} for s in dataset.samples]))
+"""
+
+
+def _venv_python() -> Path:
+    return VENV / "bin" / "python"
+
+
+def build_ragas_venv() -> Path:
+    """.venv-ragas with ragas pinned, layered over this interpreter's packages; rebuilt when the stamp differs."""
+    base = sysconfig.get_paths()["purelib"]
+    stamp, expected = VENV / ".ragtest-stamp", "\n".join([*PINS, base])
+    if stamp.is_file() and stamp.read_text() == expected and _venv_python().exists():
+        return _venv_python()
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True, timeout=300)
+    own = subprocess.run(
+        [str(_venv_python()), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(own) / "_ragtest_base.pth").write_text(base + "\n")
+    result = subprocess.run(
+        [str(_venv_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", *PINS],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"could not install {' '.join(PINS)} into {VENV}:\n{result.stderr[-3000:]}")
+    stamp.write_text(expected)
+    return _venv_python()
+
+
+@pytest.fixture(scope="session")
+def ragas_python() -> Path:
+    if os.environ.get("RAGTEST_SKIP_RAGAS"):
+        pytest.skip("RAGTEST_SKIP_RAGAS is set")
+    return build_ragas_venv()
+
+
+@pytest.mark.timeout(1200)
+def test_ragas_reads_our_output_with_no_renaming(ragas_python: Path, shared_data: Path, tmp_path: Path) -> None:
+    fiqa = shared_data / "fiqa" / "fiqa.jsonl"
+    out = tmp_path / "fiqa-scored.jsonl"
+    args = ["evaluate", "--quiet", "--input", str(fiqa), "--metrics", "token_f1,exact_match", "--columns", "ragas"]
+    assert main([*args, "--output", str(out)]) == 0
+    written = read_jsonl(out)
+    assert {"user_input", "response", "retrieved_contexts", "reference", "token_f1"} <= set(written[0])
+    assert not {"question", "answer", "contexts", "ground_truth"} & set(written[0])
+
+    env = {**os.environ, "RAGAS_DO_NOT_TRACK": "true", "PYTHONPATH": ""}
+    result = subprocess.run(
+        [str(ragas_python), "-c", READ_WITH_RAGAS, str(out)], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    samples = json.loads(result.stdout.strip().splitlines()[-1])
+    original = read_jsonl(fiqa)
+    assert len(samples) == len(original) == 30
+    for sample, row in zip(samples, original, strict=True):
+        assert sample["user_input"] == row["user_input"] and sample["response"] == row["response"]
+        assert sample["retrieved_contexts"] == row["retrieved_contexts"]
+        assert sample["reference"] == "\n".join(row["reference"])
+
+    again = read_dataset(out)  # and ragtest reads its own ragas-named output back
+    assert {"question", "answer", "contexts", "ground_truth"} <= set(again.columns)

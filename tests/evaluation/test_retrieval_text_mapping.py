@@ -1,0 +1,77 @@
+"""hit_rate / MRR / NDCG for a RAG whose chunk ids are not ragtest's: contexts matched to gold chunks by text,
+on real Wikipedia paragraphs chunked two ways."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from evaluation import evaluate_dataset
+from evaluation.metrics.gold_mapping import EXACT, OVERLAP, map_by_text, overlap
+
+
+@pytest.fixture(scope="module")
+def paragraphs(wiki_dir: Path) -> list[str]:
+    text = (wiki_dir / "Brown_bear.txt").read_text(encoding="utf-8")
+    return [p.strip() for p in text.split("\n") if len(p.split()) > 60]
+
+
+def score(rows: list[dict]) -> pd.DataFrame:
+    return evaluate_dataset(pd.DataFrame(rows), ["hit_rate", "mrr", "ndcg"], show_progress=False).frame
+
+
+def test_other_ids_same_text_is_an_exact_match(paragraphs: list[str]) -> None:
+    gold = paragraphs[3]
+    row = {
+        "contexts": [paragraphs[10], gold],
+        "context_ids": ["their-17", "their-4"],
+        "reference_contexts": [gold],
+        "reference_context_ids": ["ragtest-abc"],
+    }
+    out = score([row])
+    assert out.loc[0, "hit_rate"] == 1.0 and out.loc[0, "mrr"] == 0.5
+    assert f"matched by {EXACT}" in out.loc[0, "mrr_reason"]
+
+
+def test_another_chunker_matches_by_overlap(paragraphs: list[str]) -> None:
+    gold = paragraphs[5]
+    words = gold.split()
+    bigger = f"{paragraphs[4]} {gold}"  # their chunk contains the gold chunk
+    inside = " ".join(words[: int(len(words) * 0.8)])  # their chunk is most of it
+    straddling = " ".join(words[len(words) // 2 :]) + " " + paragraphs[6]  # half of it and the next paragraph
+    assert overlap(bigger, gold) == 1.0 and overlap(inside, gold) == 1.0 and overlap(straddling, gold) < 0.7
+    mapping = map_by_text([paragraphs[12], straddling, bigger], [gold])
+    assert mapping.retrieved == ["retrieved#1", "retrieved#2", "gold#1"] and mapping.method == OVERLAP
+    rows = [
+        {"contexts": [paragraphs[12], bigger], "context_ids": ["x1", "x2"], "reference_contexts": [gold]},
+        {"contexts": [inside], "context_ids": ["y"], "reference_contexts": [gold]},
+        {"contexts": [paragraphs[12], paragraphs[13]], "context_ids": ["z1", "z2"], "reference_contexts": [gold]},
+    ]
+    for row in rows:
+        row["reference_context_ids"] = ["ragtest-gold"]
+    out = score(rows)
+    assert out["mrr"].tolist() == [0.5, 1.0, 0.0]
+    assert (
+        "text overlap" in out.loc[0, "hit_rate_reason"]
+        and "ids are not the test set's" in out.loc[0, "hit_rate_reason"]
+    )
+    assert "no retrieved text matches a gold chunk" in out.loc[2, "ndcg_reason"]
+
+
+def test_matching_ids_are_used_as_before(paragraphs: list[str]) -> None:
+    row = {
+        "contexts": [paragraphs[1], paragraphs[2]],
+        "context_ids": ["a", "g"],
+        "reference_contexts": [paragraphs[1]],  # the text says rank 1, the ids say rank 2: ids win
+        "reference_context_ids": ["g"],
+    }
+    out = score([row])
+    assert out.loc[0, "mrr"] == 0.5 and out.loc[0, "mrr_reason"] == "reciprocal rank: gold ids at ranks [2]"
+
+
+def test_texts_alone_are_enough(paragraphs: list[str]) -> None:
+    frame = pd.DataFrame([{"contexts": [paragraphs[7]], "reference_contexts": [paragraphs[7]]}])
+    out = evaluate_dataset(frame, ["hit_rate"], show_progress=False).frame
+    assert out.loc[0, "hit_rate"] == 1.0
