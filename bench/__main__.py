@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bench import eval_bench, llm_bench, testgen_bench
+from bench import eval_bench, interval_coverage, llm_bench, testgen_bench
 
 
 def main() -> int:
@@ -12,6 +12,8 @@ def main() -> int:
     llm_bench.main()
     print("\n== bench.testgen_bench: generator calls, rejections, duplicates, retrievability ==", flush=True)
     testgen_bench.main([])
+    print("\n== bench.interval_coverage: coverage of 95% interval methods at n = 8..60 ==", flush=True)
+    interval_coverage.main([])
     print("\n== bench.eval_bench: local judge rows per second ==", flush=True)
     return eval_bench.main([])
 

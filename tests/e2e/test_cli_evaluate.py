@@ -23,7 +23,9 @@ def test_evaluate_fiqa(shared_data: Path, tmp_path: Path) -> None:
             value = row[metric]
             assert (value is not None and 0.0 <= value <= 1.0) or row[f"{metric}_reason"]
     summary = json.loads(output.with_name("fiqa-scores.summary.json").read_text())
-    assert all(summary[m]["rows_scored"] > 0 for m in METRICS)
+    assert all(summary["metrics"][m]["rows_scored"] > 0 for m in METRICS)
+    assert summary["rows"] == 30 and summary["scoring"]["judge"] == "local"
+    assert output.with_name("fiqa-scores.report.html").is_file() and output.with_name("fiqa-scores.report.md").is_file()
 
 
 def test_evaluate_reports_missing_columns(tmp_path: Path, capsys: object) -> None:

@@ -83,6 +83,20 @@ def test_scores_are_in_range_or_explained(run_dir: Path) -> None:
         assert entry["rows_scored"] + entry["rows_failed"] == 8
 
 
+def test_run_and_evaluate_write_summary_json_in_one_layout(run_dir: Path, tmp_path: Path) -> None:
+    output = tmp_path / "rescored.jsonl"
+    assert main(["evaluate", "--quiet", "--input", str(run_dir / "answers.jsonl"), "--output", str(output)]) == 0
+    from_run = json.loads((run_dir / "summary.json").read_text())
+    from_evaluate = json.loads(output.with_name("rescored.summary.json").read_text())
+    assert set(from_run) == set(from_evaluate) >= {"layout", "rows", "metrics", "scoring", "testset", "run"}
+    assert from_run["scoring"] == from_evaluate["scoring"] and from_run["testset"] == from_evaluate["testset"]
+    for metric in METRICS:
+        assert set(from_run["metrics"][metric]) == set(from_evaluate["metrics"][metric])
+        assert from_run["metrics"][metric]["mean"] == from_evaluate["metrics"][metric]["mean"]  # rows scored alone
+    # the evaluate report knows the adapter and seed from the run's manifest
+    assert from_evaluate["run"]["adapter"].startswith("reference RAG") and from_evaluate["run"]["seed"] == 11
+
+
 def test_manifest_records_config_versions_and_timings(run_dir: Path) -> None:
     manifest = json.loads((run_dir / "manifest.json").read_text())
     assert manifest["seed"] == 11 and manifest["judge"] == "local"

@@ -11,6 +11,7 @@ import pandas as pd
 import ragtest
 from evaluation import EvaluationResult
 from ragtest import RAGAnswer, RunConfig
+from ragtest.comparison import Comparison
 from ragtest.run_state import RunState
 
 
@@ -20,6 +21,7 @@ def check_public_api(config: RunConfig, frame: pd.DataFrame) -> None:
     assert_type(ragtest.answer(frame, config, Path("runs/x")), pd.DataFrame)
     assert_type(ragtest.evaluate(frame, config), EvaluationResult)
     assert_type(ragtest.run(config, "runs/x"), RunState)
+    assert_type(ragtest.compare("runs/a", Path("runs/b"), out_dir="runs/cmp"), Comparison)
     assert_type(RAGAnswer(answer="a", contexts=["c"]), RAGAnswer)
     make: Callable[..., RunConfig] = ragtest.make_config
     assert make is not None
