@@ -110,6 +110,7 @@ def run_report_context(
         "stats": stats,
         "timings": timings,
         "weakest": {metric: {"median": median, "rows": rows} for metric, (median, rows) in weakest.items()},
+        "weakest_limit": WEAKEST_ROWS,
         "breakdowns": {
             "question type": breakdown_rows(summary, "by_question_type"),
             "source document": breakdown_rows(summary, "by_source"),
