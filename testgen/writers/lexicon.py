@@ -54,6 +54,19 @@ DISCOURSE = (
     "Eventually",
     "Subsequently",
 )
+#: creation verbs and the noun for their agent: "X designed Y" makes X "the designer of Y".
+AGENT_NOUNS = {
+    "created": "creator",
+    "designed": "designer",
+    "developed": "developer",
+    "founded": "founder",
+    "invented": "inventor",
+    "wrote": "author",
+    "conceived": "creator",
+    "coined": "coiner",
+    "discovered": "discoverer",
+    "published": "publisher",
+}
 #: nouns naming people: "the creator of X" is asked with "Who".
 PERSON_NOUNS = words(
     """creator designer developer founder inventor author writer president ceo leader director chairman father

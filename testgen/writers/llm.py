@@ -96,6 +96,8 @@ class LLMWriter:
     """Questions written by a chat model through `LLMClient` (cached, retried, rate limited), one prompt per type."""
 
     supported_types = frozenset(QUESTION_TYPES)
+    #: Two pairs per call: the critic then judges both in one call, so a context costs two calls for two samples.
+    default_questions_per_context = 2
 
     def __init__(self, llm: LLMClient, max_words: int = DEFAULT_MAX_WORDS) -> None:
         self.llm = llm
