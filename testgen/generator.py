@@ -33,6 +33,10 @@ from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 MAX_BATCH = 48
 #: A type that gave no question from this many contexts stops (its share goes to the other types, with a warning).
 ZERO_YIELD_PATIENCE = 20
+#: ... and so does a type that gave fewer than `LOW_YIELD` questions a context over its first `LOW_YIELD_CONTEXTS`
+#: (the offline writer's multi_context on text with few bridges or comparisons).
+LOW_YIELD_CONTEXTS = 100
+LOW_YIELD = 0.02
 #: The most questions asked of one context when the roots run out (each pass over the roots asks one more).
 MAX_QUESTIONS_PER_CONTEXT = 4
 
@@ -267,18 +271,28 @@ class TestsetGenerator:
             if asked < 1:
                 raise RagtestError(f"questions per context must be at least 1, got {asked}")
             return asked
+        return self.default_questions_per_context()
+
+    def default_questions_per_context(self) -> int:
+        """The writer's own number of questions per context (1 when it names none)."""
         return int(getattr(self.writer, "default_questions_per_context", 1))
 
     def _stop_barren(
         self, walkers: Mapping[str, _Walker], produced: Counter[str], tried: Counter[str], targets: Mapping[str, int]
     ) -> None:
-        """Stop a type that gave nothing from its first `ZERO_YIELD_PATIENCE` contexts (a warning says so)."""
+        """Stop a type that gave nothing from its first `ZERO_YIELD_PATIENCE` contexts, or almost nothing from its
+        first `LOW_YIELD_CONTEXTS` (a warning says so; its share goes to the other types)."""
         for kind, walker in walkers.items():
-            if targets.get(kind, 0) > produced[kind] == 0 and tried[kind] >= ZERO_YIELD_PATIENCE and walker.active:
-                walker.stop()
-                self.stats.warnings.append(
-                    f"question type {kind!r}: no question from the first {tried[kind]} contexts; stopped early"
-                )
+            if targets.get(kind, 0) <= produced[kind] or not walker.active:
+                continue
+            if produced[kind] == 0 and tried[kind] >= ZERO_YIELD_PATIENCE:
+                why = f"no question from the first {tried[kind]} contexts"
+            elif tried[kind] >= LOW_YIELD_CONTEXTS and produced[kind] < LOW_YIELD * tried[kind]:
+                why = f"only {produced[kind]} question(s) from the first {tried[kind]} contexts"
+            else:
+                continue
+            walker.stop()
+            self.stats.warnings.append(f"question type {kind!r}: {why}; stopped early")
 
     def _finish(self, screen: Screen, samples: list[TestSample], produced: Counter[str]) -> None:
         self.stats.rejections = Counter(screen.rejections)
@@ -314,6 +328,8 @@ class TestsetGenerator:
             neighbour_ids=[chunk.chunk_id for chunk in context.neighbours],
             language=context.language,
             writer=self.writer.name,
+            answer_span=draft.answer_span,
+            corpus_id=self.store.collection_name,
         )
 
 

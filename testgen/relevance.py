@@ -21,6 +21,8 @@ from ragtest_core.embeddings import Embedder
 #: score 0.41 at the 1st percentile and 0.75 at the median; an answer about another subject scored 0.04-0.35 in
 #: spot checks ("What do polar bears eat?" / a sentence about Python's + operator: 0.04).
 MIN_ANSWER_RELEVANCE = 0.3
+#: Shorter answers (a bare name, date or number) carry too little text for an embedding to judge; they are kept.
+MIN_JUDGED_ANSWER_WORDS = 4
 
 
 def answer_relevance(embedder: Embedder, questions: Sequence[str], answers: Sequence[str]) -> np.ndarray:
@@ -30,5 +32,6 @@ def answer_relevance(embedder: Embedder, questions: Sequence[str], answers: Sequ
     return np.asarray(np.sum(embedder.embed(list(questions)) * embedder.embed(list(answers)), axis=1))
 
 
-def is_relevant(score: float) -> bool:
-    return score >= MIN_ANSWER_RELEVANCE
+def is_relevant(score: float, answer: str = "") -> bool:
+    """Whether a pair with this `answer_relevance` score is kept (always, for an answer too short to judge)."""
+    return score >= MIN_ANSWER_RELEVANCE or len(answer.split()) < MIN_JUDGED_ANSWER_WORDS

@@ -130,7 +130,9 @@ class Screen:
         """The candidates whose reference answer addresses the question (unanswerable ones have a refusal)."""
         checked = [c for c in candidates if c.draft.question_type != "unanswerable"]
         scores = answer_relevance(self.embedder, [c.draft.question for c in checked], [c.draft.answer for c in checked])
-        off_topic = {id(c) for c, score in zip(checked, scores, strict=True) if not is_relevant(float(score))}
+        off_topic = {
+            id(c) for c, score in zip(checked, scores, strict=True) if not is_relevant(float(score), c.draft.answer)
+        }
         for _ in off_topic:
             self.reject("answer_not_relevant")
         return [c for c in candidates if id(c) not in off_topic]

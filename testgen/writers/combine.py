@@ -1,9 +1,11 @@
 """Offline multi-context questions: one question whose answer needs a sentence from each of two blocks.
 
-Two honest shapes, each citing both blocks and each a single question (never two joined by "and"):
+Honest shapes, each citing both blocks and each a single question (never two joined by "and"):
 - comparison: the same dated fact about two subjects in two blocks ("Python 2.0 was released in 2000" /
   "Python 3.0 was released in 2008") -> "Which was released first, Python 2.0 or Python 3.0?";
   the same count ("has 42 teeth" / "has 40 teeth") -> "Which has more teeth, X or Y?";
+  the same question with different answers ("Numba is a JIT compiler" / "PyPy is a fast interpreter") -> the
+  choice "Which is a JIT compiler, Numba or PyPy?" (telling them apart takes both blocks);
 - bridge: one block identifies an entity ("CPython is the reference implementation of Python", "Java was
   designed by James Gosling"), the other states a fact about it; the question names the entity only by the
   first block's description ("What is the reference implementation of Python available for?").
@@ -54,7 +56,13 @@ def combine(facts: list[Fact], max_words: int) -> list[Combined]:
     out: list[Combined] = []
     for first in root:
         for second in others:
-            for made in (_compare(first, second), _bridge(first, second), _bridge(second, first)):
+            for made in (
+                _compare(first, second),
+                _bridge(first, second),
+                _bridge(second, first),
+                _discriminate(first, second),
+                _discriminate(second, first),
+            ):
                 if made is not None and word_count(made.question) <= max_words and is_specific(made.question):
                     out.append(made)
     return out
@@ -129,6 +137,42 @@ def _compare_counts(a: Fact, b: Fact, counted: re.Match[str], counted_b: re.Matc
     answer = f"{more} has more {noun}: {sa} has {a.turned.answer} {noun}, and {sb} has {b.turned.answer} {noun}."
     question = f"Which has more {noun}, {sa} or {sb}?"
     return Combined(question, answer, more, (a.block, b.block), "compare_count", (a.sentence, b.sentence))
+
+
+_DEFINED = re.compile(r"^What (?P<be>is|was) (?P<subj>.+)\?$")
+_PASSIVE_PREP = re.compile(
+    r"^What (?P<be>is|was) (?P<subj>.+) (?P<rest>(?:used|known|based|designed|influenced|"
+    r"inspired|written|implemented|derived|named) (?:for|as|on|by|in|from|after))\?$"
+)
+MAX_DISCRIMINATING_WORDS = 5
+
+
+def _discriminate(winner: Fact, other: Fact) -> Combined | None:
+    """The same question about two subjects, one per block, asked as a choice: "Which is a JIT compiler, PyPy or
+    Numba?" (block 2 says Numba is one; block 1 that PyPy is something else)."""
+    frames = []
+    for fact in (winner, other):
+        match = _DEFINED.match(fact.turned.question) or _PASSIVE_PREP.match(fact.turned.question)
+        if match is None or fact.turned.rule in ("identity", "creator"):
+            return None
+        frames.append(match)
+    (w, o), rest = frames, (frames[0].groupdict().get("rest"), frames[1].groupdict().get("rest"))
+    sw, so = w.group("subj"), o.group("subj")
+    answer_w, answer_o = winner.turned.answer, other.turned.answer
+    if rest[0] != rest[1] or w.group("be") != o.group("be") or sw.lower() in so.lower() or so.lower() in sw.lower():
+        return None
+    if answer_w.lower() == answer_o.lower() or len(answer_w.split()) > MAX_DISCRIMINATING_WORDS:
+        return None
+    if sw.lower() in answer_o.lower() or so.lower() in answer_w.lower() or answer_w.lower() in other.sentence.lower():
+        return None
+    if not (sw in winner.sentence and so in other.sentence):
+        return None
+    predicate = f"{rest[0]} {answer_w}" if rest[0] else answer_w
+    first, second = sorted((sw, so), key=str.lower)  # the order gives nothing away
+    question = f"Which {w.group('be')} {predicate}, {first} or {second}?"
+    answer = join_sentences(reference_sentence(winner.sentence, answer_w), reference_sentence(other.sentence, answer_o))
+    blocks = tuple(sorted((winner.block, other.block)))
+    return Combined(question, answer, sw, (blocks[0], blocks[1]), "discriminate", (winner.sentence, other.sentence))
 
 
 def _bridge(identifying: Fact, fact: Fact) -> Combined | None:

@@ -98,7 +98,7 @@ class ExtractiveWriter:
             answer,
             (1,),
             "simple",
-            answer_span=fact.turned.answer,
+            answer_span=" ".join(fact.turned.answer.split()),
             evidence=(fact.sentence,),
         )
 
@@ -118,7 +118,14 @@ class ExtractiveWriter:
         rng.shuffle(made)
         unique = list({m.question.lower(): m for m in made}.values())
         return [
-            Draft(m.question, m.answer, m.blocks, "multi_context", answer_span=m.span, evidence=m.evidence)
+            Draft(
+                m.question,
+                m.answer,
+                m.blocks,
+                "multi_context",
+                answer_span=" ".join(m.span.split()),
+                evidence=m.evidence,
+            )
             for m in unique[:n]
         ]
 

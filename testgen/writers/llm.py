@@ -33,6 +33,7 @@ It can also be from tables, code, etc.
 7. Do not use phrases like 'provided context', 'according to the passage', etc. in the question.
 8. Avoid framing a question using the word "and" that can be decomposed into more than one question.
 9. The question should not contain more than {max_words} words; make use of abbreviations wherever possible.
+Write each answer as a complete sentence that answers the question (not a bare name or number).
 Write the questions and answers in {language}. For each pair, name the block numbers the answer came from.
 
 context:

@@ -42,10 +42,11 @@ def test_chinese_definitions_become_chinese_questions(multilingual: Path) -> Non
     writer = ExtractiveWriter(seed=1)
     writer.prepare(chunks)
     drafts = asyncio.run(writer.write(Context(root=chunks[0]), 3))
-    assert ("什么是操作系统？", "管理计算机硬件与软件资源的系统软件") in [(d.question, d.answer) for d in drafts]
+    assert ("什么是操作系统？", "管理计算机硬件与软件资源的系统软件") in [(d.question, d.answer_span) for d in drafts]
     rules = QuestionRules()
     for draft in drafts:
-        assert detect_language(draft.question) == "zh" and draft.answer in chunks[0].text
+        assert detect_language(draft.question) == "zh" and draft.answer_span in chunks[0].text
+        assert draft.answer.endswith("。") and draft.answer_span in draft.answer  # the reference is the sentence
         assert rules.reason(draft.question, draft.answer, language="zh") is None
 
 
