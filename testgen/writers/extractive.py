@@ -30,6 +30,7 @@ from testgen.writers.grammar import definition_problem, grammar_problem
 from testgen.writers.patterns import turn_all
 from testgen.writers.reference import reference_sentence
 from testgen.writers.rules import Turned
+from testgen.writers.topic import resolve, topic_of
 
 SUPPORTED = frozenset({"simple", "multi_context"})
 UNSUPPORTED_REASON = (
@@ -146,9 +147,16 @@ class ExtractiveWriter:
         """The turned sentences of one chunk, in text order (block number 0: not yet placed)."""
         language = chunk.language
         casing = self._casing.get(chunk.doc_id) or Casing(chunk.text)
+        topic = topic_of(chunk.source) if language == "en" else None
         found: list[Fact] = []
-        for sentence in split_sentences(chunk.text, language):
+        about_topic = False
+        for original in split_sentences(chunk.text, language):
             self._stats["sentences"] += 1
+            resolved = resolve(original, topic, about_topic)
+            sentence = resolved or original
+            about_topic = resolved is not None or (topic is not None and topic.named_in(original))
+            if resolved is not None:
+                self._stats["pronoun_resolved"] += 1
             try:
                 turned = (
                     turn_all(sentence, casing, self.max_words) if language == "en" else turn_cjk(sentence, language)

@@ -66,9 +66,11 @@ def definition_problem(description: str) -> str | None:
     words = tokenize(text)
     if any(word in _RELATIVE for word in words[:6]):
         return "needs_context"
-    head_phrase = _HEAD_END.split(" " + text, maxsplit=1)[0].split()
+    parts = _HEAD_END.split(" " + text, maxsplit=1)
+    head_phrase = parts[0].split()
     head = head_phrase[-1] if head_phrase else ""
-    if head in _VAGUE_HEADS or head in STOPWORDS or len(head_phrase) < 2:
+    specified = len(parts) > 1 and f" {head} of " in f" {text} "  # "a type of bear", "a way of coping with stress"
+    if (head in _VAGUE_HEADS and not specified) or head in STOPWORDS or len(head_phrase) < 2:
         return "vague_head"
     return None
 
