@@ -53,6 +53,8 @@ _VAGUE_HEADS = words(
     """case example part one way thing result member instance kind type form sort set number lot piece area
     aspect feature issue matter point topic subject term word name version variant"""
 )
+#: Heads that relate X to something else instead of saying what X is.
+_RELATIONAL = words("result cause consequence effect reason source outcome product basis origin")
 _HEAD_END = re.compile(r" (?:of|for|in|on|at|to|that|which|who|with|from|by|used|designed|based|developed|made)\b")
 
 
@@ -72,6 +74,8 @@ def definition_problem(description: str) -> str | None:
     specified = len(parts) > 1 and f" {head} of " in f" {text} "  # "a type of bear", "a way of coping with stress"
     if (head in _VAGUE_HEADS and not specified) or head in STOPWORDS or len(head_phrase) < 2:
         return "vague_head"
+    if head in _RELATIONAL:  # "the result of ...": a cause or effect of X, not what X is
+        return "relation"
     return None
 
 
