@@ -60,14 +60,13 @@ def topic_of(source: str) -> Topic | None:
 
 
 def resolve(sentence: str, topic: Topic | None, previous_about_topic: bool) -> str | None:
-    """The sentence with its pronoun subject replaced by the topic, or None when it has none or it is unsafe."""
-    if topic is None or not previous_about_topic or _NOT_ABOUT_IT.match(sentence):
+    """The sentence with its pronoun subject replaced by the topic, or None when it has none or it is unsafe.
+
+    "The bear ..." / "Bears ..." in the article on polar bears name the topic by its head noun whatever came
+    before; "It" / "They" / "This species" only right after a sentence about the topic."""
+    if topic is None or _NOT_ABOUT_IT.match(sentence):
         return None
-    if _SINGULAR.match(sentence):
-        return _SINGULAR.sub(topic.singular + " ", sentence, count=1)
-    if _PLURAL.match(sentence) and topic.plural:
-        return _PLURAL.sub(topic.plural + " ", sentence, count=1)
-    if topic.kind == "thing" and len(topic.name.split()) > 1:  # "Bears have ..." in the article on brown bears
+    if topic.kind == "thing" and len(topic.name.split()) > 1:
         head = topic.name.split()[-1].lower()
         plural = re.match(rf"^(?:The )?{head.capitalize()}s (?=[a-z])", sentence)
         if plural and topic.plural:
@@ -75,4 +74,10 @@ def resolve(sentence: str, topic: Topic | None, previous_about_topic: bool) -> s
         singular = re.match(rf"^(?:The|This) {head} (?=[a-z])", sentence)
         if singular:
             return topic.singular + " " + sentence[singular.end() :]
+    if not previous_about_topic:
+        return None
+    if _SINGULAR.match(sentence):
+        return _SINGULAR.sub(topic.singular + " ", sentence, count=1)
+    if _PLURAL.match(sentence) and topic.plural:
+        return _PLURAL.sub(topic.plural + " ", sentence, count=1)
     return None
