@@ -17,7 +17,8 @@ _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
-_TOKEN = re.compile(f"[{_CJK}]|[^\\W_]+(?:[.'’-][^\\W_]+)*", re.UNICODE)
+_WORD_CHAR = f"(?:(?![{_CJK}])[^\\W_])"  # a letter or digit that is not CJK: "ELIZAを" is "eliza" + "を"
+_TOKEN = re.compile(f"[{_CJK}]|{_WORD_CHAR}+(?:[.'’-]{_WORD_CHAR}+)*", re.UNICODE)
 
 STOPWORDS: frozenset[str] = frozenset(
     [

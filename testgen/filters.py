@@ -120,7 +120,8 @@ def is_specific(question: str) -> bool:
     """Enough content to point at one fact: two content words beyond question words and light verbs
     ("What does Python use?" is generic), one for a definition ("What is CPython?"); CJK: two characters."""
     if _CJK.search(question):
-        return sum(1 for ch in question if _CJK.match(ch) and ch not in _CJK_FUNCTION) >= 2
+        latin_terms = len(re.findall(r"[A-Za-z][A-Za-z0-9.+#-]+", question))  # "什么是RAGAs？": a Latin name
+        return sum(1 for ch in question if _CJK.match(ch) and ch not in _CJK_FUNCTION) + 2 * latin_terms >= 2
     words = [w for w in content_tokens(question) if w not in _QUESTION_WORDS]
     if (definition := _DEFINITION.match(question.strip())) and content_tokens(definition.group("term")):
         return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from testgen.writers.cjk import strip_markdown
 from testgen.writers.lexicon import FORMS
 
 _PAREN = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
@@ -65,7 +66,7 @@ def _second_predicate(body: str, start: int) -> re.Match[str] | None:
 
 
 def _cjk_reference(sentence: str) -> str:
-    text = _CJK_PAREN.sub("", sentence).strip()
+    text = re.sub(r"\s{2,}", " ", _CJK_PAREN.sub("", strip_markdown(sentence))).strip()
     return text if text.endswith(("。", "．", "！", "？")) else text + "。"
 
 

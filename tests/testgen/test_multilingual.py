@@ -94,3 +94,24 @@ def test_an_english_question_on_a_chinese_source_is_rejected() -> None:
     rules = QuestionRules()
     assert rules.reason("What is an operating system?", "系统软件", language="zh") == "wrong_language"
     assert rules.reason("什么是操作系统？", "系统软件", language="zh") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "question"),
+    [
+        ("zh-tw_ragas_paper_notes.txt", "什麼是RAGAs？"),  # Traditional text, Traditional question words
+        ("zh-cn_rag_evaluation_interview.txt", "什么是答案相关性评估？"),  # a Markdown glossary line
+        ("ja_wikipedia_artificial_intelligence.txt", "ELIZAを構築したのは誰ですか？"),
+    ],
+)
+def test_blog_posts_and_wikipedia_give_questions_in_their_language(
+    multilingual: Path, name: str, question: str
+) -> None:
+    chunks = chunk_documents(load_files(multilingual / name))
+    writer = ExtractiveWriter(seed=1)
+    writer.prepare(chunks)
+    facts = {fact.turned.question: fact for chunk in chunks for fact in writer.facts(chunk)}
+    assert question in facts, sorted(facts)
+    fact = facts[question]
+    assert detect_language(question) == chunks[0].language and fact.turned.answer in fact.sentence
+    assert QuestionRules().reason(question, fact.turned.answer, language=chunks[0].language) is None
