@@ -2,9 +2,10 @@
 
 Prints, for the offline (extractive) writer on the seven articles of ../shared/data/wikipedia and for the LLM
 writer on the scripted OpenAI-compatible stub server (tests/stubs/openai_server.py, content-based replies):
-LLM calls per accepted sample, rejection rate by reason, duplicate rate after the filter (pairs above the
-threshold), and retrievability (share of answerable samples whose gold chunk is in the top 5 of a plain MiniLM
-retriever over the same ChunkStore). Also the extractive writer's turned-sentence rate per article.
+LLM calls per accepted sample (the LLM writer asks two questions of each context and the critic judges them in one
+call: target <= 1.5), rejection rate by reason, duplicate rate after the filter (pairs above the threshold), and
+retrievability (share of answerable samples whose gold chunk is in the top 5 of a plain MiniLM retriever over the
+same ChunkStore). Also the extractive writer's turned-sentence rate per article.
 """
 
 from __future__ import annotations
@@ -95,7 +96,11 @@ def report(
     retrieved, answerable = retrievability(store, samples)
     print(f"\n== {title}: {len(samples)} samples in {seconds:.1f}s ==")
     print(f"types produced: {stats['produced_types']} (asked {stats['requested_types']})")
-    print(f"LLM calls per accepted sample: {calls / max(1, len(samples)):.2f} ({calls} calls)")
+    print(f"LLM calls per accepted sample: {calls / max(1, len(samples)):.2f} ({calls} calls; target <= 1.5)")
+    print(
+        f"candidates {stats['candidates']} = accepted {stats['accepted']} + rejected "
+        f"{sum(stats['rejections'].values())} + unused {stats['unused']}"
+    )
     print(f"rejection rate: {sum(stats['rejections'].values()) / candidates:.3f} of {stats['candidates']} candidates")
     for reason, count in sorted(stats["rejections"].items(), key=lambda item: -item[1]):
         print(f"  {reason:<28} {count / candidates:.3f} ({count})")

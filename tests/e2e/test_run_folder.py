@@ -17,7 +17,7 @@ from testgen import ChunkStore
 from testgen.wikipedia_source import API_URL_ENV, CACHE_ENV, OFFLINE_ENV
 from tests.testgen.mediawiki_stub import mediawiki_server
 
-PREFIX = 6000  # the first 6,000 characters of an article: a small real corpus
+PREFIX = 4000  # the first 4,000 characters of an article: a small real corpus
 
 
 def _corpus(folder: Path, wiki_dir: Path, article: str) -> Path:
@@ -101,3 +101,14 @@ def test_a_pinned_revision_is_recorded_and_re_created(
     assert main(["--quiet", *command[1:], "--offline"]) == 0
     reproduced = Path(command[command.index("--output") + 1])
     assert reproduced.read_bytes() == output.read_bytes()
+
+
+@pytest.mark.slow
+def test_the_readme_brown_bear_example_works_offline(tmp_path: Path, wiki_dir: Path) -> None:
+    """`ragtest generate --topic "Brown bear" --size 15` offline: 15 questions from the one article."""
+    output = tmp_path / "bear" / "testset.jsonl"
+    args = ["--quiet", "generate", "--topic", "Brown bear", "--wiki-cache", str(wiki_dir), "--offline"]
+    assert main([*args, "--size", "15", "--output", str(output)]) == 0
+    rows = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 15 and all(row["ground_truth"].endswith(".") and row["answer_span"] for row in rows)
+    assert not any(" and " in row["question"] for row in rows if row["question_type"] == "multi_context")

@@ -203,3 +203,15 @@ def test_store_on_a_chroma_server(chroma_server: str, embedder: Embedder) -> Non
     assert store.add(chunks) == len(chunks)
     assert store.add(chunks) == 0
     assert store.query(["Who designed Java?"], k=1)[0][0].id == chunks[0].chunk_id
+
+
+def test_corpora_get_their_own_collections_on_a_chroma_server(chroma_server: str, embedder: Embedder) -> None:
+    python = chunk_documents([make_document("Python is a programming language. It was created in 1991.", source="a")])
+    java = chunk_documents([make_document("Java was designed by James Gosling at Sun Microsystems.", source="b")])
+    first = ChunkStore.for_corpus(None, embedder, python, url=chroma_server)
+    second = ChunkStore.for_corpus(None, embedder, java, url=chroma_server)
+    assert first.collection_name != second.collection_name
+    assert {c.source for c in first.all_chunks()} == {"a"} and {c.source for c in second.all_chunks()} == {"b"}
+    again = ChunkStore.for_corpus(None, embedder, python, url=chroma_server)
+    assert again.collection_name == first.collection_name and again.embedded == 0 and first.embedded == len(python)
+    assert set(first.collection_names()) >= {first.collection_name, second.collection_name}
