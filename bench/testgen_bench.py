@@ -114,6 +114,28 @@ def report(
         print(f"warning: {warning}")
 
 
+def answer_every_context(prompt: str) -> str:
+    """The scripted writer (tests/testgen/scripted_llm.py), topped up so that it answers every context with as many
+    pairs as asked: questions about the content words of block [1]'s sentences, answered by the sentence."""
+    import json
+    import re
+
+    from ragtest_core.text import content_tokens
+    from tests.testgen.scripted_llm import _blocks, respond
+
+    reply = respond(prompt)
+    wanted = re.search(r"write exactly (\d+)", prompt)
+    if wanted is None:
+        return reply  # a critic prompt
+    pairs = json.loads(reply)["pairs"]
+    for sentence in split_sentences(_blocks(prompt).get(1, "")):
+        words = [w for w in sentence.rstrip(".").split() if content_tokens(w)]
+        if len(pairs) >= int(wanted.group(1)) or len(words) < 6 or not sentence.endswith("."):
+            continue
+        pairs.append({"question": f"What is said about {' '.join(words[:3])}?", "answer": sentence, "blocks": [1]})
+    return json.dumps({"pairs": pairs[: int(wanted.group(1))]})
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=50)
@@ -153,6 +175,20 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "LLM writer on the scripted stub server",
                 llm,
                 llm_samples,
+                store,
+                server.request_count,
+                time.perf_counter() - started,
+            )
+        with OpenAIStubServer(responder=lambda request: answer_every_context(request.prompt)) as server:
+            client = build_client("stub-model", base_url=server.url, cache_path=Path(folder) / "cache2.sqlite")
+            assert client is not None
+            started = time.perf_counter()
+            every = TestsetGenerator(store, LLMWriter(client), question_types="simple")
+            every_samples = every.generate_size(args.llm_size, seed=args.seed)
+            report(
+                "LLM writer that answers every context (simple questions)",
+                every,
+                every_samples,
                 store,
                 server.request_count,
                 time.perf_counter() - started,
