@@ -3,9 +3,10 @@
 Encyclopedic text names its topic once and then says "It", "They" or "This species": "The brown bear is native to
 Eurasia. It is the most widespread bear." Such a sentence is turned only when the sentence before it is about the
 topic (its first words name the topic, or it was itself resolved), and then with the pronoun replaced: "The brown
-bear is the most widespread bear." The topic comes from the document's title (a Wikipedia page title, or a file name
-such as `Brown_bear.txt`); a title with a lower-case noun ("Brown bear") is a kind of thing ("The brown bear" /
-"Brown bears"), any other a name ("Python": "It" only).
+bear is the most widespread bear." The topic's bare head noun ("Bears have ...", "The bear feeds ...") names it
+wherever it stands. The topic comes from the document's title (a Wikipedia page title, or a file name such as
+`Brown_bear.txt`): a title with a lower-case noun ("Brown bear") is a kind of thing ("The brown bear" / "Brown
+bears"), one ending like a mass noun ("Deep learning") or a name ("Python") takes "It" only.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from pathlib import PurePath
 
 _SINGULAR = re.compile(r"^(?:It|This species|The species|This animal|The animal) (?=[a-z])")
 _PLURAL = re.compile(r"^They (?=[a-z])")
-
-
 _MASS_ENDINGS = ("ing", "ence", "ance", "ism", "ics", "ity", "ion")
 _NOT_ABOUT_IT = re.compile(
     r"^(?:It|They) (?:is|was|are|were) \w+ (?:that|to|whether|for)\b|^It (?:is|was) (?:not|also)\b"
