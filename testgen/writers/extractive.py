@@ -7,7 +7,8 @@ be written honestly; the writer says so (`supported_types`, `UNSUPPORTED_REASON`
 
 Deterministic for a seed. Every short answer (`answer_span`) is a span of its sentence; the reference answer is
 that sentence (`reference.reference_sentence`); the gold blocks are the ones holding it. Each turned question
-passes the grammar check against its source sentence and, for "What is X?", the definition check (`grammar`);
+passes the grammar check against its source sentence, an answer that names something in particular ("various
+applications" does not) and, for "What is X?", the definition check (`grammar`);
 what fails is counted as `rejected_<reason>` in the writer's stats.
 """
 
@@ -26,7 +27,7 @@ from testgen.writers.base import REJECTED_PREFIX, Draft
 from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
 from testgen.writers.combine import Fact, combine
-from testgen.writers.grammar import definition_problem, grammar_problem
+from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
 from testgen.writers.patterns import turn_all
 from testgen.writers.reference import reference_sentence
 from testgen.writers.rules import Turned
@@ -180,5 +181,8 @@ class ExtractiveWriter:
             return False
         if turned.rule in DEFINITION_RULES and (problem := definition_problem(turned.answer)) is not None:
             self._reject("not_a_definition", problem)
+            return False
+        if vague_answer(turned.answer):
+            self._reject("vague_answer")
             return False
         return True

@@ -48,6 +48,8 @@ _RELATIVE = words(
     respective analogous comparable equivalent different separate additional further next previous subsequent successor
     predecessor counterpart"""
 )
+#: Words that judge X instead of saying what it is: "a key pillar in Android", "a popular language".
+_EVALUATIVE = words("key important major popular notable significant famous prominent central crucial vital common")
 #: Head nouns too vague to define anything on their own.
 _VAGUE_HEADS = words(
     """case example part one way thing result member instance kind type form sort set number lot piece area
@@ -68,6 +70,8 @@ def definition_problem(description: str) -> str | None:
     words = tokenize(text)
     if any(word in _RELATIVE for word in words[:6]):
         return "needs_context"
+    if any(word in _EVALUATIVE for word in words[:3]):
+        return "evaluation"
     parts = _HEAD_END.split(" " + text, maxsplit=1)
     head_phrase = parts[0].split()
     head = head_phrase[-1] if head_phrase else ""
@@ -77,6 +81,15 @@ def definition_problem(description: str) -> str | None:
     if head in _RELATIONAL:  # "the result of ...": a cause or effect of X, not what X is
         return "relation"
     return None
+
+
+#: Answers that name no particular thing: "in various applications", "many platforms".
+_VAGUE_ANSWER = re.compile(r"^(?:in |on |for |to )?(?:various|many|several|some|numerous|different|other|certain)\b")
+
+
+def vague_answer(span: str) -> bool:
+    """Whether a short answer names nothing in particular ("various applications", "many platforms")."""
+    return bool(_VAGUE_ANSWER.match(span.lower())) and len(span.split()) <= 4
 
 
 def grammar_problem(question: str, sentence: str, subject: str = "") -> str | None:

@@ -7,7 +7,7 @@ import pytest
 
 from ragtest_core.embeddings import Embedder
 from testgen.relevance import answer_relevance, is_relevant
-from testgen.writers.grammar import definition_problem, grammar_problem
+from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
 from testgen.writers.reference import reference_sentence
 from testgen.writers.topic import resolve, topic_of
 
@@ -74,10 +74,16 @@ def test_grammar_check_against_the_source_sentence(
         ("an alternative software platform", "needs_context"),
         ("a related field of study", "needs_context"),
         ("the result of more copies of genes involved in keratin-creating proteins", "relation"),
+        ("a key pillar in Android, an open source mobile operating system", "evaluation"),
     ],
 )
 def test_what_is_x_answers_define_x(description: str, problem: str | None) -> None:
     assert definition_problem(description) == problem
+
+
+def test_vague_answers_are_refused() -> None:
+    assert vague_answer("various applications") and vague_answer("many platforms")
+    assert not vague_answer("an automatic garbage collector") and not vague_answer("Alaska")
 
 
 def test_topic_pronouns_are_said_with_the_topic() -> None:
