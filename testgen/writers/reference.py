@@ -18,6 +18,7 @@ _PAREN = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
 _CJK_PAREN = re.compile(r"[（(][^（()）]*[)）]|〔[^〕]*〕")
 #: Where a sentence's next clause starts: the reference stops there when the answer came before it.
 _CLAUSE_BOUNDARY = re.compile(
+    r" and (?:the|a|an|its|their|his|her) (?:[\w-]+ ){0,3}(?:is|are|was|were|has|have|had|does|do|did|can|will|may)\b|"
     r";\s|:\s|\s[–—]\s|\s-\s|,\s(?=(?:which|who|whose|where|while|whereas|although|though|but|because|since|as|"
     r"making|allowing|leading|resulting|giving|thus|so|despite|unlike|followed|including|such as|according|"
     r"with the exception|as well as)\b)"

@@ -25,6 +25,11 @@ from testgen.writers.topic import resolve, topic_of
             "3 December 2008",
             "Python 3.0 was released on 3 December 2008.",
         ),
+        (
+            "Polar bears experience delayed implantation and the fertilized embryo does not start development.",
+            "delayed implantation",
+            "Polar bears experience delayed implantation.",
+        ),
         (  # a list is the answer: never cut at its commas
             "Brown bears live in Alaska, east through the Yukon and Northwest Territories, and south.",
             "Alaska",
