@@ -49,7 +49,7 @@ _RELATIVE = words(
     predecessor counterpart"""
 )
 #: Words that judge X instead of saying what it is: "a key pillar in Android", "a popular language".
-_EVALUATIVE = words("key important major popular notable significant famous prominent central crucial vital common")
+_EVALUATIVE = words("key important major popular notable significant famous prominent crucial vital")
 #: Head nouns too vague to define anything on their own.
 _VAGUE_HEADS = words(
     """case example part one way thing result member instance kind type form sort set number lot piece area
