@@ -2,9 +2,10 @@
 
 Prints, for the offline (extractive) writer on the seven articles of ../shared/data/wikipedia and for the LLM
 writer on the scripted OpenAI-compatible stub server (tests/stubs/openai_server.py, content-based replies):
-LLM calls per accepted sample, rejection rate by reason, duplicate rate after the filter (pairs above the
-threshold), and retrievability (share of answerable samples whose gold chunk is in the top 5 of a plain MiniLM
-retriever over the same ChunkStore). Also the extractive writer's turned-sentence rate per article.
+LLM calls per accepted sample (the LLM writer asks two questions of each context and the critic judges them in one
+call: target <= 1.5), rejection rate by reason, duplicate rate after the filter (pairs above the threshold), and
+retrievability (share of answerable samples whose gold chunk is in the top 5 of a plain MiniLM retriever over the
+same ChunkStore). Also the extractive writer's turned-sentence rate per article.
 """
 
 from __future__ import annotations
@@ -95,7 +96,11 @@ def report(
     retrieved, answerable = retrievability(store, samples)
     print(f"\n== {title}: {len(samples)} samples in {seconds:.1f}s ==")
     print(f"types produced: {stats['produced_types']} (asked {stats['requested_types']})")
-    print(f"LLM calls per accepted sample: {calls / max(1, len(samples)):.2f} ({calls} calls)")
+    print(f"LLM calls per accepted sample: {calls / max(1, len(samples)):.2f} ({calls} calls; target <= 1.5)")
+    print(
+        f"candidates {stats['candidates']} = accepted {stats['accepted']} + rejected "
+        f"{sum(stats['rejections'].values())} + unused {stats['unused']}"
+    )
     print(f"rejection rate: {sum(stats['rejections'].values()) / candidates:.3f} of {stats['candidates']} candidates")
     for reason, count in sorted(stats["rejections"].items(), key=lambda item: -item[1]):
         print(f"  {reason:<28} {count / candidates:.3f} ({count})")
@@ -107,6 +112,28 @@ def report(
     print(f"coverage: {stats['coverage']}")
     for warning in stats["warnings"]:
         print(f"warning: {warning}")
+
+
+def answer_every_context(prompt: str) -> str:
+    """The scripted writer (tests/testgen/scripted_llm.py), topped up so that it answers every context with as many
+    pairs as asked: questions about the content words of block [1]'s sentences, answered by the sentence."""
+    import json
+    import re
+
+    from ragtest_core.text import content_tokens
+    from tests.testgen.scripted_llm import _blocks, respond
+
+    reply = respond(prompt)
+    wanted = re.search(r"write exactly (\d+)", prompt)
+    if wanted is None:
+        return reply  # a critic prompt
+    pairs = json.loads(reply)["pairs"]
+    for sentence in split_sentences(_blocks(prompt).get(1, "")):
+        words = [w for w in sentence.rstrip(".").split() if content_tokens(w)]
+        if len(pairs) >= int(wanted.group(1)) or len(words) < 6 or not sentence.endswith("."):
+            continue
+        pairs.append({"question": f"What is said about {' '.join(words[:3])}?", "answer": sentence, "blocks": [1]})
+    return json.dumps({"pairs": pairs[: int(wanted.group(1))]})
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -148,6 +175,20 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "LLM writer on the scripted stub server",
                 llm,
                 llm_samples,
+                store,
+                server.request_count,
+                time.perf_counter() - started,
+            )
+        with OpenAIStubServer(responder=lambda request: answer_every_context(request.prompt)) as server:
+            client = build_client("stub-model", base_url=server.url, cache_path=Path(folder) / "cache2.sqlite")
+            assert client is not None
+            started = time.perf_counter()
+            every = TestsetGenerator(store, LLMWriter(client), question_types="simple")
+            every_samples = every.generate_size(args.llm_size, seed=args.seed)
+            report(
+                "LLM writer that answers every context (simple questions)",
+                every,
+                every_samples,
                 store,
                 server.request_count,
                 time.perf_counter() - started,

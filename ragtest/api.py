@@ -19,6 +19,7 @@ from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_scored
 from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, RunState, open_run
 from ragtest_core.datasets import normalise_columns, read_dataset, read_rows, records
+from ragtest_core.errors import RagtestError
 
 _GEN = GenerationConfig
 _LLM = LLMSettings
@@ -30,13 +31,15 @@ def make_config(
     topic: str | None = None,
     source: str | None = None,
     *,
+    revision: str | int | None = None,
+    topics_file: str | None = None,
     wiki_cache: str | None = None,
     wiki_timeout_s: float = _SRC.wiki_timeout_s,
     offline: bool = False,
     size: int = _GEN.size,
     seed: int = _GEN.seed,
     k_neighbours: int = _GEN.k_neighbours,
-    questions_per_context: int = _GEN.questions_per_context,
+    questions_per_context: int | None = _GEN.questions_per_context,
     chunk_size: int = _GEN.chunk_size,
     chunk_overlap: int = _GEN.chunk_overlap,
     separators: tuple[str, ...] = _GEN.separators,
@@ -68,10 +71,17 @@ def make_config(
     metrics: list[str] | None = None,
     judge: str = _RUN.judge,
 ) -> RunConfig:
-    """A RunConfig from keyword arguments named like the CLI flags (every flag has one)."""
-    return RunConfig(
+    """A RunConfig from keyword arguments named like the CLI flags (every flag has one); RagtestError naming the
+    option when a setting cannot work (e.g. a chunk overlap not smaller than the chunk size)."""
+    config = RunConfig(
         sources=SourceConfig(
-            topic=topic, source=source, wiki_cache=wiki_cache, wiki_timeout_s=wiki_timeout_s, offline=offline
+            topic=topic,
+            source=source,
+            revision=str(revision) if revision is not None else None,
+            topics_file=topics_file,
+            wiki_cache=wiki_cache,
+            wiki_timeout_s=wiki_timeout_s,
+            offline=offline,
         ),
         generation=GenerationConfig(
             size=size,
@@ -112,6 +122,10 @@ def make_config(
         metrics=metrics,
         judge=judge,
     )
+    problems = config.generation.problems()
+    if problems:
+        raise RagtestError("invalid settings: " + "; ".join(problems))
+    return config
 
 
 def generate(config: RunConfig, run_dir: str | Path, show_progress: bool = True) -> pd.DataFrame:

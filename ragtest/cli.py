@@ -43,7 +43,11 @@ EXIT_INTERRUPTED = 130
 
 def _add_source_args(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("sources")
-    group.add_argument("--topic", help='a Wikipedia page title, e.g. "Python (programming language)"')
+    group.add_argument(
+        "--topic", help='a Wikipedia page title, e.g. "Python (programming language)" (or "Title@revid" for a revision)'
+    )
+    group.add_argument("--revision", help="the revision id of --topic's page to load (pins the test set's source)")
+    group.add_argument("--topics", help="a file of Wikipedia topics, one a line: Title or Title@revid")
     group.add_argument("--source", help="a local file or folder (.txt, .md, .html, .pdf)")
     group.add_argument(
         "--wiki-cache", help="folder of cached pages (Title_with_underscores.txt); also RAGTEST_WIKI_CACHE"
@@ -70,9 +74,21 @@ def _add_generation_args(parser: argparse.ArgumentParser) -> None:
         default=defaults.k_neighbours,
         help=f"neighbour chunks per root chunk ({defaults.k_neighbours})",
     )
-    group.add_argument("--questions-per-context", type=int, default=defaults.questions_per_context)
+    group.add_argument(
+        "--questions-per-context",
+        type=int,
+        default=defaults.questions_per_context,
+        help="questions asked of each context (default: 1 offline, 2 with an LLM writer; more when roots run out)",
+    )
     group.add_argument("--chunk-size", type=int, default=defaults.chunk_size)
     group.add_argument("--chunk-overlap", type=int, default=defaults.chunk_overlap)
+    group.add_argument(
+        "--separators",
+        nargs="+",
+        metavar="SEP",
+        help="where chunks may be cut, tried in order (backslash escapes such as \\n work); "
+        f"default {' '.join(repr(s) for s in defaults.separators)}, then ' ' and ''",
+    )
     group.add_argument("--max-question-words", type=int, default=defaults.max_question_words)
     group.add_argument(
         "--question-types",
@@ -273,6 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
 CONFIG_OPTIONS: dict[str, str] = {
     "topic": "topic",
     "source": "source",
+    "revision": "revision",
+    "topics": "topics_file",
     "wiki_cache": "wiki_cache",
     "wiki_timeout": "wiki_timeout_s",
     "size": "size",
@@ -321,6 +339,7 @@ NOT_CONFIG = (
     "offline",
     "no_cache",
     "metrics",
+    "separators",
 )
 
 
@@ -331,15 +350,20 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
     options = {option: given[flag] for flag, option in CONFIG_OPTIONS.items() if flag in given}
     if "rag_args" in options:
         options["rag_args"] = parse_adapter_args(options["rag_args"])
+    if "separators" in given:
+        options["separators"] = tuple(decode_separator(sep) for sep in given["separators"])
     config = make_config(
         **options,
         offline=offline,
         use_cache=not given.get("no_cache", False),
         metrics=parse_metric_list(given.get("metrics")),
     )
-    if config.generation.size < 1:
-        raise RagtestError("--size must be at least 1")
     return config
+
+
+def decode_separator(text: str) -> str:
+    """A separator as typed on the command line: backslash escapes (\\n, \\t, \\\\) decoded."""
+    return text.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8")
 
 
 def parse_metric_list(text: str | None) -> list[str] | None:

@@ -32,6 +32,10 @@ OFFLINE_ENV = "RAGTEST_OFFLINE"
 class SourceConfig:
     topic: str | None = None
     source: str | None = None
+    #: The revision of `topic` to load (a MediaWiki revision id); also written as `Title@revid`.
+    revision: str | None = None
+    #: A file of topics, one a line (`Title` or `Title@revid`).
+    topics_file: str | None = None
     wiki_cache: str | None = None
     wiki_timeout_s: float = 10.0
     offline: bool = False
@@ -45,7 +49,8 @@ class GenerationConfig:
     size: int = 20
     seed: int = 42
     k_neighbours: int = DEFAULT_K_NEIGHBOURS
-    questions_per_context: int = 1
+    #: None: the writer's own default (1 offline, 2 with an LLM writer, whose critic then judges both in one call).
+    questions_per_context: int | None = None
     chunk_size: int = _CHUNKING.chunk_size
     chunk_overlap: int = _CHUNKING.chunk_overlap
     separators: tuple[str, ...] = DEFAULT_SEPARATORS
@@ -61,6 +66,33 @@ class GenerationConfig:
         return ChunkingConfig(
             chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap, separators=tuple(self.separators)
         )
+
+    def problems(self) -> list[str]:
+        """What is wrong with these settings, each as the option a user would fix (empty when all is well)."""
+        found = []
+        for name, value, least in (
+            ("--size", self.size, 1),
+            ("--chunk-size", self.chunk_size, 1),
+            ("--chunk-overlap", self.chunk_overlap, 0),
+            ("--k-neighbours", self.k_neighbours, 0),
+            ("--max-question-words", self.max_question_words, 1),
+            ("--max-copied-words", self.max_copied_words, 1),
+        ):
+            if value < least:
+                found.append(f"{name} must be at least {least}, got {value}")
+        if self.questions_per_context is not None and self.questions_per_context < 1:
+            found.append(f"--questions-per-context must be at least 1, got {self.questions_per_context}")
+        if self.chunk_overlap >= self.chunk_size >= 1:
+            found.append(
+                f"--chunk-overlap ({self.chunk_overlap}) must be smaller than --chunk-size ({self.chunk_size})"
+            )
+        if not 0.0 < self.dedup_threshold <= 1.0:
+            found.append(f"--dedup-threshold must be in (0, 1], got {self.dedup_threshold}")
+        if self.critic not in ("auto", "llm", "offline"):
+            found.append(f"--critic must be auto, llm or offline, got {self.critic!r}")
+        if any(not isinstance(sep, str) for sep in self.separators):
+            found.append("--separators must be strings")
+        return found
 
 
 @dataclass(frozen=True)

@@ -151,8 +151,8 @@ def writer_plan(size: int, per_context: int, question_types: str | Mapping[str, 
 
 
 def generate_calls(size: int, per_context: int, question_types: str | Mapping[str, float] | None = None) -> int:
-    """Writer calls of the generator's first batch plus one LLM-critic call per written question."""
-    return len(writer_plan(size, per_context, question_types)) * (1 + per_context)
+    """Writer calls of the generator's first batch plus one LLM-critic call per context (its questions together)."""
+    return len(writer_plan(size, per_context, question_types)) * 2
 
 
 def typical_answer(chunks: Sequence[Any], index: int) -> str:

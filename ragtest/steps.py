@@ -3,6 +3,7 @@ job (`run`) with its summary, manifest and report. Each step reads and writes fi
 
 from __future__ import annotations
 
+import shlex
 import time
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import rag_under_test
 import testgen
 from ragtest import dry_run
 from ragtest.config import RunConfig
-from ragtest.documents import load_documents
+from ragtest.documents import Sources, load_sources
 from ragtest.manifest import write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_rows, write_scored
 from ragtest.run_state import (
@@ -29,11 +30,26 @@ from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_dataset, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
-from ragtest_core.schema import TestSample
+from ragtest_core.schema import CORPUS_ID, TestSample
 
 
-def open_store(config: RunConfig, store_dir: Path, embedder: Embedder) -> testgen.ChunkStore:
-    return testgen.ChunkStore(store_dir, embedder, url=config.store_url)
+def corpus_store(
+    config: RunConfig, store_dir: Path, embedder: Embedder, chunks: list[testgen.Chunk]
+) -> testgen.ChunkStore:
+    """The store of this run's corpus: its own collection (keyed by sources, chunk settings and model), filled."""
+    return testgen.ChunkStore.for_corpus(store_dir, embedder, chunks, url=config.store_url)
+
+
+def test_set_store(
+    config: RunConfig, store_dir: Path, embedder: Embedder, samples: list[dict[str, Any]]
+) -> testgen.ChunkStore:
+    """The store collection a test set was generated into (its `corpus_id` column; the one legacy collection for
+    test sets written before collections were keyed by corpus)."""
+    corpora = sorted({str(s[CORPUS_ID]) for s in samples if s.get(CORPUS_ID)})
+    if len(corpora) > 1:
+        raise RagtestError(f"the test set mixes {len(corpora)} corpora ({', '.join(corpora)}); answer each separately")
+    collection = corpora[0] if corpora else testgen.DEFAULT_COLLECTION
+    return testgen.ChunkStore(store_dir, embedder, collection=collection, url=config.store_url, create=False)
 
 
 def make_writer(state: RunState) -> testgen.QuestionWriter:
@@ -45,20 +61,25 @@ def make_writer(state: RunState) -> testgen.QuestionWriter:
 
 
 def generate_testset(state: RunState, output: Path | None = None, store_dir: Path | None = None) -> list[TestSample]:
-    """Load, chunk, embed into the run's store, and write the test set."""
+    """Load, chunk, embed into this corpus's store collection, and write the test set (and its pinned topics)."""
     config = state.config
     embedder = get_embedder(config.embedding_model)
     with state.timed("load_sources"):
-        documents = load_documents(config)
+        sources = load_sources(config)
+    documents = sources.documents
     gen = config.generation
     with state.timed("chunk"):
         chunks = testgen.chunk_documents(documents, gen.chunking())
+    if not chunks:
+        raise RagtestError("the sources hold no text to build a test set from")
     with state.timed("embed"):
-        store = open_store(config, store_dir or state.run_dir / STORE_DIR, embedder)
-        embedded = store.add(chunks)
+        store = corpus_store(config, store_dir or state.run_dir / STORE_DIR, embedder, chunks)
+    output = output or state.run_dir / TESTSET_FILE
+    record_sources(state, sources, output)
     state.stats["documents"] = len(documents)
     state.stats["chunks"] = len(chunks)
-    state.stats["chunks_embedded"] = embedded
+    state.stats["chunks_embedded"] = store.embedded
+    state.stats["store_collection"] = store.collection_name
     generator = testgen.TestsetGenerator(
         store,
         make_writer(state),
@@ -69,7 +90,8 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
         critic=gen.critic,
         strict_types=gen.strict_types,
     )
-    expected = dry_run.generate_calls(gen.size, gen.questions_per_context, gen.question_types)
+    per_context = gen.questions_per_context or generator.default_questions_per_context()
+    expected = dry_run.generate_calls(gen.size, per_context, gen.question_types)
     with state.timed("generate"), state.llm_stage("generate", expected):
         samples = run_sync(
             generator.agenerate_size(
@@ -82,8 +104,53 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
         )
     state.stats["generation"] = generator.stats_dict()
     state.stats["testset_seed"] = gen.seed
-    write_dataset([s.model_dump() for s in samples], output or state.run_dir / TESTSET_FILE)
+    write_dataset([s.model_dump() for s in samples], output)
     return samples
+
+
+def record_sources(state: RunState, sources: Sources, output: Path) -> None:
+    """The manifest's record of the corpus (revisions, text hashes, skipped files) and, for Wikipedia topics, a
+    topics file pinning each page's revision plus the command that re-creates this test set from it."""
+    state.stats["sources"] = sources.described()
+    state.stats["skipped_files"] = dict(sources.skipped_files)
+    pinned = sources.pinned_topics()
+    if not pinned:
+        return
+    topics_path = output.with_name(f"{output.stem}.topics.txt")
+    topics_path.write_text("\n".join(pinned) + "\n", encoding="utf-8")
+    state.stats["topics_file"] = str(topics_path)
+    state.stats["reproduce"] = reproduce_command(state.config, topics_path, output)
+    if any("@" not in topic for topic in pinned):
+        state.stats.setdefault("warnings", []).append(
+            "some pages have no known revision (cached copies without one): the topics file cannot pin them"
+        )
+
+
+def reproduce_command(config: RunConfig, topics_path: Path, output: Path) -> str:
+    """`ragtest generate` with the pinned topics file and every generation setting of this run."""
+    gen, src = config.generation, config.sources
+    parts = ["ragtest", "generate", "--topics", str(topics_path)]
+    if src.source:
+        parts += ["--source", src.source]
+    if src.resolved_cache():
+        parts += ["--wiki-cache", str(src.resolved_cache())]
+    parts += ["--size", str(gen.size), "--seed", str(gen.seed), "--k-neighbours", str(gen.k_neighbours)]
+    parts += ["--chunk-size", str(gen.chunk_size), "--chunk-overlap", str(gen.chunk_overlap)]
+    parts += ["--separators", *(sep.encode("unicode_escape").decode("ascii") for sep in gen.separators)]
+    parts += ["--max-question-words", str(gen.max_question_words), "--max-copied-words", str(gen.max_copied_words)]
+    parts += ["--dedup-threshold", str(gen.dedup_threshold), "--critic", gen.critic]
+    if gen.questions_per_context is not None:
+        parts += ["--questions-per-context", str(gen.questions_per_context)]
+    if gen.question_types:
+        parts += ["--question-types", gen.question_types]
+    if gen.strict_types:
+        parts.append("--strict-types")
+    if config.llm.spec:
+        parts += ["--llm", config.llm.spec]
+    if config.llm.base_url:
+        parts += ["--llm-base-url", config.llm.base_url]
+    parts += ["--output", str(output.with_name(f"{output.stem}.reproduced{output.suffix}"))]
+    return shlex.join(parts)
 
 
 class StoreRetriever:
@@ -106,9 +173,9 @@ def inherit_testset_facts(state: RunState, manifest: dict[str, Any] | None) -> N
             state.stats[key] = before[key]
 
 
-def reference_rag(state: RunState, store_dir: Path) -> rag_under_test.ReferenceRAG:
+def reference_rag(state: RunState, store_dir: Path, samples: list[dict[str, Any]]) -> rag_under_test.ReferenceRAG:
     embedder = get_embedder(state.config.embedding_model)
-    store = open_store(state.config, store_dir, embedder)
+    store = test_set_store(state.config, store_dir, embedder, samples)
     if store.count() == 0:
         raise RagtestError(f"the reference RAG needs the test set's vector store, but {store_dir} is empty")
     return rag_under_test.ReferenceRAG(StoreRetriever(store), k=state.config.rag_k, llm=state.llm, embedder=embedder)
@@ -127,7 +194,7 @@ def answer_testset(
     if adapter is None and config.rag:
         adapter = rag_under_test.load_adapter(config.rag, **config.rag_args)
     elif adapter is None:
-        adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR)
+        adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR, samples)
     concurrency = config.rag_concurrency or rag_under_test.default_concurrency(adapter)
     state.stats["rag_adapter"] = describe_adapter(config, adapter, concurrency)
     progress = state.run_dir / ANSWERS_PROGRESS_FILE

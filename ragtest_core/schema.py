@@ -23,6 +23,8 @@ CONTEXTS = "contexts"
 CONTEXT_IDS = "context_ids"
 ANSWER_ERROR = "answer_error"
 SAMPLE_ID = "sample_id"
+ANSWER_SPAN = "answer_span"
+CORPUS_ID = "corpus_id"
 
 #: ragas' newer column names, mapped onto ours when a dataset is read.
 RAGAS_ALIASES: dict[str, str] = {
@@ -68,6 +70,10 @@ class TestSample(BaseModel):
     neighbour_ids: list[str] = Field(default_factory=list)
     language: str = "en"
     writer: str = ""
+    #: The short answer (a name, date or phrase) inside `ground_truth`, for exact match and token F1.
+    answer_span: str | None = None
+    #: The vector store collection holding this test set's corpus (its gold chunks), for the reference RAG.
+    corpus_id: str | None = None
 
 
 class RAGAnswer(BaseModel):

@@ -8,6 +8,7 @@ meaningful in every language.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 import pysbd
@@ -16,7 +17,8 @@ _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
-_TOKEN = re.compile(f"[{_CJK}]|[^\\W_]+(?:[.'’-][^\\W_]+)*", re.UNICODE)
+_WORD_CHAR = f"(?:(?![{_CJK}])[^\\W_])"  # a letter or digit that is not CJK: "ELIZAを" is "eliza" + "を"
+_TOKEN = re.compile(f"[{_CJK}]|{_WORD_CHAR}+(?:[.'’-]{_WORD_CHAR}+)*", re.UNICODE)
 
 STOPWORDS: frozenset[str] = frozenset(
     [
@@ -174,9 +176,19 @@ def detect_language(text: str) -> str:
     return "en"
 
 
-@lru_cache(maxsize=16)
+_THREAD_LOCAL = threading.local()
+
+
 def _segmenter(language: str) -> pysbd.Segmenter:
-    return pysbd.Segmenter(language=language if language in _PYSBD_LANGUAGES else "en", clean=False)
+    """This thread's segmenter for `language`: a pysbd Segmenter keeps the text being split on itself
+    (`original_text`), so one instance shared by threads mixes up their sentences."""
+    segmenters: dict[str, pysbd.Segmenter] | None = getattr(_THREAD_LOCAL, "segmenters", None)
+    if segmenters is None:
+        segmenters = _THREAD_LOCAL.segmenters = {}
+    code = language if language in _PYSBD_LANGUAGES else "en"
+    if code not in segmenters:
+        segmenters[code] = pysbd.Segmenter(language=code, clean=False)
+    return segmenters[code]
 
 
 def split_sentences(text: str, language: str | None = None) -> list[str]:

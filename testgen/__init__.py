@@ -7,7 +7,7 @@ sources -> chunks -> Chroma store -> contexts (root chunk + K neighbours) -> que
 from testgen.chunking import Chunk, ChunkingConfig, chunk_documents
 from testgen.contexts import DEFAULT_K_NEIGHBOURS, Context, build_contexts, draw_roots
 from testgen.critic import LLMCritic, OfflineCritic
-from testgen.files import load_files
+from testgen.files import LoadedFiles, load_files, read_files
 from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, QuestionRules
 from testgen.generator import TestsetGenerator
 from testgen.planning import plan_batch, plan_llm_calls, plan_types
@@ -15,11 +15,12 @@ from testgen.question_types import QUESTION_TYPES, QuestionType, parse_distribut
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD
 from testgen.sources import make_document
 from testgen.stats import GenerationStats
-from testgen.store import ChunkStore, Hit
-from testgen.wikipedia_source import load_wikipedia
+from testgen.store import DEFAULT_COLLECTION, ChunkStore, Hit, corpus_collection
+from testgen.wikipedia_source import load_wikipedia, parse_topic, read_topics
 from testgen.writers import Draft, ExtractiveWriter, LLMWriter, QuestionWriter
 
 __all__ = [
+    "DEFAULT_COLLECTION",
     "DEFAULT_DEDUP_THRESHOLD",
     "DEFAULT_K_NEIGHBOURS",
     "DEFAULT_MAX_COPIED_WORDS",
@@ -35,6 +36,7 @@ __all__ = [
     "Hit",
     "LLMCritic",
     "LLMWriter",
+    "LoadedFiles",
     "OfflineCritic",
     "QuestionRules",
     "QuestionType",
@@ -42,12 +44,16 @@ __all__ = [
     "TestsetGenerator",
     "build_contexts",
     "chunk_documents",
+    "corpus_collection",
     "draw_roots",
     "load_files",
     "load_wikipedia",
     "make_document",
     "parse_distribution",
+    "parse_topic",
     "plan_batch",
     "plan_llm_calls",
     "plan_types",
+    "read_files",
+    "read_topics",
 ]

@@ -1,9 +1,10 @@
 """Groundedness and answerability judges for generated samples: an LLM critic, or the offline check.
 
-- grounded(draft, gold texts): the reference answer is supported by the cited blocks, and every cited block
+- grounded_many(drafts, blocks): each reference answer is supported by the blocks it cites, and every cited block
   contributes (gold provenance); the LLM critic also judges that the question stands alone.
-- unanswerable(draft, neighbourhood): the corpus neighbourhood of the question does NOT answer it.
-Both return None to accept or a rejection reason.
+- unanswerable_many(drafts, passages): the corpus neighbourhood of the questions does NOT answer them.
+Both judge one context's drafts together (the LLM critic in one call) and return, per draft, None to accept or a
+rejection reason. The screen asks only about drafts that passed every offline filter.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import LLMError, LLMPermanentError
@@ -24,23 +25,25 @@ V = TypeVar("V", bound=BaseModel)
 
 STAGE = "testgen_critic"
 
-GROUNDED_PROMPT = """You check one question/answer pair written from some text blocks.
-Decide:
-- supported: every claim of the answer is stated in, or directly follows from, the blocks;
+GROUNDED_PROMPT = """You check question/answer pairs written from some numbered text blocks.
+For each pair, decide:
+- supported: every claim of the answer is stated in, or directly follows from, the blocks the pair cites;
 - standalone: the question makes sense without seeing the blocks (no "the passage", no unclear "it"/"this") \
 and is specific enough to have one clear answer.
-
-question: {question}
-answer: {answer}
+Give one verdict per pair, with the pair's number.
 
 blocks:
 {blocks}
+
+pairs:
+{pairs}
 """
 
-ANSWERABLE_PROMPT = """Can the question below be answered from the passages? Answer answerable=true only when \
-the passages state the answer.
+ANSWERABLE_PROMPT = """Can each question below be answered from the passages? Answer answerable=true for a \
+question only when the passages state its answer. Give one verdict per question, with the question's number.
 
-question: {question}
+questions:
+{questions}
 
 passages:
 {passages}
@@ -48,26 +51,43 @@ passages:
 
 
 class Grounding(BaseModel):
+    pair: int = Field(default=0, description="the pair's number")
     supported: bool
     standalone: bool = True
     reason: str = ""
 
 
+class Groundings(BaseModel):
+    verdicts: list[Grounding]
+
+
 class Answerability(BaseModel):
+    question: int = Field(default=0, description="the question's number")
     answerable: bool
     reason: str = ""
 
 
+class Answerabilities(BaseModel):
+    verdicts: list[Answerability]
+
+
 class Critic(Protocol):
+    """Judges the drafts of one context together: `blocks` are the context's block texts (draft.blocks index them),
+    `passages` the corpus neighbourhood of its unanswerable drafts. One verdict per draft: None or a reason."""
+
     name: str
 
-    async def grounded(self, draft: Draft, gold: Sequence[str]) -> str | None: ...
+    async def grounded_many(self, drafts: Sequence[Draft], blocks: Sequence[str]) -> list[str | None]: ...
 
-    async def unanswerable(self, draft: Draft, neighbourhood: Sequence[str]) -> str | None: ...
+    async def unanswerable_many(self, drafts: Sequence[Draft], passages: Sequence[str]) -> list[str | None]: ...
 
 
 def _blocks(texts: Sequence[str]) -> str:
     return "\n\n".join(f"[{number}] {text}" for number, text in enumerate(texts, start=1))
+
+
+def _cited(draft: Draft, blocks: Sequence[str]) -> list[str]:
+    return [blocks[n - 1] for n in draft.blocks if 1 <= n <= len(blocks)]
 
 
 def provenance_problem(draft: Draft, gold: Sequence[str]) -> str | None:
@@ -81,41 +101,66 @@ def provenance_problem(draft: Draft, gold: Sequence[str]) -> str | None:
     return None
 
 
-def grounded_call(question: str, answer: str, gold: Sequence[str], question_type: str = "") -> PlannedCall:
-    """The call `LLMCritic.grounded` makes for a draft whose cited blocks are `gold`."""
-    prompt = GROUNDED_PROMPT.format(question=question, answer=answer, blocks=_blocks(gold))
-    return PlannedCall(STAGE, prompt, Grounding, question_type=question_type)
+def grounded_call(
+    pairs: Sequence[tuple[str, str, Sequence[int]]], blocks: Sequence[str], question_type: str = ""
+) -> PlannedCall:
+    """The one call `LLMCritic.grounded_many` makes for a context's drafts: (question, answer, cited block numbers)
+    of each, and the context's block texts."""
+    listed = "\n".join(
+        f"{number}. question: {question}\n   answer: {answer}\n   cites: {', '.join(f'[{b}]' for b in cites)}"
+        for number, (question, answer, cites) in enumerate(pairs, start=1)
+    )
+    prompt = GROUNDED_PROMPT.format(blocks=_blocks(blocks), pairs=listed)
+    return PlannedCall(STAGE, prompt, Groundings, items=len(pairs), question_type=question_type)
 
 
-def answerable_call(question: str, neighbourhood: Sequence[str], question_type: str = "unanswerable") -> PlannedCall:
-    """The call `LLMCritic.unanswerable` makes for an unanswerable draft and its corpus neighbourhood."""
-    prompt = ANSWERABLE_PROMPT.format(question=question, passages=_blocks(neighbourhood))
-    return PlannedCall(STAGE, prompt, Answerability, question_type=question_type)
+def answerable_call(
+    questions: Sequence[str], passages: Sequence[str], question_type: str = "unanswerable"
+) -> PlannedCall:
+    """The one call `LLMCritic.unanswerable_many` makes for a context's unanswerable drafts and their passages."""
+    listed = "\n".join(f"{number}. {question}" for number, question in enumerate(questions, start=1))
+    prompt = ANSWERABLE_PROMPT.format(questions=listed, passages=_blocks(passages))
+    return PlannedCall(STAGE, prompt, Answerabilities, items=len(questions), question_type=question_type)
 
 
 class OfflineCritic:
     """The offline check: `ragtest_core.support`, the rule the local judge scores with (embeddings plus lexical
-    alignment), so a reference accepted here is one the judge counts as supported by its gold chunks."""
+    alignment), so a reference accepted here is one the judge counts as supported by its gold chunks. A draft that
+    names its evidence sentences (the offline writer's) is checked on those: each must be supported by its cited
+    blocks."""
 
     name = "offline"
+    calls = 0
 
     def __init__(self, embedder: Embedder | None = None) -> None:
         self.embedder = embedder
 
-    async def grounded(self, draft: Draft, gold: Sequence[str]) -> str | None:
+    async def grounded_many(self, drafts: Sequence[Draft], blocks: Sequence[str]) -> list[str | None]:
+        return [self.grounded_one(draft, _cited(draft, blocks)) for draft in drafts]
+
+    async def unanswerable_many(self, drafts: Sequence[Draft], passages: Sequence[str]) -> list[str | None]:
+        return [self.unanswerable_one(draft, passages) for draft in drafts]
+
+    def grounded_one(self, draft: Draft, gold: Sequence[str]) -> str | None:
         problem = provenance_problem(draft, gold)
         if problem is not None:
             return problem
-        return None if is_supported(draft.answer, gold, self.embedder) else "not_grounded"
+        claims = draft.evidence or (draft.answer,)
+        return None if all(self._supported(claim, gold) for claim in claims) else "not_grounded"
 
-    async def unanswerable(self, draft: Draft, neighbourhood: Sequence[str]) -> str | None:
+    def _supported(self, claim: str, gold: Sequence[str]) -> bool:
+        """The support rule; lexical evidence alone settles most claims (a copied sentence), without embedding."""
+        return is_supported(claim, gold) or (self.embedder is not None and is_supported(claim, gold, self.embedder))
+
+    def unanswerable_one(self, draft: Draft, passages: Sequence[str]) -> str | None:
         if not draft.hypothesis:
             return "no_hypothesis"
-        return "answerable" if is_supported(draft.hypothesis, neighbourhood, self.embedder) else None
+        return "answerable" if self._supported(draft.hypothesis, passages) else None
 
 
 class LLMCritic:
-    """An LLM judge through `LLMClient` (cached): one call per candidate that passed the cheaper filters."""
+    """An LLM judge through `LLMClient` (cached): one call per context for the drafts that passed every offline
+    filter (all of that context's drafts together), one more for its unanswerable drafts."""
 
     name = "llm"
 
@@ -123,25 +168,36 @@ class LLMCritic:
         self.llm = llm
         self.calls = 0
 
-    async def grounded(self, draft: Draft, gold: Sequence[str]) -> str | None:
-        problem = provenance_problem(draft, gold)
-        if problem is not None:
-            return problem
-        verdict = await self._ask(grounded_call(draft.question, draft.answer, gold), Grounding)
-        if verdict is None:
-            return "critic_failed"
-        if not verdict.supported:
-            return "not_grounded"
-        return None if verdict.standalone else "not_standalone"
+    async def grounded_many(self, drafts: Sequence[Draft], blocks: Sequence[str]) -> list[str | None]:
+        verdicts: list[str | None] = [provenance_problem(draft, _cited(draft, blocks)) for draft in drafts]
+        asked = [index for index, verdict in enumerate(verdicts) if verdict is None]
+        if not asked:
+            return verdicts
+        pairs = [(drafts[i].question, drafts[i].answer, drafts[i].blocks) for i in asked]
+        result = await self._ask(grounded_call(pairs, blocks, drafts[asked[0]].question_type), Groundings)
+        by_number = {v.pair: v for v in result.verdicts} if result is not None else {}
+        for number, index in enumerate(asked, start=1):
+            verdict = by_number.get(number)
+            if verdict is None and result is not None and len(result.verdicts) == len(asked):
+                verdict = result.verdicts[number - 1]  # numbered wrongly but complete: take them in order
+            verdicts[index] = _grounding_reason(verdict)
+        return verdicts
 
-    async def unanswerable(self, draft: Draft, neighbourhood: Sequence[str]) -> str | None:
-        verdict = await self._ask(answerable_call(draft.question, neighbourhood), Answerability)
-        if verdict is None:
-            return "critic_failed"
-        return "answerable" if verdict.answerable else None
+    async def unanswerable_many(self, drafts: Sequence[Draft], passages: Sequence[str]) -> list[str | None]:
+        if not drafts:
+            return []
+        result = await self._ask(answerable_call([d.question for d in drafts], passages), Answerabilities)
+        by_number = {v.question: v for v in result.verdicts} if result is not None else {}
+        reasons: list[str | None] = []
+        for number in range(1, len(drafts) + 1):
+            verdict = by_number.get(number)
+            if verdict is None and result is not None and len(result.verdicts) == len(drafts):
+                verdict = result.verdicts[number - 1]
+            reasons.append("critic_failed" if verdict is None else ("answerable" if verdict.answerable else None))
+        return reasons
 
     async def _ask(self, call: PlannedCall, schema: type[V]) -> V | None:
-        """The critic's verdict, or None when the call failed (a permanent error stops the run at once)."""
+        """The critic's verdicts, or None when the call failed (a permanent error stops the run at once)."""
         self.calls += 1
         try:
             return await self.llm.structured(call.prompt, schema, stage=call.stage)
@@ -149,3 +205,11 @@ class LLMCritic:
             raise
         except LLMError:
             return None
+
+
+def _grounding_reason(verdict: Grounding | None) -> str | None:
+    if verdict is None:
+        return "critic_failed"
+    if not verdict.supported:
+        return "not_grounded"
+    return None if verdict.standalone else "not_standalone"

@@ -31,6 +31,18 @@ _CJK_COMPOUND = re.compile(
     r"(?:什么|哪|谁|誰|如何|为什么|為什麼|多少|何|どこ|いつ|なぜ).*(?:并且|並且|以及|而且|和|そして|また|、).*"
     r"(?:什么|哪|谁|誰|如何|为什么|為什麼|多少|何|どこ|いつ|なぜ)"
 )
+#: "w1 and w2" (the words either side of "and"), or two CJK characters either side of 和/与/與/及/以及/跟.
+_AND = re.compile(
+    r"[\w'’.+#-]+\s+and\s+[\w'’.+#-]+"
+    r"|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{1,2}(?:以及|和|与|與|及|跟)[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{1,2}",
+    re.IGNORECASE,
+)
+#: Questions that ask one thing about two subjects: their relation or comparison.
+_COMPARISON = re.compile(
+    r"\bbetween\b|\b(?:differ|differs|difference|differences|compare|compared|comparison|common|similar|"
+    r"similarity|relationship|related|relate|versus|vs)\b|区别|區別|不同|比较|比較|関係|違い",
+    re.IGNORECASE,
+)
 _QUESTION_WORDS = frozenset(
     ["what", "when", "who", "whom", "whose", "where", "why", "how", "which", "many", "much", "long"]
 )
@@ -108,18 +120,36 @@ def is_specific(question: str) -> bool:
     """Enough content to point at one fact: two content words beyond question words and light verbs
     ("What does Python use?" is generic), one for a definition ("What is CPython?"); CJK: two characters."""
     if _CJK.search(question):
-        return sum(1 for ch in question if _CJK.match(ch) and ch not in _CJK_FUNCTION) >= 2
+        latin_terms = len(re.findall(r"[A-Za-z][A-Za-z0-9.+#-]+", question))  # "什么是RAGAs？": a Latin name
+        return sum(1 for ch in question if _CJK.match(ch) and ch not in _CJK_FUNCTION) + 2 * latin_terms >= 2
     words = [w for w in content_tokens(question) if w not in _QUESTION_WORDS]
     if (definition := _DEFINITION.match(question.strip())) and content_tokens(definition.group("term")):
         return True
     return len([w for w in words if w not in _LIGHT]) >= 2
 
 
-def is_compound(question: str) -> bool:
-    """Two questions in one: "What is X and when was it released?", or two question marks."""
+def is_compound(question: str, contexts: Sequence[str] = ()) -> bool:
+    """Two questions in one: "What is X and when was it released?", two question marks, or two things asked about
+    at once ("What are Psyco and PyPy?", "What do X and Y require?"). An "and" is allowed only inside a comparison
+    ("between X and Y", "How do X and Y differ?") or inside a phrase found verbatim in `contexts` (a name such as
+    "Procter and Gamble", or the text's own "climate change and pollution")."""
     if len(re.findall(r"[?？]", question)) > 1:
         return True
-    return bool(_COMPOUND.search(question) or _CJK_COMPOUND.search(question))
+    if _COMPOUND.search(question) or _CJK_COMPOUND.search(question):
+        return True
+    return _coordinates(question, contexts)
+
+
+def _coordinates(question: str, contexts: Sequence[str]) -> bool:
+    """Whether the question joins two things with "and" (CJK: 和/与/及) outside a comparison or a quoted phrase."""
+    if _COMPARISON.search(question):
+        return False
+    haystack = " ".join(normalise_whitespace(text).casefold() for text in contexts)
+    for match in _AND.finditer(question):
+        phrase = match.group(0).strip(" ?？,").casefold()
+        if phrase and phrase not in haystack:
+            return True
+    return False
 
 
 def copied_run(question: str, texts: Sequence[str]) -> int:
@@ -173,7 +203,7 @@ class QuestionRules:
             return "no_question_mark"
         if _CONTEXT_WORDS.search(question) or _CJK_CONTEXT.search(question):
             return "mentions_context"
-        if is_compound(question):
+        if is_compound(question, contexts):
             return "compound_question"
         if word_count(question) > self.max_words:
             return "too_long"

@@ -28,9 +28,17 @@ from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution,
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
 from testgen.store import ChunkStore
-from testgen.writers.base import QuestionWriter
+from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 
 MAX_BATCH = 48
+#: A type that gave no question from this many contexts stops (its share goes to the other types, with a warning).
+ZERO_YIELD_PATIENCE = 20
+#: ... and so does a type that gave fewer than `LOW_YIELD` questions a context over its first `LOW_YIELD_CONTEXTS`
+#: (the offline writer's multi_context on text with few bridges or comparisons).
+LOW_YIELD_CONTEXTS = 100
+LOW_YIELD = 0.02
+#: The most questions asked of one context when the roots run out (each pass over the roots asks one more).
+MAX_QUESTIONS_PER_CONTEXT = 4
 
 
 class TestsetGenerator:
@@ -82,30 +90,37 @@ class TestsetGenerator:
         size: int,
         seed: int = 0,
         *,
-        num_questions_per_context: int = 1,
+        num_questions_per_context: int | None = None,
         k_neighbours: int = DEFAULT_K_NEIGHBOURS,
         show_progress: bool = False,
     ) -> list[TestSample]:
-        """Exactly `size` samples in the configured type distribution; RagtestError with the counts if impossible."""
+        """Exactly `size` samples in the configured type distribution; RagtestError with the counts if impossible.
+
+        `num_questions_per_context` (None: the writer's default) is where each type starts; when a type's roots run
+        out, it walks the roots that still had questions to give again, asking one more question each, up to
+        `MAX_QUESTIONS_PER_CONTEXT`."""
         if size <= 0:
             return []
         roots, screen = self._start(seed)
         targets = self._targets(size)
-        walkers = start_walkers(roots, targets)
+        per_context = self._per_context(num_questions_per_context)
+        walkers = start_walkers(roots, targets, per_context)
         samples: list[TestSample] = []
         produced: Counter[str] = Counter()
         tried: Counter[str] = Counter()
         progress = _progress(size, show_progress)
         while len(samples) < size:
-            missing = {kind: targets[kind] - produced[kind] for kind in targets if targets[kind] > produced[kind]}
+            self._stop_barren(walkers, produced, tried, targets)
+            missing = _missing(targets, produced)
             self._top_up_exhausted(missing, targets, walkers)
-            missing = {kind: targets[kind] - produced[kind] for kind in targets if targets[kind] > produced[kind]}
-            pairs = self._plan(missing, walkers, produced, tried, num_questions_per_context)
-            if not pairs:
+            missing = _missing(targets, produced)
+            reserved = screen.take_reserve(missing)
+            pairs = self._plan(missing, walkers, produced, tried) if len(reserved) < sum(missing.values()) else []
+            if not pairs and not reserved:
                 break
             for _, kind in pairs:
                 tried[kind] += 1
-            accepted = await self._run(pairs, num_questions_per_context, k_neighbours, screen, missing)
+            accepted = await self._run(pairs, walkers, k_neighbours, screen, missing, reserved)
             for candidate in accepted:
                 samples.append(self._sample(candidate))
                 produced[candidate.draft.question_type] += 1
@@ -119,7 +134,12 @@ class TestsetGenerator:
         return samples
 
     def generate_size(
-        self, size: int, seed: int = 0, *, num_questions_per_context: int = 1, k_neighbours: int = DEFAULT_K_NEIGHBOURS
+        self,
+        size: int,
+        seed: int = 0,
+        *,
+        num_questions_per_context: int | None = None,
+        k_neighbours: int = DEFAULT_K_NEIGHBOURS,
     ) -> list[TestSample]:
         return run_sync(
             self.agenerate_size(
@@ -142,8 +162,9 @@ class TestsetGenerator:
         counts = self._targets(len(roots))
         kinds = [kind for kind in QUESTION_TYPES for _ in range(counts.get(kind, 0))]
         pairs = list(zip(roots, kinds, strict=True))
+        walkers = start_walkers(roots, counts, num_questions_per_context)
         unlimited = {kind: len(roots) * num_questions_per_context for kind in counts}
-        accepted = await self._run(pairs, num_questions_per_context, k_neighbours, screen, unlimited)
+        accepted = await self._run(pairs, walkers, k_neighbours, screen, unlimited)
         samples = [self._sample(c) for c in accepted]
         self._finish(screen, samples, Counter(c.draft.question_type for c in accepted))
         return samples
@@ -169,6 +190,7 @@ class TestsetGenerator:
         self.stats = GenerationStats(
             chunks_available=len(chunks), sources=sorted({c.source for c in chunks}), critic=self.critic.name
         )
+        self._asked: dict[tuple[str, str], set[str]] = {}
         rules = QuestionRules(max_words=self.max_question_words, max_copied_words=self.max_copied_words)
         screen = Screen(rules, self.store.embedder, self.critic, self.store, self.dedup_threshold)
         return draw_roots(chunks, seed), screen
@@ -186,9 +208,9 @@ class TestsetGenerator:
     def _top_up_exhausted(self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, _Walker]) -> None:
         """Move the missing count of types with no roots left to the open types (or fail when strict)."""
         for kind, count in missing.items():
-            if walkers[kind].left() > 0:
+            if walkers[kind].active:
                 continue
-            open_kinds = [k for k in targets if walkers[k].left() > 0]
+            open_kinds = [k for k in targets if walkers[k].active]
             if self.strict_types or not open_kinds:
                 continue
             heir = max(open_kinds, key=lambda k: (targets[k], -QUESTION_TYPES.index(k)))
@@ -205,34 +227,80 @@ class TestsetGenerator:
         walkers: dict[str, _Walker],
         produced: Counter[str],
         tried: Counter[str],
-        per_context: int,
     ) -> list[tuple[Chunk, str]]:
         """(root, type) pairs for the next batch: more roots for types whose yield so far is low."""
-        wants = batch_sizes(missing, produced, tried, per_context)
-        return [(root, kind) for kind, want in wants.items() for root in walkers[kind].take(want)]
+        pairs: list[tuple[Chunk, str]] = []
+        for kind in missing:
+            walker = walkers[kind]
+            want = batch_sizes({kind: missing[kind]}, produced, tried, walker.per_context)[kind]
+            pairs.extend((root, kind) for root in walker.take(want))
+        return pairs
 
     async def _run(
         self,
         pairs: Sequence[tuple[Chunk, str]],
-        per_context: int,
+        walkers: Mapping[str, _Walker],
         k_neighbours: int,
         screen: Screen,
         wanted: dict[str, int],
+        reserved: Sequence[Candidate] = (),
     ) -> list[Candidate]:
         contexts = build_contexts(self.store, [root for root, _ in pairs], k_neighbours)
         self.stats.roots_drawn += len(contexts)
         self.stats.contexts_without_neighbours += sum(1 for c in contexts if not c.neighbours)
         written = await asyncio.gather(
-            *(self.writer.write(context, per_context, kind) for context, (_, kind) in zip(contexts, pairs, strict=True))  # type: ignore[arg-type]
+            *(
+                self.writer.write(context, walkers[kind].per_context, kind)  # type: ignore[arg-type]
+                for context, (_, kind) in zip(contexts, pairs, strict=True)
+            )
         )
-        candidates = [
-            Candidate(context, draft) for context, drafts in zip(contexts, written, strict=True) for draft in drafts
-        ]
+        candidates: list[Candidate] = []
+        for context, (root, kind), drafts in zip(contexts, pairs, written, strict=True):
+            walkers[kind].note(root, len(drafts))
+            asked = self._asked.setdefault((root.chunk_id, kind), set())
+            for draft in drafts:
+                if draft.question in asked:
+                    continue  # the same root asked again for more questions: this one was screened before
+                asked.add(draft.question)
+                candidates.append(Candidate(context, draft))
         self.stats.candidates += len(candidates)
-        return await screen.screen(candidates, wanted)
+        return await screen.screen(candidates, wanted, reserved)
+
+    def _per_context(self, asked: int | None) -> int:
+        if asked is not None:
+            if asked < 1:
+                raise RagtestError(f"questions per context must be at least 1, got {asked}")
+            return asked
+        return self.default_questions_per_context()
+
+    def default_questions_per_context(self) -> int:
+        """The writer's own number of questions per context (1 when it names none)."""
+        return int(getattr(self.writer, "default_questions_per_context", 1))
+
+    def _stop_barren(
+        self, walkers: Mapping[str, _Walker], produced: Counter[str], tried: Counter[str], targets: Mapping[str, int]
+    ) -> None:
+        """Stop a type that gave nothing from its first `ZERO_YIELD_PATIENCE` contexts, or almost nothing from its
+        first `LOW_YIELD_CONTEXTS` (a warning says so; its share goes to the other types)."""
+        for kind, walker in walkers.items():
+            if targets.get(kind, 0) <= produced[kind] or not walker.active:
+                continue
+            if produced[kind] == 0 and tried[kind] >= ZERO_YIELD_PATIENCE:
+                why = f"no question from the first {tried[kind]} contexts"
+            elif tried[kind] >= LOW_YIELD_CONTEXTS and produced[kind] < LOW_YIELD * tried[kind]:
+                why = f"only {produced[kind]} question(s) from the first {tried[kind]} contexts"
+            else:
+                continue
+            walker.stop()
+            self.stats.warnings.append(f"question type {kind!r}: {why}; stopped early")
 
     def _finish(self, screen: Screen, samples: list[TestSample], produced: Counter[str]) -> None:
         self.stats.rejections = Counter(screen.rejections)
+        for key, count in self.writer.stats.items():  # the writer's own checks (grammar, definitions)
+            if key.startswith(REJECTED_PREFIX) and count:
+                self.stats.rejections[key.removeprefix(REJECTED_PREFIX)] += count
+                self.stats.candidates += count
+        self.stats.unused = screen.unused
         self.stats.writer = dict(self.writer.stats)
         self.stats.accepted = len(samples)
         self.stats.produced_types = dict(produced)
@@ -260,41 +328,77 @@ class TestsetGenerator:
             neighbour_ids=[chunk.chunk_id for chunk in context.neighbours],
             language=context.language,
             writer=self.writer.name,
+            answer_span=draft.answer_span,
+            corpus_id=self.store.collection_name,
         )
 
 
 def batch_sizes(
     missing: Mapping[str, int], produced: Mapping[str, int], tried: Mapping[str, int], per_context: int
 ) -> dict[str, int]:
-    """Roots per question type for the next batch (type order): more for types whose yield so far is low."""
+    """Roots per question type for the next batch (type order): more for types whose yield so far is low, and no
+    more than the zero-yield patience allows for a type that has given nothing yet."""
     wants: dict[str, int] = {}
     for kind in QUESTION_TYPES:
         if kind not in missing:
             continue
         rate = (produced.get(kind, 0) + 1) / (tried.get(kind, 0) * per_context + 1)
-        wants[kind] = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
+        want = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
+        if produced.get(kind, 0) == 0:
+            want = min(want, max(missing[kind], ZERO_YIELD_PATIENCE - tried.get(kind, 0)))
+        wants[kind] = want
     return wants
 
 
-def start_walkers(roots: list[Chunk], targets: Mapping[str, int]) -> dict[str, _Walker]:
+def start_walkers(roots: list[Chunk], targets: Mapping[str, int], per_context: int = 1) -> dict[str, _Walker]:
     """One walker per question type, each starting at its own share of the root order."""
-    return {kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets))) for i, kind in enumerate(targets)}
+    return {
+        kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context)
+        for i, kind in enumerate(targets)
+    }
+
+
+def _missing(targets: Mapping[str, int], produced: Mapping[str, int]) -> dict[str, int]:
+    return {kind: targets[kind] - produced.get(kind, 0) for kind in targets if targets[kind] > produced.get(kind, 0)}
 
 
 class _Walker:
-    """One question type's pointer over the root order, starting at `offset` and wrapping once."""
+    """One question type's pointer over the root order, starting at `offset`. When the order is used up, the roots
+    whose last write gave all the questions asked (they may have more) are walked again, one question more each."""
 
-    def __init__(self, roots: list[Chunk], offset: int) -> None:
+    def __init__(self, roots: list[Chunk], offset: int, per_context: int = 1) -> None:
         self.order = roots[offset:] + roots[:offset]
         self.next = 0
+        self.per_context = per_context
+        self.fruitful: list[Chunk] = []
+        self.stopped = False
 
     def left(self) -> int:
         return len(self.order) - self.next
 
+    @property
+    def active(self) -> bool:
+        """Whether the walker can still give roots (this pass, or another pass with more questions a root)."""
+        if self.stopped:
+            return False
+        if self.left() == 0 and self.fruitful and self.per_context < MAX_QUESTIONS_PER_CONTEXT:
+            self.order, self.next, self.fruitful = self.fruitful, 0, []
+            self.per_context += 1
+        return self.left() > 0
+
     def take(self, count: int) -> list[Chunk]:
+        if not self.active:
+            return []
         chosen = self.order[self.next : self.next + count]
         self.next += len(chosen)
         return chosen
+
+    def note(self, root: Chunk, written: int) -> None:
+        if written >= self.per_context:
+            self.fruitful.append(root)
+
+    def stop(self) -> None:
+        self.stopped = True
 
 
 def _progress(total: int, enabled: bool) -> Any:

@@ -3,9 +3,10 @@
 `plan_batch` is the generator's first batch: the same type targets (`allocate` over the renormalised
 distribution), the same seeded root order and per-type walkers, and the same batch sizes (`batch_sizes` at a
 yield of 1) as `TestsetGenerator.agenerate_size`. `plan_llm_calls` renders each batch context's writer call
-(`writer_call`, what `LLMWriter.write` sends) and, per expected question, the LLM critic's call (`grounded_call`
-or `answerable_call`, what `LLMCritic` sends). Without a store, the neighbours are stand-ins: other roots of
-the same corpus (typical length, no embedding needed). A run whose filters reject many drafts makes more calls.
+(`writer_call`, what `LLMWriter.write` sends) and the LLM critic's one call for that context's questions
+(`grounded_call` or `answerable_call`, what `LLMCritic` sends). Questions per context default to the LLM writer's
+(`LLMWriter.default_questions_per_context`). Without a store, the neighbours are stand-ins: other roots of the
+same corpus (typical length, no embedding needed). A run whose filters reject many drafts makes more calls.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.generator import batch_sizes, start_walkers
 from testgen.question_types import QUESTION_TYPES, QuestionType, allocate, parse_distribution, renormalise
 from testgen.store import ChunkStore
-from testgen.writers.llm import writer_call
+from testgen.writers.llm import LLMWriter, writer_call
 
 #: Sentences of a typical written answer (the critic's prompt restates the answer).
 TYPICAL_ANSWER_SENTENCES = 2
@@ -32,7 +33,7 @@ TYPICAL_ANSWER_SENTENCES = 2
 def plan_types(
     size: int,
     *,
-    questions_per_context: int = 1,
+    questions_per_context: int | None = 1,
     question_types: str | Mapping[str, float] | None = None,
     supported_types: Iterable[str] = QUESTION_TYPES,
 ) -> dict[str, int]:
@@ -42,7 +43,11 @@ def plan_types(
     distribution, _ = renormalise(parse_distribution(question_types), supported_types)
     targets = allocate(size, distribution)
     missing = {kind: count for kind, count in targets.items() if count > 0}
-    return batch_sizes(missing, Counter(), Counter(), questions_per_context)
+    return batch_sizes(missing, Counter(), Counter(), _per_context(questions_per_context))
+
+
+def _per_context(asked: int | None) -> int:
+    return asked if asked is not None else LLMWriter.default_questions_per_context
 
 
 def plan_batch(
@@ -50,7 +55,7 @@ def plan_batch(
     *,
     size: int,
     seed: int = 0,
-    questions_per_context: int = 1,
+    questions_per_context: int | None = 1,
     question_types: str | Mapping[str, float] | None = None,
     supported_types: Iterable[str] = QUESTION_TYPES,
 ) -> list[tuple[Chunk, str]]:
@@ -58,7 +63,7 @@ def plan_batch(
     if size <= 0 or not chunks:
         return []
     distribution, _ = renormalise(parse_distribution(question_types), supported_types)
-    walkers = start_walkers(draw_roots(chunks, seed), allocate(size, distribution))
+    walkers = start_walkers(draw_roots(chunks, seed), allocate(size, distribution), _per_context(questions_per_context))
     wants = plan_types(
         size,
         questions_per_context=questions_per_context,
@@ -74,38 +79,39 @@ def plan_llm_calls(
     size: int,
     seed: int = 0,
     k_neighbours: int = DEFAULT_K_NEIGHBOURS,
-    questions_per_context: int = 1,
+    questions_per_context: int | None = None,
     question_types: str | Mapping[str, float] | None = None,
     critic: bool = True,
     max_question_words: int = DEFAULT_MAX_WORDS,
     store: ChunkStore | None = None,
 ) -> list[PlannedCall]:
-    """The writer calls of the first batch and, with `critic`, one LLM-critic call per expected question.
+    """The writer calls of the first batch and, with `critic`, the LLM critic's one call per context (its expected
+    questions together).
 
     With a `store`, contexts are built as the generator builds them (nearest neighbours); without one, the
     neighbours are other roots. The critic's question and answer are typical stand-ins (a question of about
     0.6 x `max_question_words` words, the first two sentences of the cited block)."""
-    pairs = plan_batch(
-        chunks, size=size, seed=seed, questions_per_context=questions_per_context, question_types=question_types
-    )
+    per_context = _per_context(questions_per_context)
+    pairs = plan_batch(chunks, size=size, seed=seed, questions_per_context=per_context, question_types=question_types)
     contexts = _contexts(store, chunks, pairs, k_neighbours, seed)
     question = "What is said about " + " ".join(["word"] * math.ceil(max_question_words * 0.6)) + "?"
     calls: list[PlannedCall] = []
     for context, (_, kind) in zip(contexts, pairs, strict=True):
         question_type: QuestionType = kind  # type: ignore[assignment]
-        calls.append(writer_call(context, questions_per_context, question_type, max_question_words))
+        calls.append(writer_call(context, per_context, question_type, max_question_words))
         if critic:
-            calls.extend(critic_call(context, kind, question) for _ in range(questions_per_context))
+            calls.append(critic_call(context, kind, question, per_context))
     return calls
 
 
-def critic_call(context: Context, question_type: str, question: str) -> PlannedCall:
-    """The LLM critic's call for a typical draft of `question_type` written from `context`."""
+def critic_call(context: Context, question_type: str, question: str, questions: int = 1) -> PlannedCall:
+    """The LLM critic's one call for `questions` typical drafts of `question_type` written from `context`."""
     if question_type == "unanswerable":
-        return answerable_call(question, [chunk.text for chunk in context.blocks])
-    gold = context.blocks[:2] if question_type == "multi_context" else context.blocks[:1]
-    answer = typical_answer(gold[0].text)
-    return grounded_call(question, answer, [chunk.text for chunk in gold], question_type)
+        return answerable_call([question] * questions, [chunk.text for chunk in context.blocks])
+    cited = (1, 2) if question_type == "multi_context" and len(context.blocks) > 1 else (1,)
+    answer = typical_answer(context.root.text)
+    pairs = [(question, answer, cited)] * questions
+    return grounded_call(pairs, [chunk.text for chunk in context.blocks], question_type)
 
 
 def typical_answer(text: str) -> str:

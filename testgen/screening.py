@@ -3,12 +3,16 @@
 1. the question rules (`filters.QuestionRules`: "?", no context words, not compound, word limit, language,
    specific, not a verbatim copy of the context);
 2. type checks (a multi_context draft cites two blocks; a distracting draft names its distractor);
-3. de-duplication over the whole set: the same normalised text ("duplicate"), or an embedding cosine above the
+3. question-answer relevance (`relevance`: the reference answer addresses the question);
+4. de-duplication over the whole set: the same normalised text ("duplicate"), or an embedding cosine above the
    threshold ("near_duplicate");
-4. groundedness (answer supported by the cited blocks, every cited block contributing) or, for unanswerable
-   drafts, absence (the question's neighbourhood in the store does not support the hypothesis).
+5. the critic, last and only on drafts that passed every offline filter, one context's drafts together:
+   groundedness (answer supported by the cited blocks, every cited block contributing) or, for unanswerable
+   drafts, absence (the questions' neighbourhood in the store does not support their hypotheses).
 
-Decisions depend only on the drafts' order, so the same inputs give the same accepted set.
+Drafts beyond what a type still needs wait in a reserve, unjudged, and are screened first when the type needs more
+(a type filled by another's shortfall); at the end they count as unused, so candidates = accepted + rejected +
+unused. Decisions depend only on the drafts' order, so the same inputs give the same accepted set.
 """
 
 from __future__ import annotations
@@ -24,11 +28,14 @@ from ragtest_core.embeddings import Embedder
 from testgen.contexts import Context
 from testgen.critic import Critic
 from testgen.filters import QuestionRules, normalise_question
+from testgen.relevance import answer_relevance, is_relevant
 from testgen.store import ChunkStore
 from testgen.writers.base import Draft
 
 DEFAULT_DEDUP_THRESHOLD = 0.9
 NEIGHBOURHOOD_K = 5
+#: Drafts judged per type and batch beyond what the type still needs (spares for critic rejections).
+JUDGE_SPARES = 2
 
 
 @dataclass(frozen=True)
@@ -59,30 +66,53 @@ class Screen:
         self.store = store
         self.dedup_threshold = dedup_threshold
         self.rejections: Counter[str] = Counter()
+        self.reserve: list[Candidate] = []
         self._keys: set[str] = set()
+        self._passed: set[tuple[str, str]] = set()  # judged and found good (reserved for later)
         self._vectors = np.zeros((0, 0), dtype=np.float32)
 
     def reject(self, reason: str) -> None:
         self.rejections[reason] += 1
 
-    async def screen(self, candidates: Sequence[Candidate], wanted: dict[str, int]) -> list[Candidate]:
-        """The candidates accepted, in order, at most `wanted[type]` per type (the rest are left unjudged)."""
-        cheap = [c for c in candidates if self._cheap_reason(c) is None]
-        fresh = self._not_duplicates(cheap, wanted)
-        verdicts = await asyncio.gather(*(self._judge(c) for c in fresh))
+    @property
+    def unused(self) -> int:
+        return len(self.reserve)
+
+    def take_reserve(self, wanted: dict[str, int]) -> list[Candidate]:
+        """The reserved drafts of the types in `wanted` (they passed the offline filters before), in order."""
+        taken = [c for c in self.reserve if wanted.get(c.draft.question_type, 0) > 0]
+        self.reserve = [c for c in self.reserve if wanted.get(c.draft.question_type, 0) <= 0]
+        return taken
+
+    async def screen(
+        self, candidates: Sequence[Candidate], wanted: dict[str, int], reserved: Sequence[Candidate] = ()
+    ) -> list[Candidate]:
+        """The candidates accepted, in order, at most `wanted[type]` per type (the rest wait in the reserve).
+
+        `reserved` drafts (from `take_reserve`) passed the offline filters already; they go first."""
+        fresh = [c for c in candidates if self._offline_reason(c) is None]
+        fresh = self._relevant(fresh)
+        to_judge = self._not_duplicates([*reserved, *fresh], wanted)
+        verdicts = await self._judge(to_judge)
         accepted: list[Candidate] = []
         taken: Counter[str] = Counter()
-        for candidate, reason in zip(fresh, verdicts, strict=True):
+        for candidate, reason in zip(to_judge, verdicts, strict=True):
             kind = candidate.draft.question_type
             if reason is not None:
                 self.reject(reason)
+                continue
+            self._passed.add(_key(candidate))
+            if self._seen(candidate):
+                self.reject("near_duplicate")
             elif taken[kind] < wanted.get(kind, 0):
                 taken[kind] += 1
                 accepted.append(candidate)
                 self._remember(candidate.draft.question)
+            else:
+                self.reserve.append(candidate)
         return accepted
 
-    def _cheap_reason(self, candidate: Candidate) -> str | None:
+    def _offline_reason(self, candidate: Candidate) -> str | None:
         draft, context = candidate.draft, candidate.context
         reason = self.rules.reason(
             draft.question,
@@ -96,11 +126,22 @@ class Screen:
             self.reject(reason)
         return reason
 
+    def _relevant(self, candidates: list[Candidate]) -> list[Candidate]:
+        """The candidates whose reference answer addresses the question (unanswerable ones have a refusal)."""
+        checked = [c for c in candidates if c.draft.question_type != "unanswerable"]
+        scores = answer_relevance(self.embedder, [c.draft.question for c in checked], [c.draft.answer for c in checked])
+        off_topic = {
+            id(c) for c, score in zip(checked, scores, strict=True) if not is_relevant(float(score), c.draft.answer)
+        }
+        for _ in off_topic:
+            self.reject("answer_not_relevant")
+        return [c for c in candidates if id(c) not in off_topic]
+
     def _not_duplicates(self, candidates: list[Candidate], wanted: dict[str, int]) -> list[Candidate]:
+        """Candidates that repeat no accepted or earlier question; past a type's need (plus spares) to the reserve."""
         if not candidates:
             return []
-        questions = [c.draft.question for c in candidates]
-        vectors = self.embedder.embed(questions)
+        vectors = self.embedder.embed([c.draft.question for c in candidates])
         kept: list[Candidate] = []
         kept_vectors: list[np.ndarray] = []
         keys: set[str] = set()
@@ -114,7 +155,8 @@ class Screen:
                 self.reject("near_duplicate")
                 continue
             kind = candidate.draft.question_type
-            if per_type[kind] >= wanted.get(kind, 0) + 2:  # enough to fill the type: judge no more now
+            if per_type[kind] >= wanted.get(kind, 0) + JUDGE_SPARES:  # enough to fill the type: judge no more now
+                self.reserve.append(candidate)
                 continue
             per_type[kind] += 1
             keys.add(key)
@@ -127,24 +169,48 @@ class Screen:
             return True
         return any(float(other @ vector) > self.dedup_threshold for other in batch)
 
+    def _seen(self, candidate: Candidate) -> bool:
+        """Whether an accepted question already repeats this one (a reserved draft judged in an earlier batch)."""
+        key = normalise_question(candidate.draft.question)
+        return key in self._keys or self._too_close(self.embedder.embed_one(candidate.draft.question), [])
+
     def _remember(self, question: str) -> None:
         self._keys.add(normalise_question(question))
         vector = self.embedder.embed([question])
         self._vectors = vector if self._vectors.shape[0] == 0 else np.vstack([self._vectors, vector])
 
-    async def _judge(self, candidate: Candidate) -> str | None:
-        draft = candidate.draft
-        if draft.question_type == "unanswerable":
-            return await self.critic.unanswerable(draft, self._neighbourhood(candidate))
-        return await self.critic.grounded(draft, candidate.gold_texts())
+    async def _judge(self, candidates: list[Candidate]) -> list[str | None]:
+        """The critic's verdicts, one context's drafts per request, in the candidates' order."""
+        groups: dict[tuple[str, str], list[int]] = {}
+        for index, candidate in enumerate(candidates):
+            if _key(candidate) in self._passed:
+                continue  # judged good in an earlier batch: no second request
+            kind = "unanswerable" if candidate.draft.question_type == "unanswerable" else "grounded"
+            groups.setdefault((candidate.context.root.chunk_id + candidate.draft.question_type, kind), []).append(index)
+        results = await asyncio.gather(*(self._judge_group([candidates[i] for i in g]) for g in groups.values()))
+        verdicts: list[str | None] = [None] * len(candidates)
+        for indices, reasons in zip(groups.values(), results, strict=True):
+            for index, reason in zip(indices, reasons, strict=True):
+                verdicts[index] = reason
+        return verdicts
 
-    def _neighbourhood(self, candidate: Candidate) -> list[str]:
-        """The context's blocks plus the question's nearest chunks in the store."""
-        texts = [chunk.text for chunk in candidate.context.blocks]
+    async def _judge_group(self, group: list[Candidate]) -> list[str | None]:
+        drafts = [c.draft for c in group]
+        if drafts[0].question_type == "unanswerable":
+            return await self.critic.unanswerable_many(drafts, self._neighbourhood(group))
+        return await self.critic.grounded_many(drafts, [chunk.text for chunk in group[0].context.blocks])
+
+    def _neighbourhood(self, group: list[Candidate]) -> list[str]:
+        """The context's blocks plus each question's nearest chunks in the store."""
+        texts = [chunk.text for chunk in group[0].context.blocks]
         if self.store is not None:
-            hits = self.store.query([candidate.draft.question], k=NEIGHBOURHOOD_K)[0]
-            texts.extend(hit.text for hit in hits if hit.text not in texts)
+            for hits in self.store.query([c.draft.question for c in group], k=NEIGHBOURHOOD_K):
+                texts.extend(hit.text for hit in hits if hit.text not in texts)
         return texts
+
+
+def _key(candidate: Candidate) -> tuple[str, str]:
+    return candidate.context.root.chunk_id, candidate.draft.question
 
 
 def _type_problem(draft: Draft) -> str | None:

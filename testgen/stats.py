@@ -15,6 +15,7 @@ class GenerationStats:
     contexts_without_neighbours: int = 0
     candidates: int = 0
     accepted: int = 0
+    unused: int = 0
     rejections: Counter[str] = field(default_factory=Counter)
     writer: dict[str, int] = field(default_factory=dict)
     critic: str = ""
@@ -36,6 +37,7 @@ class GenerationStats:
             "contexts_without_neighbours": self.contexts_without_neighbours,
             "candidates": self.candidates,
             "accepted": self.accepted,
+            "unused": self.unused,
             "rejections": dict(sorted(self.rejections.items())),
             "rejection_rate": round(sum(self.rejections.values()) / self.candidates, 4) if self.candidates else 0.0,
             "writer": dict(sorted(self.writer.items())),
@@ -50,10 +52,13 @@ class GenerationStats:
         }
 
     def shortfall_message(self, size: int) -> str:
+        rejected = sum(self.rejections.values())
+        reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(self.rejections.items())) or "none"
+        warnings = f" Warnings: {'; '.join(dict.fromkeys(self.warnings))}." if self.warnings else ""
         return (
-            f"the corpus supplied only {self.accepted} of the {size} requested samples: "
-            f"{self.roots_drawn} contexts from {self.chunks_available} chunks gave {self.candidates} candidate "
-            f"questions; rejections: {dict(self.rejections) or 'none'}; types requested {self.requested_types}, "
-            f"produced {self.produced_types}; writer: {self.writer}. Add sources, lower --size or raise the "
-            "questions per context."
+            f"the corpus supplied only {self.accepted} of the {size} requested samples: {self.roots_drawn} contexts "
+            f"from {self.chunks_available} chunks gave {self.candidates} candidate questions = {self.accepted} "
+            f"accepted + {rejected} rejected ({reasons}) + {self.unused} unused (their type was full). Types "
+            f"requested {self.requested_types}, produced {self.produced_types}.{warnings} Add sources or lower "
+            "--size."
         )

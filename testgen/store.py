@@ -3,6 +3,11 @@
 Chroma never embeds anything itself (its default function would try to download a model): every vector comes
 from a `ragtest_core.embeddings.Embedder`. Adding the same chunks again embeds nothing, since ids already stored
 are skipped. Distances are cosine distances (0 = same direction).
+
+One corpus, one collection: `corpus_collection` names a collection after the corpus (its chunk ids, which hash the
+sources' texts, positions and so the chunk settings, and the embedding model), and `ChunkStore.for_corpus` opens
+it. Runs on other sources or settings in the same folder (or on the same Chroma server) get collections of their
+own and never see each other's chunks; a re-run on the same corpus finds its collection full and embeds nothing.
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ from urllib.parse import urlparse
 
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
+from ragtest_core.schema import stable_id
 from testgen.chunking import Chunk
 
 DEFAULT_COLLECTION = "ragtest-chunks"
+CORPUS_PREFIX = "ragtest-"
 _ADD_BATCH = 1000
 
 
@@ -39,8 +46,36 @@ class Hit:
         return Chunk.from_record(self.id, self.text, self.metadata)
 
 
+def corpus_collection(chunks: Iterable[Chunk], embedding_model: str) -> str:
+    """The collection name of a corpus: a hash of its chunk ids (sources, texts, chunk settings) and the model."""
+    ids = sorted({chunk.chunk_id for chunk in chunks})
+    return CORPUS_PREFIX + stable_id(embedding_model, *ids, length=20)
+
+
+def corpus_description(chunks: Sequence[Chunk], embedding_model: str) -> dict[str, str | int]:
+    """What a corpus collection holds, as Chroma collection metadata (for people listing a shared server)."""
+    sources = sorted({chunk.source for chunk in chunks})
+    return {
+        "ragtest_sources": "; ".join(sources)[:1000],
+        "ragtest_documents": len(sources),
+        "ragtest_chunks": len(chunks),
+        "ragtest_embedding_model": embedding_model,
+    }
+
+
 class ChunkStore:
     """Chunks in a Chroma collection (cosine space), embedded with `embedder`."""
+
+    @classmethod
+    def for_corpus(
+        cls, path: str | Path | None, embedder: Embedder, chunks: Sequence[Chunk], url: str | None = None
+    ) -> ChunkStore:
+        """The store of exactly these chunks: their own collection (see `corpus_collection`), filled (only the chunks
+        not stored yet are embedded; `embedded` says how many were)."""
+        name = corpus_collection(chunks, embedder.model_name)
+        store = cls(path, embedder, collection=name, url=url, metadata=corpus_description(chunks, embedder.model_name))
+        store.embedded = store.add(chunks)
+        return store
 
     def __init__(
         self,
@@ -48,6 +83,8 @@ class ChunkStore:
         embedder: Embedder,
         collection: str = DEFAULT_COLLECTION,
         url: str | None = None,
+        metadata: Mapping[str, str | int] | None = None,
+        create: bool = True,
     ) -> None:
         import chromadb
         from chromadb.config import Settings
@@ -70,10 +107,20 @@ class ChunkStore:
             if self.path is None:
                 raise RagtestError("a chunk store needs a folder path or a Chroma server URL")
             self._client = chromadb.PersistentClient(path=str(self.path), settings=settings)
-        self._collection: Any = self._client.get_or_create_collection(
-            collection, embedding_function=None, metadata={"hnsw:space": "cosine"}
-        )
         self.collection_name = collection
+        self.embedded = 0
+        if not create and collection not in self.collection_names():
+            raise RagtestError(
+                f"the vector store {url or self.path} has no collection {collection!r}: generate the test set first "
+                "(or point --store / --store-url at the store it was generated into)"
+            )
+        self._collection: Any = self._client.get_or_create_collection(
+            collection, embedding_function=None, metadata={"hnsw:space": "cosine", **(metadata or {})}
+        )
+
+    def collection_names(self) -> list[str]:
+        """The collections in this store (folder or server), sorted."""
+        return sorted(str(getattr(c, "name", c)) for c in self._client.list_collections())
 
     def count(self) -> int:
         return int(self._collection.count())

@@ -3,13 +3,18 @@
 Order of attempts:
 
 * default: live first (every HTTP request limited to `timeout_s`), then the local page cache;
-* `prefer_cache=True`, or env `RAGTEST_OFFLINE=1` when `prefer_cache` is None: the cache first, then live.
+* `prefer_cache=True`: the cache first, then live;
+* `offline=True`, or env `RAGTEST_OFFLINE=1`: the cache only; nothing is sent over the network.
+
+A revision can be pinned: `revision=123456789`, or a topic written `Title@123456789`. A pinned revision is read
+from the cache (`Title@123456789.txt`, or `Title.txt` whose sidecar names that revision) or fetched through the
+MediaWiki API (`action=parse&oldid=...`, the page's HTML as plain text with `== Heading ==` lines).
 
 The page cache is a folder of `Title_with_underscores.txt` files (the `cache_dir` argument, else env
-`RAGTEST_WIKI_CACHE`). Live fetches are written into it with a `Title_with_underscores.json` sidecar
-holding the URL, revision id and fetch time. Env `RAGTEST_WIKIPEDIA_API_URL` replaces the MediaWiki API URL
-(tests use it). Each HTTP request is limited to `timeout_s`; a page takes two requests (four when the title
-is found through search).
+`RAGTEST_WIKI_CACHE`), plus `Title_with_underscores@REVID.txt` for pages by revision. Live fetches are written
+under both names, each with a `.json` sidecar holding the URL, revision id and fetch time. Env
+`RAGTEST_WIKIPEDIA_API_URL` replaces the MediaWiki API URL (tests use it). Each HTTP request is limited to
+`timeout_s`; a page takes two requests (four when the title is found through search), a pinned revision one.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import json
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,6 +40,7 @@ API_URL_ENV = "RAGTEST_WIKIPEDIA_API_URL"
 CACHE_ENV = "RAGTEST_WIKI_CACHE"
 OFFLINE_ENV = "RAGTEST_OFFLINE"
 _PATCH_LOCK = threading.Lock()
+USER_AGENT = "ragtest/0 (test-set generator)"
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,9 @@ class WikiPage:
     origin: str  # "live" or "cache"
 
 
+Attempt = Callable[[str, "str | None", "Path | None", float, str, list[str]], "WikiPage | None"]
+
+
 def load_wikipedia(
     topic: str,
     cache_dir: str | Path | None = None,
@@ -53,26 +62,62 @@ def load_wikipedia(
     lang: str = "en",
     *,
     prefer_cache: bool | None = None,
+    offline: bool | None = None,
+    revision: str | int | None = None,
 ) -> list[Document]:
-    """The Wikipedia page for `topic` as a one-element list of documents.
+    """The Wikipedia page for `topic` (optionally `Title@revid`) as a one-element list of documents.
 
     Raises `SourceUnavailableError` when neither Wikipedia nor the page cache has the page; never hangs
-    (each request is limited to `timeout_s` seconds).
+    (each request is limited to `timeout_s` seconds). Offline, nothing is sent over the network.
     """
+    title, pinned = parse_topic(topic)
+    wanted = str(revision) if revision is not None else pinned
     cache = resolve_cache_dir(cache_dir)
-    if prefer_cache is None:
-        prefer_cache = os.environ.get(OFFLINE_ENV, "").strip().lower() in ("1", "true", "yes")
+    if offline is None:
+        offline = os.environ.get(OFFLINE_ENV, "").strip().lower() in ("1", "true", "yes")
     failures: list[str] = []
-    attempts = (_from_cache, _from_live) if prefer_cache else (_from_live, _from_cache)
+    if offline:
+        attempts: tuple[Attempt, ...] = (_from_cache,)
+    elif prefer_cache:
+        attempts = (_from_cache, _from_live)
+    else:
+        attempts = (_from_live, _from_cache)
     for attempt in attempts:
-        page = attempt(topic, cache, timeout_s, lang, failures)
+        page = attempt(title, wanted, cache, timeout_s, lang, failures)
         if page is not None:
             return [_to_document(page)]
+    name = cache_file_name(title) + (f"@{wanted}" if wanted else "")
+    if offline:
+        raise SourceUnavailableError(
+            f"Wikipedia page {topic!r} is not in the page cache and --offline forbids the network: "
+            f"{'; '.join(failures)}. Put {name}.txt into the cache (--wiki-cache DIR or env {CACHE_ENV}), or drop "
+            "--offline to fetch it."
+        )
     raise SourceUnavailableError(
         f"Wikipedia page {topic!r} is unavailable: {'; '.join(failures)}. Either allow network access to "
         f"Wikipedia, or give a local page cache with `--wiki-cache DIR` (or env {CACHE_ENV}) holding "
-        f"{cache_file_name(topic)}.txt."
+        f"{name}.txt."
     )
+
+
+def parse_topic(topic: str) -> tuple[str, str | None]:
+    """`Title@123456789` -> ("Title", "123456789"); a title without a numeric revision -> (title, None)."""
+    title, sep, revision = topic.strip().rpartition("@")
+    if sep and title.strip() and revision.strip().isdigit():
+        return title.strip(), revision.strip()
+    return topic.strip(), None
+
+
+def read_topics(path: str | Path) -> list[str]:
+    """Topics from a file, one a line (`Title` or `Title@revid`); blank lines and `#` comments are skipped."""
+    file = Path(path)
+    if not file.is_file():
+        raise SourceUnavailableError(f"no such topics file: {file}")
+    lines = (line.split("#", 1)[0].strip() for line in file.read_text(encoding="utf-8").splitlines())
+    topics = [line for line in lines if line]
+    if not topics:
+        raise SourceUnavailableError(f"the topics file {file} names no topic")
+    return topics
 
 
 def resolve_cache_dir(cache_dir: str | Path | None) -> Path | None:
@@ -102,34 +147,43 @@ def _to_document(page: WikiPage) -> Document:
 # --- the page cache ---------------------------------------------------------------------------------
 
 
-def _from_cache(topic: str, cache: Path | None, timeout_s: float, lang: str, failures: list[str]) -> WikiPage | None:
+def _from_cache(
+    topic: str, revision: str | None, cache: Path | None, timeout_s: float, lang: str, failures: list[str]
+) -> WikiPage | None:
     if cache is None:
         failures.append("no page cache given")
         return None
     if not cache.is_dir():
         failures.append(f"page cache {cache} is not a folder")
         return None
-    page = read_cached_page(topic, cache, lang)
+    page = read_cached_page(topic, cache, lang, revision)
     if page is None:
-        failures.append(f"page cache {cache} has no file for it")
+        what = f"revision {revision}" if revision else "it"
+        failures.append(f"page cache {cache} has no file for {what}")
     return page
 
 
-def read_cached_page(topic: str, cache: Path, lang: str = "en") -> WikiPage | None:
-    """The cached page whose file name matches `topic` (case-insensitive, spaces or underscores)."""
+def read_cached_page(topic: str, cache: Path, lang: str = "en", revision: str | None = None) -> WikiPage | None:
+    """The cached page whose file name matches `topic` (case-insensitive, spaces or underscores); with `revision`,
+    only `Title@revision.txt` or a `Title.txt` whose sidecar names that revision."""
     wanted = _normalise_title(topic)
     for file in sorted(cache.glob("*.txt")):
-        if _normalise_title(file.stem) != wanted:
+        title_part, file_revision = parse_topic(file.stem)
+        if _normalise_title(title_part) != wanted:
             continue
-        text = file.read_text(encoding="utf-8", errors="replace")
         sidecar = _read_sidecar(file.with_suffix(".json"))
-        title = str(sidecar.get("title") or file.stem.replace("_", " "))
-        revision = sidecar.get("revision_id")
+        found = str(sidecar["revision_id"]) if sidecar.get("revision_id") is not None else (file_revision or None)
+        if revision is not None and found != revision:
+            continue
+        if revision is None and file_revision:
+            continue  # a page by revision answers only when that revision is asked for
+        text = file.read_text(encoding="utf-8", errors="replace")
+        title = str(sidecar.get("title") or title_part.replace("_", " "))
         return WikiPage(
             title=title,
             text=text,
             url=str(sidecar.get("url") or page_url(title, lang)),
-            revision_id=str(revision) if revision is not None else None,
+            revision_id=found,
             origin="cache",
         )
     return None
@@ -145,28 +199,39 @@ def _read_sidecar(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def write_cached_page(page: WikiPage, cache: Path) -> Path:
-    """Save a fetched page as `Title.txt` plus a `Title.json` sidecar (url, revision, fetched_at)."""
+def write_cached_page(page: WikiPage, cache: Path, latest: bool = True) -> Path:
+    """Save a fetched page as `Title@REVID.txt` (when the revision is known) and, for the latest revision, as
+    `Title.txt`, each with a `.json` sidecar (url, revision, fetched_at). Returns the `Title.txt` path (or the
+    revision's path when not `latest`)."""
     cache.mkdir(parents=True, exist_ok=True)
     stem = cache_file_name(page.title)
-    text_path = cache / f"{stem}.txt"
-    text_path.write_text(page.text, encoding="utf-8")
+    stems = ([stem] if latest else []) + ([f"{stem}@{page.revision_id}"] if page.revision_id else [])
     sidecar = {
         "title": page.title,
         "url": page.url,
         "revision_id": page.revision_id,
         "fetched_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    (cache / f"{stem}.json").write_text(json.dumps(sidecar, ensure_ascii=False, indent=1), encoding="utf-8")
-    return text_path
+    for name in stems:
+        (cache / f"{name}.txt").write_text(page.text, encoding="utf-8")
+        (cache / f"{name}.json").write_text(json.dumps(sidecar, ensure_ascii=False, indent=1), encoding="utf-8")
+    return cache / f"{stems[0]}.txt"
 
 
 # --- live Wikipedia ---------------------------------------------------------------------------------
 
 
-def _from_live(topic: str, cache: Path | None, timeout_s: float, lang: str, failures: list[str]) -> WikiPage | None:
+def _from_live(
+    topic: str, revision: str | None, cache: Path | None, timeout_s: float, lang: str, failures: list[str]
+) -> WikiPage | None:
     try:
-        page = fetch_live_page(topic, timeout_s=timeout_s, lang=lang)
+        if revision is not None:
+            page = fetch_revision(revision, timeout_s=timeout_s, lang=lang)
+            if _normalise_title(page.title) != _normalise_title(topic):
+                failures.append(f"revision {revision} belongs to {page.title!r}, not {topic!r}")
+                return None
+        else:
+            page = fetch_live_page(topic, timeout_s=timeout_s, lang=lang)
     except requests.Timeout:
         failures.append(f"Wikipedia did not answer within {timeout_s:g} s")
         return None
@@ -180,8 +245,64 @@ def _from_live(topic: str, cache: Path | None, timeout_s: float, lang: str, fail
         failures.append(f"Wikipedia request failed ({type(exc).__name__}: {exc})")
         return None
     if cache is not None:
-        write_cached_page(page, cache)
+        write_cached_page(page, cache, latest=revision is None)
     return page
+
+
+def api_url(lang: str) -> str:
+    return os.environ.get(API_URL_ENV) or f"https://{lang}.wikipedia.org/w/api.php"
+
+
+def fetch_revision(revision: str, *, timeout_s: float = 10.0, lang: str = "en") -> WikiPage:
+    """One revision of a page through the MediaWiki API (`action=parse&oldid=`), as plain text.
+
+    Raises a `requests` exception when the network fails, `LookupError` when the revision does not exist."""
+    params = {
+        "action": "parse",
+        "oldid": revision,
+        "prop": "text|revid|displaytitle",
+        "format": "json",
+        "formatversion": "2",
+        "disableeditsection": "1",
+    }
+    reply = requests.get(api_url(lang), params=params, timeout=timeout_s, headers={"User-Agent": USER_AGENT})
+    reply.raise_for_status()
+    data = reply.json()
+    if "error" in data or "parse" not in data:
+        info = data.get("error", {}).get("info", "no such revision")
+        raise LookupError(f"Wikipedia has no revision {revision} ({info})")
+    parsed = data["parse"]
+    title = str(parsed.get("title") or "")
+    return WikiPage(
+        title=title,
+        text=html_to_text(str(parsed.get("text") or "")),
+        url=f"{page_url(title, lang)}?oldid={revision}",
+        revision_id=str(parsed.get("revid") or revision),
+        origin="live",
+    )
+
+
+def html_to_text(html: str) -> str:
+    """A parsed page's HTML as plain text: paragraphs and list items as lines, headings as `== Title ==` lines;
+    references, edit links, tables, navigation boxes and styles left out."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup(["style", "script", "table", "sup", "figure"]):
+        tag.decompose()
+    for tag in soup.select(".mw-editsection, .reflist, .references, .navbox, .hatnote, .mw-empty-elt"):
+        tag.decompose()
+    lines: list[str] = []
+    for element in soup.find_all(["h2", "h3", "h4", "p", "li"]):
+        text = " ".join(element.get_text(" ", strip=True).split())
+        if not text:
+            continue
+        if element.name in ("h2", "h3", "h4"):
+            level = "=" * int(element.name[1])
+            lines.append(f"\n{level} {text} {level}")
+        elif element.name == "p" or not element.find_parent("li"):
+            lines.append(text.replace(" ,", ",").replace(" .", "."))
+    return "\n".join(lines).strip()
 
 
 def fetch_live_page(topic: str, *, timeout_s: float = 10.0, lang: str = "en") -> WikiPage:
@@ -241,11 +362,10 @@ def _wikipedia_session(timeout_s: float, lang: str) -> Iterator[None]:
     """Point `wikipedia` at the API URL for `lang` (or env override) with a request timeout; restore after."""
     import wikipedia.wikipedia as module
 
-    api_url = os.environ.get(API_URL_ENV) or f"https://{lang}.wikipedia.org/w/api.php"
     with _PATCH_LOCK:
         saved_requests, saved_url = module.requests, module.API_URL
         module.requests = _TimeoutRequests(timeout_s)
-        module.API_URL = api_url
+        module.API_URL = api_url(lang)
         try:
             yield
         finally:

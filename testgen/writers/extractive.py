@@ -5,7 +5,11 @@ and a neighbour, see `combine`). Reasoning, conditional, unanswerable and distra
 be written honestly; the writer says so (`supported_types`, `UNSUPPORTED_REASON`). English uses the rules of
 `patterns`; Chinese and Japanese the few patterns of `cjk`; other languages are skipped and counted.
 
-Deterministic for a seed. Every answer is a span of its sentence; the gold blocks are the ones holding it.
+Deterministic for a seed. Every short answer (`answer_span`) is a span of its sentence; the reference answer is
+that sentence (`reference.reference_sentence`); the gold blocks are the ones holding it. Each turned question
+passes the grammar check against its source sentence, an answer that names something in particular ("various
+applications" does not) and, for "What is X?", the definition check (`grammar`);
+what fails is counted as `rejected_<reason>` in the writer's stats.
 """
 
 from __future__ import annotations
@@ -19,11 +23,15 @@ from testgen.chunking import Chunk
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QuestionType
-from testgen.writers.base import Draft
+from testgen.writers.base import REJECTED_PREFIX, Draft
 from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
 from testgen.writers.combine import Fact, combine
+from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
 from testgen.writers.patterns import turn_all
+from testgen.writers.reference import reference_sentence
+from testgen.writers.rules import Turned
+from testgen.writers.topic import resolve, topic_of
 
 SUPPORTED = frozenset({"simple", "multi_context"})
 UNSUPPORTED_REASON = (
@@ -31,6 +39,7 @@ UNSUPPORTED_REASON = (
     "and distracting questions need an LLM writer (--llm)"
 )
 _LANGUAGES = ("en", "zh", "ja")
+DEFINITION_RULES = frozenset({"definition", "appositive"})
 
 
 class ExtractiveWriter:
@@ -38,6 +47,7 @@ class ExtractiveWriter:
 
     name = "extractive"
     supported_types = SUPPORTED
+    default_questions_per_context = 1
     unsupported_reason = UNSUPPORTED_REASON
 
     def __init__(self, seed: int = 0, max_words: int = DEFAULT_MAX_WORDS) -> None:
@@ -71,14 +81,7 @@ class ExtractiveWriter:
             return []
         rng = random.Random(f"{self.seed}:{context.root.chunk_id}:{question_type}")
         if question_type == "multi_context":
-            facts = [
-                fact for number in range(1, len(context.blocks) + 1) for fact in self._block_facts(context, number)
-            ]
-            made = combine(facts, self.max_words)
-            self._stats["multi_context_pairs"] += len(made)
-            rng.shuffle(made)
-            unique = list({m.question.lower(): m for m in made}.values())
-            return [Draft(m.question, m.answer, m.blocks, "multi_context") for m in unique[:n]]
+            return self._multi_context(context, n, rng)
         facts = list(self._block_facts(context, 1))
         rng.shuffle(facts)
         drafts: list[Draft] = []
@@ -86,8 +89,53 @@ class ExtractiveWriter:
         for fact in facts:
             if fact.turned.question.lower() not in seen:
                 seen.add(fact.turned.question.lower())
-                drafts.append(Draft(fact.turned.question, fact.turned.answer, (1,), "simple"))
+                drafts.append(self._simple_draft(fact, context.language))
         return drafts[:n]
+
+    @staticmethod
+    def _simple_draft(fact: Fact, language: str) -> Draft:
+        answer = reference_sentence(fact.sentence, fact.turned.answer, language)
+        return Draft(
+            fact.turned.question,
+            answer,
+            (1,),
+            "simple",
+            answer_span=" ".join(fact.turned.answer.split()),
+            evidence=(fact.sentence,),
+        )
+
+    def _multi_context(self, context: Context, n: int, rng: random.Random) -> list[Draft]:
+        """Bridge and comparison questions across the root and a neighbour; none when no pair of facts fits."""
+        facts = [fact for number in range(1, len(context.blocks) + 1) for fact in self._block_facts(context, number)]
+        made = []
+        for combined in combine(facts, self.max_words):
+            problem = grammar_problem(combined.question, " ".join(combined.evidence))
+            if problem is not None:
+                self._reject("ungrammatical", problem)
+                continue
+            made.append(combined)
+        self._stats["multi_context_pairs"] += len(made)
+        if not made:
+            self._stats["multi_context_none"] += 1  # no bridge or comparison fits this context
+        rng.shuffle(made)
+        unique = list({m.question.lower(): m for m in made}.values())
+        return [
+            Draft(
+                m.question,
+                m.answer,
+                m.blocks,
+                "multi_context",
+                answer_span=" ".join(m.span.split()),
+                evidence=m.evidence,
+            )
+            for m in unique[:n]
+        ]
+
+    def _reject(self, reason: str, detail: str = "") -> None:
+        """A question the writer made and its own checks refused: counted as a rejection by reason."""
+        self._stats[f"{REJECTED_PREFIX}{reason}"] += 1
+        if detail:
+            self._stats[f"{reason}:{detail.split(':')[0]}"] += 1
 
     def _block_facts(self, context: Context, number: int) -> list[Fact]:
         """Every question the rules make from block `number` (memoised per chunk; stats count each sentence once)."""
@@ -100,9 +148,16 @@ class ExtractiveWriter:
         """The turned sentences of one chunk, in text order (block number 0: not yet placed)."""
         language = chunk.language
         casing = self._casing.get(chunk.doc_id) or Casing(chunk.text)
+        topic = topic_of(chunk.source) if language == "en" else None
         found: list[Fact] = []
-        for sentence in split_sentences(chunk.text, language):
+        about_topic = False
+        for original in split_sentences(chunk.text, language):
             self._stats["sentences"] += 1
+            resolved = resolve(original, topic, about_topic)
+            sentence = resolved or original
+            about_topic = resolved is not None or (topic is not None and topic.named_in(original))
+            if resolved is not None:
+                self._stats["pronoun_resolved"] += 1
             try:
                 turned = (
                     turn_all(sentence, casing, self.max_words) if language == "en" else turn_cjk(sentence, language)
@@ -110,6 +165,24 @@ class ExtractiveWriter:
             except Skip as skip:
                 self._stats[f"skip_{skip.reason}"] += 1
                 continue
-            self._stats["turned"] += 1
-            found.extend(Fact(0, t, sentence) for t in turned)
+            kept = [t for t in turned if self._passes_checks(t, sentence, language)]
+            if kept:
+                self._stats["turned"] += 1
+            found.extend(Fact(0, t, sentence) for t in kept)
         return found
+
+    def _passes_checks(self, turned: Turned, sentence: str, language: str) -> bool:
+        """The grammar check against the source sentence and, for "What is X?", the definition check."""
+        if language != "en":
+            return True
+        problem = grammar_problem(turned.question, sentence, turned.subject)
+        if problem is not None:
+            self._reject("ungrammatical", problem)
+            return False
+        if turned.rule in DEFINITION_RULES and (problem := definition_problem(turned.answer)) is not None:
+            self._reject("not_a_definition", problem)
+            return False
+        if vague_answer(turned.answer):
+            self._reject("vague_answer")
+            return False
+        return True

@@ -54,6 +54,19 @@ DISCOURSE = (
     "Eventually",
     "Subsequently",
 )
+#: creation verbs and the noun for their agent: "X designed Y" makes X "the designer of Y".
+AGENT_NOUNS = {
+    "created": "creator",
+    "designed": "designer",
+    "developed": "developer",
+    "founded": "founder",
+    "invented": "inventor",
+    "wrote": "author",
+    "conceived": "creator",
+    "coined": "coiner",
+    "discovered": "discoverer",
+    "published": "publisher",
+}
 #: nouns naming people: "the creator of X" is asked with "Who".
 PERSON_NOUNS = words(
     """creator designer developer founder inventor author writer president ceo leader director chairman father
@@ -114,14 +127,18 @@ DATED = CREATION | words(
 #: verbs whose object is a clean answer: "Polar bears hunt seals" -> "What do polar bears hunt?"
 CONTENT = words(
     """eat hunt inhabit replace influence inspire prefer consume kill attack dominate resemble outnumber predict
-    defeat beat surpass outperform threaten excavate dig scavenge catch target"""
+    defeat beat surpass outperform threaten excavate dig scavenge catch target experience prevent follow guard defend
+    detect exhibit possess display avoid lack favour favor raise nurse mimic imitate accumulate store mark"""
 )
 #: composition verbs, asked only with a specific subject: "What do the goals of AI research include?"
 COMPOSITION = words("include contain comprise")
 #: light verbs asked only with a purpose complement: "What does Python use for exponentiation?"
 PURPOSE = words("use support provide offer require implement employ allow enable need adopt feature produce add")
 #: intransitive verbs of place: "Brown bears live in forests" -> "Where do brown bears live?"
-PLACE = words("live occur breed den hibernate roam nest reside originate evolve survive thrive migrate range")
+PLACE = words(
+    "live occur breed den hibernate roam nest reside originate evolve survive thrive migrate range stay remain rest "
+    "gather congregate forage settle spawn winter"
+)
 #: measure verbs with their question: "weigh 300 kg" -> "How much ... weigh?"
 MEASURE = {"weigh": "How much", "live": "How long", "last": "How long", "measure": "How long", "grow": "How big"}
 #: verbs followed by a preposition that belongs to them: "feeds on", "consists of".

@@ -33,6 +33,7 @@ It can also be from tables, code, etc.
 7. Do not use phrases like 'provided context', 'according to the passage', etc. in the question.
 8. Avoid framing a question using the word "and" that can be decomposed into more than one question.
 9. The question should not contain more than {max_words} words; make use of abbreviations wherever possible.
+Write each answer as a complete sentence that answers the question (not a bare name or number).
 Write the questions and answers in {language}. For each pair, name the block numbers the answer came from.
 
 context:
@@ -96,6 +97,8 @@ class LLMWriter:
     """Questions written by a chat model through `LLMClient` (cached, retried, rate limited), one prompt per type."""
 
     supported_types = frozenset(QUESTION_TYPES)
+    #: Two pairs per call: the critic then judges both in one call, so a context costs two calls for two samples.
+    default_questions_per_context = 2
 
     def __init__(self, llm: LLMClient, max_words: int = DEFAULT_MAX_WORDS) -> None:
         self.llm = llm

@@ -101,6 +101,19 @@ def _with_condition(turned: Turned, condition: str | None) -> Turned:
     return replace(turned, question=f"{turned.question[:-1]} {condition}?")
 
 
+_STATE_WORDS = frozenset(["left", "remaining", "living", "alive", "known", "found", "recorded", "described", "listed"])
+
+
+def _there_question(noun_phrase: str, be: str, where: str | None) -> str:
+    """ "There are 200,000 brown bears left in the world" -> "How many brown bears are left in the world?"."""
+    words = noun_phrase.split()
+    cut = next((i for i, w in enumerate(words) if i > 0 and w in _STATE_WORDS), None)
+    place = f" {where}" if where else ""
+    if cut is not None:
+        return f"How many {' '.join(words[:cut])} {be} {' '.join(words[cut:])}{place}?"
+    return f"How many {noun_phrase} {be} there{place}?"
+
+
 def _whole_sentence(sentence: str, casing: Casing) -> list[Turned]:
     body = strip_discourse(clean_sentence(sentence))
     out: list[Turned] = []
@@ -109,9 +122,9 @@ def _whole_sentence(sentence: str, casing: Casing) -> list[Turned]:
     )
     if there and not re.search(r"\d|\band\b|\bor\b", there.group("np")):
         count = there.group("count").removesuffix(" of")
-        where = f" {there.group('where')}" if there.group("where") else ""
-        question = f"How many {there.group('np')} {there.group('be')} there{where}?"
-        out.append(Turned(question, count, "there_are"))
+        out.append(
+            Turned(_there_question(there.group("np"), there.group("be"), there.group("where")), count, "there_are")
+        )
     appositive = re.match(rf"^{_NAME}, (?P<desc>(?:the|a|an) [^,]+), (?P<rest>.+)$", body)
     if (
         appositive

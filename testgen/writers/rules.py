@@ -53,6 +53,7 @@ _CLAUSE_END = re.compile(
     r"|allowing|thus|so|leading|resulting|followed|despite|though|then|especially|particularly|mainly|giving)\b"
     r"| (?:which|whose|whereas|although|because|while|when|where|who|since|unless|if|though|such as|that)\b"
     r"|[;:]| [-–—] | and (?:can|may|is|are|was|were|has|have|had|will|would|it|they)\b"
+    r"| and (?:the|a|an|its|their|his|her) (?:[\w-]+ ){0,3}(?:is|are|was|were|has|have|had|does|do|did|can|will|may)\b"
 )
 _ADJECTIVE_END = re.compile(r"(?:-\w+|al|ic|ive|ous|ful|er|ed|ing|able|ible|less|ary)$")
 _MODIFIER = re.compile(
@@ -61,6 +62,8 @@ _MODIFIER = re.compile(
 )
 _LIST = re.compile(r"^[^,]{1,40}(?:, [^,]{1,40})*,? (?:and|or) [^,]{1,40}$")
 MAX_ANSWER_WORDS = 15
+#: "X is the result of Y": asked as "What is X the result of?" (not "What is X?").
+RELATIONAL_HEADS = "result|cause|consequence|effect|reason|source|outcome|product|basis|origin"
 _IRREGULAR_PLURALS = frozenset(["teeth", "feet", "people", "children", "mice", "men", "women", "geese", "data"])
 
 
@@ -243,6 +246,10 @@ def rule_copula(clause: Clause, casing: Casing) -> list[Turned]:
         out.append(Turned(f"{wh} {be} {description}?", clause.subject_as_written, "identity"))
     if _definable(clause, casing):
         out.append(Turned(f"What {be} {subject}?", description, "definition"))
+    relation = re.match(rf"^the (?P<head>{RELATIONAL_HEADS}) of (?P<what>.+)$", description)
+    if relation:  # "X is the result of Y" -> "What is X the result of?"
+        question = f"What {be} {subject} the {relation.group('head')} of?"
+        out.append(Turned(question, clip(relation.group("what")), "relation"))
     return out
 
 

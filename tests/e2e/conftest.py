@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ragtest.cli import main
+from ragtest_core.datasets import read_jsonl
 
 TOPIC = "Python (programming language)"
 METRICS = (
@@ -34,7 +35,9 @@ def two_variants(tmp_path_factory: pytest.TempPathFactory, wiki_dir: Path) -> Tw
     testset = root / "testset.jsonl"
     source = ["--topic", TOPIC, "--wiki-cache", str(wiki_dir), "--offline"]
     assert main(["generate", "--quiet", *source, "--size", str(SIZE), "--seed", "3", "--output", str(testset)]) == 0
+    corpus = read_jsonl(testset)[0]["corpus_id"]  # the store collection the test set was generated into
     degraded = ["--rag", "tests.e2e.degraded_rag:DropBestContext", "--rag-arg", f"store={root / 'chroma'}"]
+    degraded += ["--rag-arg", f"collection={corpus}"]
     for side, rag in (("base", []), ("new", [*degraded, "--rag-arg", "skip=4"])):
         answers = root / side / "answers.jsonl"
         assert main(["answer", "--quiet", "--input", str(testset), "--output", str(answers), *rag]) == 0

@@ -1,6 +1,7 @@
 """A degraded variant of the reference RAG, for the compare tests: its retriever loses its best hits.
 
-    ragtest answer --rag tests.e2e.degraded_rag:DropBestContext --rag-arg store=RUN/chroma --rag-arg skip=4 ...
+    ragtest answer --rag tests.e2e.degraded_rag:DropBestContext --rag-arg store=RUN/chroma \
+        --rag-arg collection=CORPUS_ID --rag-arg skip=4 ...
 
 It asks the test set's store for skip + k chunks and drops the first `skip` (the most similar), then answers
 extractively from the rest, as the reference RAG does: the same RAG with a worse retriever. With skip >= k it
@@ -16,10 +17,10 @@ from ragtest_core.schema import RAGAnswer
 
 
 class DropBestContext:
-    def __init__(self, store: str, k: int = 4, skip: int = 1) -> None:
+    def __init__(self, store: str, collection: str, k: int = 4, skip: int = 1) -> None:
         embedder = get_embedder()
         self.skip = skip
-        self.store = testgen.ChunkStore(store, embedder)
+        self.store = testgen.ChunkStore(store, embedder, collection=collection, create=False)
         self.rag = ReferenceRAG(self, k=k, embedder=embedder)
 
     def retrieve(self, question: str, k: int) -> list[Passage]:

@@ -76,8 +76,11 @@ def test_generation_flags_reach_the_generator(wiki_dir: Path, tmp_path: Path) ->
     assert code == 0
     rows = read_jsonl(output)
     assert len(rows) == 6
-    assert {row["question_type"] for row in rows} == {"simple", "multi_context"}
+    assert {row["question_type"] for row in rows} <= {"simple", "multi_context"}
     manifest = json.loads((tmp_path / "t.manifest.json").read_text())
+    # the mix reached the generator; the offline writer writes a multi_context question only as a bridge or a
+    # comparison, and says so when the article gives fewer
+    assert manifest["stats"]["generation"]["requested_types"] == {"simple": 3, "multi_context": 3}
     assert manifest["config"]["generation"]["dedup_threshold"] == 0.85
     assert manifest["config"]["generation"]["question_types"] == "simple=0.5,multi_context=0.5"
     assert manifest["stats"]["generation"]["coverage"] == {"Python (programming language)": 6}

@@ -73,8 +73,8 @@ class PlausibleResponder:
         self.kinds: Counter[str] = Counter()  # replies given per prompt kind
         self._routes: list[tuple[str, Callable[[str], Any]]] = [
             ("Your task is to write exactly", self.write_questions),
-            ("You check one question/answer pair", self.critic_grounded),
-            ("Can the question below be answered from the passages?", self.critic_answerable),
+            ("You check question/answer pairs", self.critic_grounded),
+            ("Can each question below be answered from the passages?", self.critic_answerable),
             ("Answer the question using only the numbered context passages", self.answer),
             ("break down each sentence of the answer", self.statements),
             ("Judge the faithfulness of a series of statements", self.faithfulness),
@@ -108,7 +108,7 @@ class PlausibleResponder:
         pairs = []
         for sentence in (sentences(root) or [root])[:wanted]:
             topic = [w for w in _WORD.findall(sentence) if w.lower() not in _STOP]
-            question = f"What is said about {' '.join(topic[:2])} and {' '.join(topic[3:5])}?"
+            question = f"What is said about {' '.join(topic[:2])} with {' '.join(topic[3:5])}?"
             if multi:
                 pairs.append({"question": question, "answer": f"{sentence} {sentences(found[1])[0]}", "blocks": [1, 2]})
             else:
@@ -116,14 +116,24 @@ class PlausibleResponder:
         return {"pairs": pairs}
 
     def critic_grounded(self, prompt: str) -> dict[str, Any]:
-        answer = between(prompt, "\nanswer: ", "\n\nblocks:")
-        supported = overlap(answer, between(prompt, "\n\nblocks:\n")) >= 0.6
-        return {"supported": supported, "standalone": True, "reason": "stated in the blocks" if supported else ""}
+        evidence = between(prompt, "\n\nblocks:\n", "\n\npairs:")
+        answers = re.findall(r"^\s+answer: (.*)$", between(prompt, "\n\npairs:\n"), re.MULTILINE)
+        verdicts = []
+        for number, answer in enumerate(answers, start=1):
+            supported = overlap(answer, evidence) >= 0.6
+            reason = "stated in the blocks" if supported else ""
+            verdicts.append({"pair": number, "supported": supported, "standalone": True, "reason": reason})
+        return {"verdicts": verdicts}
 
     def critic_answerable(self, prompt: str) -> dict[str, Any]:
-        question = between(prompt, "question: ", "\n\npassages:")
-        answerable = overlap(question, between(prompt, "\n\npassages:\n")) >= 0.8
-        return {"answerable": answerable, "reason": "the passages cover it" if answerable else "not covered"}
+        questions = _NUMBERED.findall(between(prompt, "questions:\n", "\n\npassages:"))
+        passages = between(prompt, "\n\npassages:\n")
+        verdicts = []
+        for number, question in enumerate(questions, start=1):
+            answerable = overlap(question, passages) >= 0.8
+            reason = "the passages cover it" if answerable else "not covered"
+            verdicts.append({"question": number, "answerable": answerable, "reason": reason})
+        return {"verdicts": verdicts}
 
     # -- the reference RAG (rag_under_test) -------------------------------------------------------------------
     def answer(self, prompt: str) -> str:

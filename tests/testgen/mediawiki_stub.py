@@ -22,6 +22,15 @@ PAGES: dict[str, dict[str, object]] = {
             "Loopback Language was created by Ada Example.\n"
             "Loopback Language 1.0 was released in 2011."
         ),
+        # older revisions, as `action=parse&oldid=` returns them (HTML)
+        "history": {
+            987000001: (
+                '<div class="mw-parser-output"><p>Loopback Language is a tiny scripting language.<sup '
+                'class="reference">[1]</sup></p><h2>History<span class="mw-editsection">[edit]</span></h2>'
+                "<p>Loopback Language was created by Ada Example in 2009.</p>"
+                '<table><tr><td>infobox</td></tr></table><ol class="references"><li>A source.</li></ol></div>'
+            ),
+        },
     }
 }
 
@@ -48,8 +57,27 @@ def _find(title: str) -> tuple[str, dict[str, object]] | None:
     return None
 
 
+def _revision(oldid: str) -> dict[str, object]:
+    """What `action=parse&oldid=...&formatversion=2` returns for a stored revision (an error otherwise)."""
+    for name, page in PAGES.items():
+        history = page.get("history", {})
+        assert isinstance(history, dict)
+        if oldid.isdigit() and int(oldid) in history:
+            return {
+                "parse": {
+                    "title": name,
+                    "pageid": int(str(page["pageid"])),
+                    "revid": int(oldid),
+                    "text": history[int(oldid)],
+                }
+            }
+    return {"error": {"code": "nosuchrevid", "info": f"There is no revision with ID {oldid}."}}
+
+
 def answer(params: dict[str, str]) -> dict[str, object]:
     """The JSON MediaWiki would return for these query parameters."""
+    if params.get("action") == "parse":
+        return _revision(params.get("oldid", ""))
     if params.get("list") == "search":
         words = params.get("srsearch", "").casefold().split()
         hits = [{"title": name} for name in PAGES if all(w in name.casefold() for w in words)]

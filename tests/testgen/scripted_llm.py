@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 from ragtest_core.schema import stable_id
 from ragtest_core.text import detect_language, split_sentences
 from testgen.chunking import Chunk
 from testgen.writers.extractive import ExtractiveWriter
 from testgen.writers.llm import TASKS
+from testgen.writers.reference import reference_sentence
 from testgen.writers.rules import Turned
 
 _BLOCK = re.compile(r"^\[(\d+)\] (.*?)(?=^\[\d+\] |\Z)", re.DOTALL | re.MULTILINE)
@@ -28,16 +30,20 @@ def _blocks(prompt: str) -> dict[int, str]:
 
 
 def _facts(text: str) -> list[Turned]:
-    """The extractive rules' questions, else one about a name in the text (as a model would find one)."""
+    """The extractive rules' questions, answered with their sentence (as the writer prompt asks), else one about a
+    name in the text (as a model would find one)."""
     language = detect_language(text)
     chunk = Chunk(chunk_id=stable_id(text), text=text, doc_id="d", source="s", position=0, language=language)
-    facts = [fact.turned for fact in _writer.facts(chunk)]
+    facts = [
+        replace(fact.turned, answer=reference_sentence(fact.sentence, fact.turned.answer, language))
+        for fact in _writer.facts(chunk)
+    ]
     if facts:
         return facts
     for sentence in split_sentences(text):
         name = re.search(r"(?<=[a-z,] )([A-Z][a-z]+(?: [A-Z][a-z]+)?)", sentence)
         if name and 8 <= len(sentence.split()) <= 30:
-            return [Turned(f"What is known about {name.group(1)}?", sentence.rstrip("."), "fallback", name.group(1))]
+            return [Turned(f"What is known about {name.group(1)}?", sentence, "fallback", name.group(1))]
     return []
 
 
@@ -46,15 +52,17 @@ def _type_of(prompt: str) -> str:
 
 
 def write_reply(prompt: str) -> str:
-    """The JSON a good writer model would give for this question-writing prompt."""
+    """The JSON a good writer model would give for this question-writing prompt: as many pairs as asked for, from
+    different facts of block [1] (fewer when the block has fewer)."""
+    wanted = int(match.group(1)) if (match := re.search(r"write exactly (\d+)", prompt)) else 1
     blocks = _blocks(prompt)
     kind = _type_of(prompt)
     root = _facts(blocks.get(1, ""))
     other_number = next((n for n in sorted(blocks) if n != 1), None)
     other = _facts(blocks[other_number]) if other_number else []
     pairs: list[dict[str, object]] = []
-    if root:
-        fact = root[len(root) // 2]
+    middle = len(root) // 2
+    for fact in (root[middle:] + root[:middle])[:wanted]:
         subject = fact.subject or fact.answer
         if kind == "simple":
             pairs.append({"question": fact.question, "answer": fact.answer, "blocks": [1]})
@@ -71,7 +79,7 @@ def write_reply(prompt: str) -> str:
         elif kind == "multi_context" and other:
             second = other[0]
             pairs.append(
-                {"question": fact.question, "answer": f"{fact.answer}; {second.answer}", "blocks": [1, other_number]}
+                {"question": fact.question, "answer": f"{fact.answer} {second.answer}", "blocks": [1, other_number]}
             )
         elif kind == "unanswerable":
             pairs.append(
@@ -95,10 +103,28 @@ def write_reply(prompt: str) -> str:
     return json.dumps({"pairs": pairs}, ensure_ascii=False)
 
 
+CRITIC_MARK = "You check question/answer pairs"
+ANSWERABLE_MARK = "Can each question below be answered"
+
+
+def numbered(prompt: str, section: str) -> list[int]:
+    """The item numbers listed in the critic prompt's `section` ("pairs:" or "questions:")."""
+    body = prompt.split(f"\n{section}\n", 1)[-1].split("\n\npassages:", 1)[0]
+    return [int(n) for n in re.findall(r"^(\d+)\. ", body, re.MULTILINE)]
+
+
 def respond(prompt: str) -> str:
-    """Replies to writer prompts and to the critic's prompts (grounded: yes; answerable: no)."""
-    if "You check one question/answer pair" in prompt:
-        return json.dumps({"supported": True, "standalone": True, "reason": "stated in block 1"})
-    if "Can the question below be answered" in prompt:
-        return json.dumps({"answerable": False, "reason": "the passages do not say"})
+    """Replies to writer prompts and to the critic's prompts (grounded: yes; answerable: no), one verdict per item."""
+    if CRITIC_MARK in prompt:
+        verdicts = [
+            {"pair": n, "supported": True, "standalone": True, "reason": "stated in the blocks"}
+            for n in numbered(prompt, "pairs:")
+        ]
+        return json.dumps({"verdicts": verdicts})
+    if ANSWERABLE_MARK in prompt:
+        verdicts = [
+            {"question": n, "answerable": False, "reason": "the passages do not say"}
+            for n in numbered(prompt, "questions:")
+        ]
+        return json.dumps({"verdicts": verdicts})
     return write_reply(prompt)

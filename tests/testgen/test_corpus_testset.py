@@ -54,14 +54,18 @@ def _check_set(samples: list[TestSample], generator: TestsetGenerator, store: Ch
     rules = QuestionRules()
     chunks = {chunk.chunk_id: chunk for chunk in store.all_chunks()}
     for sample in samples:
-        assert rules.reason(sample.question, sample.ground_truth, language="en") is None, sample.question
-        assert sample.question.endswith("?") and not is_compound(sample.question) and is_specific(sample.question)
+        contexts = sample.reference_contexts
+        assert rules.reason(sample.question, sample.ground_truth, language="en", contexts=contexts) is None
+        assert sample.question.endswith("?") and is_specific(sample.question)
+        assert not is_compound(sample.question, contexts), sample.question
+        assert sample.ground_truth[:1].isupper() and sample.ground_truth.endswith("."), sample.ground_truth
         assert sample.reference_context_ids[0] == sample.root_id
         assert all(
             chunks[i].text == t for i, t in zip(sample.reference_context_ids, sample.reference_contexts, strict=True)
         )
+        assert sample.answer_span and sample.answer_span in sample.ground_truth
         if sample.question_type == "simple":
-            assert sample.ground_truth in sample.reference_contexts[0]
+            assert sample.answer_span in " ".join(sample.reference_contexts[0].split())
         else:
             assert sample.question_type == "multi_context" and len(sample.reference_context_ids) == 2
     stats = generator.stats_dict()
@@ -70,11 +74,19 @@ def _check_set(samples: list[TestSample], generator: TestsetGenerator, store: Ch
     assert any("not supported by this writer" in w for w in stats["warnings"])  # reasoning, conditional
 
 
+def _multi_context_said(generator: TestsetGenerator) -> None:
+    """The offline writer writes multi_context questions only as bridges or comparisons; short of them, it says so."""
+    stats = generator.stats
+    made, asked = stats.produced_types.get("multi_context", 0), stats.requested_types["multi_context"]
+    if made < asked:
+        assert any(w.startswith("question type 'multi_context'") for w in stats.warnings), stats.warnings
+
+
 def test_fifty_samples_from_seven_articles(fast_store: ChunkStore, tmp_path: Path) -> None:
     generator = TestsetGenerator(fast_store, ExtractiveWriter(seed=42))
     samples = generator.generate_size(SIZE, seed=42)
     _check_set(samples, generator, fast_store)
-    assert generator.stats.produced_types.get("multi_context", 0) >= 1
+    _multi_context_said(generator)
     again = TestsetGenerator(fast_store, ExtractiveWriter(seed=42)).generate_size(SIZE, seed=42)
     first = write_dataset([s.model_dump() for s in samples], tmp_path / "a.jsonl").read_bytes()
     second = write_dataset([s.model_dump() for s in again], tmp_path / "b.jsonl").read_bytes()
@@ -89,7 +101,7 @@ def test_too_large_a_size_fails_with_the_counts(fast_store: ChunkStore) -> None:
     )
     with pytest.raises(RagtestError, match=r"supplied only \d+ of the 400 requested samples") as info:
         generator.generate_size(400, seed=1)
-    assert "rejections" in str(info.value) and "multi_context" in str(info.value)
+    assert "rejected" in str(info.value) and "multi_context" in str(info.value)
 
 
 @pytest.mark.slow
@@ -98,6 +110,6 @@ def test_fifty_samples_with_default_chunking(tmp_path: Path, wiki_dir: Path, emb
     generator = TestsetGenerator(store, ExtractiveWriter(seed=42))
     samples = generator.generate_size(SIZE, seed=42)
     _check_set(samples, generator, store)
-    assert generator.stats.produced_types.get("multi_context", 0) >= 8
+    _multi_context_said(generator)
     again = TestsetGenerator(store, ExtractiveWriter(seed=42)).generate_size(SIZE, seed=42)
     assert [s.model_dump() for s in samples] == [s.model_dump() for s in again]

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ragtest_core.errors import SourceUnavailableError
-from testgen import ChunkingConfig, chunk_documents, load_files, make_document
+from testgen import ChunkingConfig, chunk_documents, load_files, make_document, read_files
 
 PYTHON_FILE = "Python_(programming_language).txt"
 
@@ -87,3 +87,34 @@ def test_overlap_repeats_the_end_of_the_previous_chunk() -> None:
     for left, right in itertools.pairwise(chunks):
         head = right.text.split(".")[0] + "."
         assert head in left.text  # the next chunk starts with a sentence the previous one ended with
+
+
+def test_binary_files_are_skipped_and_named(tmp_path: Path, wiki_dir: Path) -> None:
+    import zipfile
+
+    (tmp_path / "bear.txt").write_text((wiki_dir / "Brown_bear.txt").read_text(encoding="utf-8")[:3000])
+    with zipfile.ZipFile(tmp_path / "archive.txt", "w") as archive:  # a binary file with a text name
+        archive.writestr("inner.bin", bytes(range(256)) * 40)
+    loaded = read_files(tmp_path)
+    assert [d.metadata["source"] for d in loaded.documents] == [str(tmp_path / "bear.txt")]
+    assert (
+        list(loaded.skipped) == [str(tmp_path / "archive.txt")]
+        and "binary" in loaded.skipped[str(tmp_path / "archive.txt")]
+    )
+    assert loaded.warnings() == [f"skipped {tmp_path / 'archive.txt'}: {loaded.skipped[str(tmp_path / 'archive.txt')]}"]
+    with pytest.raises(SourceUnavailableError, match="no usable text"):
+        read_files(tmp_path / "archive.txt")
+
+
+def test_text_in_other_encodings_is_decoded(tmp_path: Path, shared_data: Path) -> None:
+    japanese = (shared_data / "multilingual" / "ja_ragas_paper_summary.txt").read_text(encoding="utf-8")[:4000]
+    (tmp_path / "ja.txt").write_bytes(japanese.encode("shift_jis", errors="ignore"))
+    bear = (shared_data / "wikipedia" / "Brown_bear.txt").read_text(encoding="utf-8")[:4000]
+    accented = bear.replace("brown bear", "brown bear (Bär, ours brun, oso pardo)")
+    accented = accented.encode("cp1252", errors="ignore").decode("cp1252")
+    (tmp_path / "latin.md").write_bytes(accented.encode("cp1252"))
+    documents = {Path(d.metadata["source"]).name: d for d in read_files(tmp_path).documents}
+    expected_ja = japanese.encode("shift_jis", errors="ignore").decode("shift_jis").strip()
+    assert documents["ja.txt"].page_content == expected_ja and documents["ja.txt"].metadata["language"] == "ja"
+    assert documents["latin.md"].page_content == accented.strip() and "Bär" in documents["latin.md"].page_content
+    assert documents["ja.txt"].metadata["encoding"] != "utf-8"

@@ -24,7 +24,11 @@ CONTEXT = "Python 3.0, released in 2008, was a major revision of the language th
         ("In the provided text, what is Python?", "mentions_context"),
         ("What is Python and when was it released?", "compound_question"),
         ("Who created Python, and why did he name it so?", "compound_question"),
-        ("What is one very long question that goes on and on for many words?", "too_long"),
+        ("What is one very long question that goes on for many more words?", "too_long"),
+        ("What are Psyco and PyPy?", "compound_question"),
+        ("What do supervised learning and anomaly detection require?", "compound_question"),
+        ("How do Python 3.0 and Python 2.0 differ?", None),
+        ("Which was released first, Python 2.0 or Python 3.0?", None),
         ("What does Python use?", "generic_question"),
         ("What does Python allow?", "generic_question"),
         ("Python 3.0, released in 2008, was a major revision?", "copies_context"),
@@ -90,7 +94,16 @@ def test_offline_multi_context_shapes() -> None:
         *_facts(2, "Numba is a JIT compiler.", casing),
         *_facts(2, "CPython was released in 1994.", casing),
     ]
-    made = {c.question: (c.answer, c.blocks, c.rule) for c in combine(facts, max_words=10)}
-    assert made["Which was released first, Python 2.0 or Python 3.0?"] == ("Python 2.0", (1, 2), "compare_date")
-    assert made["What are PyPy and Numba?"][0] == "PyPy: a fast interpreter of Python; Numba: a JIT compiler"
-    assert made["When was the reference implementation of Python released?"] == ("1994", (1, 2), "bridge")
+    made = {c.question: c for c in combine(facts, max_words=10)}
+    compared = made["Which was released first, Python 2.0 or Python 3.0?"]
+    assert (compared.span, compared.blocks, compared.rule) == ("Python 2.0", (1, 2), "compare_date")
+    assert compared.answer == (
+        "Python 2.0 was released first: Python 2.0 was released in 2000, and Python 3.0 was released in 2008."
+    )
+    bridge = made["When was the reference implementation of Python released?"]
+    assert (bridge.span, bridge.blocks, bridge.rule) == ("1994", (1, 2), "bridge")
+    assert bridge.answer == "CPython is the reference implementation of Python. CPython was released in 1994."
+    chosen = made["Which is a JIT compiler, Numba or PyPy?"]
+    assert (chosen.span, chosen.blocks, chosen.rule) == ("Numba", (1, 2), "discriminate")
+    assert chosen.answer == "Numba is a JIT compiler. PyPy is a fast interpreter of Python."
+    assert not any(" and " in question for question in made)  # never two subjects joined: "What are PyPy and Numba?"

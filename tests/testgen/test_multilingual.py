@@ -42,10 +42,11 @@ def test_chinese_definitions_become_chinese_questions(multilingual: Path) -> Non
     writer = ExtractiveWriter(seed=1)
     writer.prepare(chunks)
     drafts = asyncio.run(writer.write(Context(root=chunks[0]), 3))
-    assert ("什么是操作系统？", "管理计算机硬件与软件资源的系统软件") in [(d.question, d.answer) for d in drafts]
+    assert ("什么是操作系统？", "管理计算机硬件与软件资源的系统软件") in [(d.question, d.answer_span) for d in drafts]
     rules = QuestionRules()
     for draft in drafts:
-        assert detect_language(draft.question) == "zh" and draft.answer in chunks[0].text
+        assert detect_language(draft.question) == "zh" and draft.answer_span in chunks[0].text
+        assert draft.answer.endswith("。") and draft.answer_span in draft.answer  # the reference is the sentence
         assert rules.reason(draft.question, draft.answer, language="zh") is None
 
 
@@ -93,3 +94,24 @@ def test_an_english_question_on_a_chinese_source_is_rejected() -> None:
     rules = QuestionRules()
     assert rules.reason("What is an operating system?", "系统软件", language="zh") == "wrong_language"
     assert rules.reason("什么是操作系统？", "系统软件", language="zh") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "question"),
+    [
+        ("zh-tw_ragas_paper_notes.txt", "什麼是RAGAs？"),  # Traditional text, Traditional question words
+        ("zh-cn_rag_evaluation_interview.txt", "什么是答案相关性评估？"),  # a Markdown glossary line
+        ("ja_wikipedia_artificial_intelligence.txt", "ELIZAを構築したのは誰ですか？"),
+    ],
+)
+def test_blog_posts_and_wikipedia_give_questions_in_their_language(
+    multilingual: Path, name: str, question: str
+) -> None:
+    chunks = chunk_documents(load_files(multilingual / name))
+    writer = ExtractiveWriter(seed=1)
+    writer.prepare(chunks)
+    facts = {fact.turned.question: fact for chunk in chunks for fact in writer.facts(chunk)}
+    assert question in facts, sorted(facts)
+    fact = facts[question]
+    assert detect_language(question) == chunks[0].language and fact.turned.answer in fact.sentence
+    assert QuestionRules().reason(question, fact.turned.answer, language=chunks[0].language) is None

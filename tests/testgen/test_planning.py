@@ -50,9 +50,15 @@ def test_planned_writer_calls_are_what_the_generator_sends(store: ChunkStore) ->
     )
     writes = [call for call in planned if call.stage == "testgen"]
     critics = [call for call in planned if call.stage == "testgen_critic"]
-    assert len(writes) == len(critics) == 8 and all(isinstance(c, PlannedCall) for c in planned)
-    assert all(call.schema is not None and call.items == 1 for call in writes)
-    assert [c.question_type for c in critics].count("unanswerable") == 2
+    # the LLM writer asks two questions of each context; the critic judges a context's questions in one call
+    assert (
+        len(writes)
+        == len(critics)
+        == sum(testgen.plan_types(8, questions_per_context=2, question_types=types).values())
+    )
+    assert all(isinstance(c, PlannedCall) for c in planned) and len(writes) == 4
+    assert all(call.schema is not None and call.items == 2 for call in writes + critics)
+    assert [c.question_type for c in critics].count("unanswerable") == 1
 
     model = ScriptedChatModel(responder=respond)
     generator = TestsetGenerator(store, LLMWriter(LLMClient(model, model_id="scripted")), question_types=types)
@@ -68,7 +74,7 @@ def test_plan_without_a_store_or_critic(store: ChunkStore) -> None:
     assert sum(call.items for call in calls) >= 5 and all(call.items == 2 for call in calls)
     assert all("[4] " in call.prompt for call in calls)  # root + three stand-in neighbours
     with_critic = testgen.plan_llm_calls(chunks, size=5, questions_per_context=2, k_neighbours=3)
-    assert len(with_critic) == len(calls) * 3  # one critic call per expected question
+    assert len(with_critic) == len(calls) * 2  # one critic call per context, for both its questions
 
 
 def test_writer_and_critic_build_their_calls_with_the_planning_functions() -> None:
@@ -81,8 +87,14 @@ def test_writer_and_critic_build_their_calls_with_the_planning_functions() -> No
     assert call.prompt == writer.prompt(context, 2, "reasoning") and call.items == 2
     assert call.text().startswith(call.prompt) and '"pairs"' in call.text()
 
-    model = ScriptedChatModel(responses=['{"supported": true, "standalone": true}'])
+    model = ScriptedChatModel(
+        responses=['{"verdicts": [{"pair": 1, "supported": true}, {"pair": 2, "supported": false}]}']
+    )
     critic = testgen.LLMCritic(LLMClient(model, model_id="scripted"))
-    draft = Draft("When was Python 3.0 released?", "In 2008.", (1,), "simple")
-    assert asyncio.run(critic.grounded(draft, [chunk.text])) is None
-    assert model.prompts == [grounded_call(draft.question, draft.answer, [chunk.text]).text()]
+    drafts = [
+        Draft("When was Python 3.0 released?", "Python 3.0 was released in 2008.", (1,), "simple"),
+        Draft("Who released Python 3.0?", "Python 3.0 was released by Oracle.", (1,), "simple"),
+    ]
+    assert asyncio.run(critic.grounded_many(drafts, [chunk.text])) == [None, "not_grounded"]
+    pairs = [(d.question, d.answer, d.blocks) for d in drafts]
+    assert model.prompts == [grounded_call(pairs, [chunk.text]).text()]  # both drafts, one call

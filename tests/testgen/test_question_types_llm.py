@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +19,7 @@ from testgen import ChunkStore, LLMWriter, TestsetGenerator, chunk_documents, lo
 from testgen.question_types import allocate, refusal
 from testgen.writers.llm import TASKS
 from tests.stubs.openai_server import OpenAIStubServer, openai_server  # noqa: F401  (fixture)
-from tests.testgen.scripted_llm import respond
+from tests.testgen.scripted_llm import ANSWERABLE_MARK, CRITIC_MARK, numbered, respond
 
 DISTRIBUTION = {
     "simple": 0.3,
@@ -62,10 +66,14 @@ def test_every_type_in_the_asked_distribution(store: ChunkStore) -> None:
 
 def test_llm_critic_rejections_are_counted(store: ChunkStore) -> None:
     def stingy(prompt: str) -> str:
-        if "You check one question/answer pair" in prompt and "2008" not in prompt:
-            return '{"supported": false, "reason": "not stated"}'
-        if "Can the question below be answered" in prompt:
-            return '{"answerable": true}'
+        if CRITIC_MARK in prompt:  # supported only when the pair's answer names 2008
+            answers = re.findall(r"^\s+answer: (.*)$", prompt.split("\npairs:\n", 1)[1], re.MULTILINE)
+            verdicts = [{"pair": n, "supported": "2008" in a} for n, a in enumerate(answers, start=1)]
+            return json.dumps({"verdicts": verdicts})
+        if ANSWERABLE_MARK in prompt:
+            return json.dumps(
+                {"verdicts": [{"question": n, "answerable": True} for n in numbered(prompt, "questions:")]}
+            )
         return respond(prompt)
 
     writer = LLMWriter(LLMClient(ScriptedChatModel(responder=stingy), model_id="stingy"))
@@ -73,6 +81,24 @@ def test_llm_critic_rejections_are_counted(store: ChunkStore) -> None:
     generator.generate(num_contexts=12, seed=2)
     rejections = generator.stats.rejections
     assert rejections["not_grounded"] > 0 and rejections["answerable"] > 0
+
+
+def test_replies_in_any_order_give_the_same_test_set(store: ChunkStore, tmp_path: Path) -> None:
+    """Replies that arrive in a different order (each delayed by a per-prompt amount) change nothing."""
+    files = []
+    for salt in ("a", "b", "c"):
+
+        def late(prompt: str, salt: str = salt) -> str:
+            time.sleep(hashlib.sha256(f"{salt}{prompt}".encode()).digest()[0] / 255 * 0.03)
+            return respond(prompt)
+
+        model = ScriptedChatModel(responder=late)
+        generator = TestsetGenerator(
+            store, LLMWriter(LLMClient(model, model_id="scripted")), question_types=DISTRIBUTION
+        )
+        samples = generator.generate_size(10, seed=3)
+        files.append(write_dataset([s.model_dump() for s in samples], tmp_path / f"{salt}.jsonl").read_bytes())
+    assert files[0] == files[1] == files[2]
 
 
 @pytest.fixture

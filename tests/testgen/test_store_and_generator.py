@@ -86,7 +86,8 @@ def test_extractive_generation_on_the_python_article(python_store: ChunkStore, t
     for sample in samples:
         assert sample.question.endswith("?")
         assert sample.reference_context_ids and set(sample.reference_context_ids) <= stored
-        assert sample.ground_truth in sample.reference_contexts[0]
+        assert sample.answer_span and sample.answer_span in " ".join(sample.reference_contexts[0].split())
+        assert sample.ground_truth.endswith(".") and sample.answer_span in sample.ground_truth
         assert sample.writer == "extractive" and sample.source == PYTHON and sample.question_type == "simple"
         assert sample.source_url == "https://en.wikipedia.org/wiki/Python_(programming_language)"
     assert len({s.question.lower() for s in samples}) == 10
@@ -115,7 +116,7 @@ def test_llm_generation_filters_and_marks_multi_context(python_store: ChunkStore
         {"pairs": [{"question": "According to the passage, what is Python?", "answer": "a language"}]},
         {"pairs": [{"question": "When was Python 3.0 released", "answer": "2008"}]},
         {"pairs": [{"question": "When was python 3.0 released?", "answer": "2008"}]},
-        {"pairs": [{"question": "What is one very long question that goes on and on for words?", "answer": "x"}]},
+        {"pairs": [{"question": "What is one very long question that goes on for many more words?", "answer": "x"}]},
     ]
     roots = draw_roots(python_store.all_chunks(), seed=1)[:5]
     by_root = {root.text: reply for root, reply in zip(roots, replies, strict=True)}
@@ -144,11 +145,11 @@ class AcceptAll:
 
     name = "accept-all"
 
-    async def grounded(self, draft: Any, gold: Any) -> str | None:
-        return None
+    async def grounded_many(self, drafts: Any, blocks: Any) -> list[str | None]:
+        return [None for _ in drafts]
 
-    async def unanswerable(self, draft: Any, neighbourhood: Any) -> str | None:
-        return None
+    async def unanswerable_many(self, drafts: Any, passages: Any) -> list[str | None]:
+        return [None for _ in drafts]
 
 
 def _free_port() -> int:
@@ -202,3 +203,15 @@ def test_store_on_a_chroma_server(chroma_server: str, embedder: Embedder) -> Non
     assert store.add(chunks) == len(chunks)
     assert store.add(chunks) == 0
     assert store.query(["Who designed Java?"], k=1)[0][0].id == chunks[0].chunk_id
+
+
+def test_corpora_get_their_own_collections_on_a_chroma_server(chroma_server: str, embedder: Embedder) -> None:
+    python = chunk_documents([make_document("Python is a programming language. It was created in 1991.", source="a")])
+    java = chunk_documents([make_document("Java was designed by James Gosling at Sun Microsystems.", source="b")])
+    first = ChunkStore.for_corpus(None, embedder, python, url=chroma_server)
+    second = ChunkStore.for_corpus(None, embedder, java, url=chroma_server)
+    assert first.collection_name != second.collection_name
+    assert {c.source for c in first.all_chunks()} == {"a"} and {c.source for c in second.all_chunks()} == {"b"}
+    again = ChunkStore.for_corpus(None, embedder, python, url=chroma_server)
+    assert again.collection_name == first.collection_name and again.embedded == 0 and first.embedded == len(python)
+    assert set(first.collection_names()) >= {first.collection_name, second.collection_name}

@@ -1,0 +1,140 @@
+"""Cheap checks of a turned English question against the sentence it was turned from, without a tagger.
+
+`grammar_problem` reads the question's shape: a wh-word first; a subject that starts like a noun phrase (not "in
+2017 graph neural networks") and appears in the source sentence as written; "does/is/was/has" not before a plural
+subject; a base verb after do-support ("does X use", not "does X uses"); no word said twice in a row; and every
+word of the question found in the source sentence (up to inflection) apart from the words the rules add (question
+words, auxiliaries, "many", "first", agent nouns ...).
+
+`definition_problem` checks that the answer to "What is X?" defines X: a noun phrase naming a class ("a
+high-level programming language", "the reference implementation of Python"), not a ranking or another fact about
+X ("the most variable in size of modern bears", "the first and most convincing successful case of ...") and not a
+description that needs its context ("an alternative software platform", "a related field of study").
+
+Both return None when the question passes, else a short reason (counted in the writer's stats).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from ragtest_core.text import STOPWORDS, tokenize
+from testgen.writers.clause import is_plural
+from testgen.writers.lexicon import AGENT_NOUNS, AUX_BE, FORMS, MODALS, inflect, words
+
+WH_WORDS = frozenset(["what", "who", "whom", "whose", "when", "where", "which", "why", "how"])
+_AUXILIARIES = AUX_BE | MODALS | frozenset(["do", "does", "did", "has", "have", "had"])
+#: Words no subject starts with.
+_NOT_SUBJECT_START = (
+    words(
+        """in on at by for from with during since after before until of to as than and or but nor so if because
+    while although though into onto upon via about against among between through throughout within without"""
+    )
+    | _AUXILIARIES
+)
+#: Words the rules put into questions that the source sentence need not contain.
+_RULE_WORDS = words("""many much long big fast tall old first more there known kind sort type""") | frozenset(
+    AGENT_NOUNS.values()
+)
+#: Superlatives, rankings and evaluations: a sentence about X's rank, not what X is.
+_RANKING = re.compile(
+    r"^(?:the |one of the |among the )?(?:\w+est|most|least|first|last|only|best|worst|second|third|largest|"
+    r"biggest|greatest|main|leading|top|earliest|latest|oldest|newest)\b"
+)
+#: Words that point outside the sentence: "an alternative platform" (to what?), "a related field" (to what?).
+_RELATIVE = words(
+    """alternative related other another similar same such former latter above following corresponding
+    respective analogous comparable equivalent different separate additional further next previous subsequent successor
+    predecessor counterpart"""
+)
+#: Words that judge X instead of saying what it is: "a key pillar in Android", "a popular language".
+_EVALUATIVE = words("key important major popular notable significant famous prominent crucial vital")
+#: Head nouns too vague to define anything on their own.
+_VAGUE_HEADS = words(
+    """case example part one way thing result member instance kind type form sort set number lot piece area
+    aspect feature issue matter point topic subject term word name version variant"""
+)
+#: Heads that relate X to something else instead of saying what X is.
+_RELATIONAL = words("result cause consequence effect reason source outcome product basis origin")
+_HEAD_END = re.compile(r" (?:of|for|in|on|at|to|that|which|who|with|from|by|used|designed|based|developed|made)\b")
+
+
+def definition_problem(description: str) -> str | None:
+    """None when `description` defines its subject (see the module docstring), else why not."""
+    text = description.strip().lower()
+    if not re.match(r"^(?:a|an|the)\s", text):
+        return "not_a_noun_phrase"
+    if _RANKING.match(text) or re.match(r"^(?:a|an|the) (?:\w+ )?(?:\w+est|most|least)\b", text):
+        return "ranking"
+    words = tokenize(text)
+    if any(word in _RELATIVE for word in words[:6]):
+        return "needs_context"
+    if any(word in _EVALUATIVE for word in words[:3]):
+        return "evaluation"
+    parts = _HEAD_END.split(" " + text, maxsplit=1)
+    head_phrase = parts[0].split()
+    head = head_phrase[-1] if head_phrase else ""
+    specified = len(parts) > 1 and f" {head} of " in f" {text} "  # "a type of bear", "a way of coping with stress"
+    if (head in _VAGUE_HEADS and not specified) or head in STOPWORDS or len(head_phrase) < 2:
+        return "vague_head"
+    if head in _RELATIONAL:  # "the result of ...": a cause or effect of X, not what X is
+        return "relation"
+    return None
+
+
+#: Answers that name no particular thing: "in various applications", "many platforms".
+_VAGUE_ANSWER = re.compile(r"^(?:in |on |for |to )?(?:various|many|several|some|numerous|different|other|certain)\b")
+
+
+def vague_answer(span: str) -> bool:
+    """Whether a short answer names nothing in particular ("various applications", "many platforms")."""
+    return bool(_VAGUE_ANSWER.match(span.lower())) and len(span.split()) <= 4
+
+
+def grammar_problem(question: str, sentence: str, subject: str = "") -> str | None:
+    """None when the turned `question` reads as a well-formed question from `sentence`, else the first problem."""
+    if not question.endswith("?") or re.search(r"\s[?,]|,\?|\s{2,}", question):
+        return "punctuation"
+    words = question[:-1].split()
+    if not words or words[0].lower() not in WH_WORDS:
+        return "no_wh_word"
+    lowered = [w.lower().strip(",") for w in words]
+    if any(a == b and a not in ("had", "that") for a, b in itertools.pairwise(lowered)):
+        return "repeated_word"
+    if subject:
+        problem = _subject_problem(question, sentence, subject)
+        if problem is not None:
+            return problem
+    source = tokenize(sentence)
+    missing = [t for t in tokenize(question) if not _in_source(t, source)]
+    return f"word_not_in_source:{missing[0]}" if missing else None
+
+
+def _subject_problem(question: str, sentence: str, subject: str) -> str | None:
+    first = subject.split()[0].lower()
+    if first in _NOT_SUBJECT_START or first.endswith("ly"):
+        return "subject_start"
+    if subject.lower() not in re.sub(r"\s+", " ", sentence).lower():
+        return "subject_not_in_source"
+    before, _, after = question.partition(f" {subject}")
+    aux = before.split()[-1].lower() if before.split() else ""
+    if aux in ("does", "is", "was", "has") and is_plural(subject):
+        return "agreement"
+    following = after.split()[0].strip("?,").lower() if after.split() else ""
+    form = FORMS.get(following)
+    if aux in ("do", "does", "did") and form is not None and form.tense in ("pres3", "past") and form.base:
+        return "verb_form"
+    return None
+
+
+def _in_source(token: str, source: list[str]) -> bool:
+    """The question's token, or an inflection of it, occurs in the source tokens (or is a word the rules add)."""
+    if token in STOPWORDS or token in WH_WORDS or token in _RULE_WORDS or token in source:
+        return True
+    if any(token[:6] == word[:6] for word in source if len(token) >= 5 and len(word) >= 5):
+        return True
+    if token.rstrip("s") in source or f"{token}s" in source or f"{token}es" in source:
+        return True
+    form = FORMS.get(token)
+    return form is not None and bool(form.base) and any(f in source for f in (form.base, *inflect(form.base)))
