@@ -2,6 +2,7 @@
 
 from ragtest_core.llm.cache import LLMCache
 from ragtest_core.llm.client import LLMClient, LLMConfig
+from ragtest_core.llm.guard import ModelUnfitError
 from ragtest_core.llm.parsing import extract_json, parse_structured
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.llm.scripted import ScriptedChatModel
@@ -12,6 +13,7 @@ __all__ = [
     "LLMCache",
     "LLMClient",
     "LLMConfig",
+    "ModelUnfitError",
     "PlannedCall",
     "ScriptedChatModel",
     "UsageTracker",

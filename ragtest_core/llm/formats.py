@@ -1,0 +1,68 @@
+"""Native structured output: the request parameter that makes a provider return JSON of a given schema.
+
+- OpenAI and OpenAI-compatible servers (`ChatOpenAI`, `AzureChatOpenAI`; vLLM, llama.cpp, LM Studio, Ollama's
+  /v1): `response_format` = {"type": "json_schema", "json_schema": {name, schema, strict}}, the strict schema that
+  `with_structured_output` would send. Given as a dict, langchain-openai passes it through and returns the reply
+  text; the runtime parses it like any other reply, so caching, retries and usage work unchanged.
+- Ollama (`ChatOllama`): `format` = the JSON schema.
+- Any other model: None; the schema goes into the prompt as text (`parsing.schema_instructions`).
+
+A server that rejects the parameter (a 400 or 422 on a native request, or a model class that refuses the keyword)
+makes the client fall back to the schema in the prompt for that model, and remember it (see `LLMClient`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import BaseModel
+
+from ragtest_core.llm.errors import CallFailure
+from ragtest_core.llm.parsing import json_schema
+
+#: How a client asks for structured output: "auto" (native where the provider has it, else in the prompt),
+#: "native" or "prompt".
+StructuredOutput = Literal["auto", "native", "prompt"]
+STRUCTURED_OUTPUT_MODES: tuple[str, ...] = ("auto", "native", "prompt")
+SETTING = "structured_output"
+
+_OPENAI_CLASSES = frozenset({"ChatOpenAI", "AzureChatOpenAI"})
+_OLLAMA_CLASSES = frozenset({"ChatOllama"})
+
+
+def provider_family(model: BaseChatModel) -> str | None:
+    """ "openai" or "ollama" when the model's class (or a base class) takes a native schema, else None."""
+    names = {cls.__name__ for cls in type(model).__mro__}
+    if names & _OPENAI_CLASSES:
+        return "openai"
+    if names & _OLLAMA_CLASSES:
+        return "ollama"
+    return None
+
+
+def native_kwargs(model: BaseChatModel, schema: type[BaseModel]) -> dict[str, Any] | None:
+    """The invoke keyword that asks `model` for JSON matching `schema`, or None when it has no such parameter."""
+    family = provider_family(model)
+    if family == "openai":
+        strict = json_schema(schema, strict=True)
+        return {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": schema.__name__, "schema": strict, "strict": True},
+            }
+        }
+    if family == "ollama":
+        return {"format": json_schema(schema)}
+    return None
+
+
+def is_format_rejection(exc: BaseException, failure: CallFailure) -> bool:
+    """Whether a native request failed because the provider does not take the schema parameter: a 400 or 422
+    (other than a too-long prompt), or a model class that refuses the keyword."""
+    if isinstance(exc, (TypeError, NotImplementedError)):
+        return True
+    message = failure.message
+    if message.startswith("prompt longer than the model's context window"):
+        return False
+    return message.startswith(("bad request (400)", "request rejected (422)"))
