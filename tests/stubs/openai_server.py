@@ -9,13 +9,14 @@ that returns it whole: a 429, 500, hang, malformed body, 401, empty or truncated
 
 Faults (`FaultKind`): "latency", "rate_limit" (429 + Retry-After), "server_error" (500), "hang" (no answer for
 `hang_s`, then the connection is closed), "malformed" (200 with a broken JSON body), "truncate" (content cut,
-finish_reason "length"), "empty" (content ""), "unauthorized" (401 invalid key). Give them per request index
+finish_reason "length"), "empty" (content ""), "unauthorized" (401 invalid key), "refusal" (content null and a
+`refusal` text, as OpenAI's structured output declines). Give them per request index
 (0-based, in order of arrival, over chat completion requests only): `faults={1: "server_error",
 2: Fault("rate_limit", retry_after=0.3)}` or `server.inject(1, "hang")`; or by probability with a seeded RNG:
 `fault_rates={"server_error": 0.2}, seed=7` (the draw for request i depends only on seed and i; with
 `fault_key="content"` it depends on seed, the messages and how often they were sent before, so concurrent clients
 get the same faults whatever the arrival order). `rate_limit_rps=R` enforces a real limit: a request beyond R in
-any one-second window gets a 429 with the Retry-After that would have let it through. "refusal" (content null and a `refusal` text, as OpenAI's structured output declines). `fault_when(request)`
+any one-second window gets a 429 with the Retry-After that would have let it through. `fault_when(request)`
 gives a fault kind (or None) by content. Usage: tokens are counted like a tokenizer would (words and punctuation
 marks), unless `usage=(prompt, completion)` fixes them. Records: `requests` (every `StubRequest`, with body,
 status, response and faults), `chat_requests`, `request_count` (chat completion attempts), `max_in_flight`. Also:
@@ -45,7 +46,6 @@ import pytest
 
 from tests.stubs.openai_wire import (
     FAULT_KINDS,
-    schema_errors,
     Fault,
     FaultKind,
     FaultSpec,
@@ -55,6 +55,7 @@ from tests.stubs.openai_wire import (
     StubRequest,
     count_tokens,
     error_body,
+    schema_errors,
     sse_body,
 )
 
