@@ -203,10 +203,11 @@ class UsageTracker:
         return (usage.input_tokens * price[0] + usage.output_tokens * price[1]) / 1_000_000
 
     def _price(self) -> tuple[float, float] | None:
-        name = self.model_id.rsplit("#", 1)[-1] if "#" in self.model_id else self.model_id.split(":", 1)[-1]
-        for key in sorted(self.prices, key=len, reverse=True):
-            if name.startswith(key):
-                return self.prices[key]
+        name = self.model_id.rsplit("#", 1)[-1]  # an OpenAI-compatible server's model, after its URL
+        for candidate in (name, name.split(":", 1)[-1]):  # then without a provider prefix
+            for key in sorted(self.prices, key=len, reverse=True):
+                if candidate.startswith(key):
+                    return self.prices[key]
         return None
 
     def _priced(self, usage: StageUsage) -> dict[str, Any]:
