@@ -8,6 +8,7 @@ meaningful in every language.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 import pysbd
@@ -174,9 +175,16 @@ def detect_language(text: str) -> str:
     return "en"
 
 
-@lru_cache(maxsize=16)
+_THREAD = threading.local()
+
+
 def _segmenter(language: str) -> pysbd.Segmenter:
-    return pysbd.Segmenter(language=language if language in _PYSBD_LANGUAGES else "en", clean=False)
+    """A pysbd segmenter for `language`, one per thread: a segmenter keeps the text it splits on itself, so two
+    threads sharing one get each other's sentences."""
+    segmenters: dict[str, pysbd.Segmenter] = _THREAD.__dict__.setdefault("segmenters", {})
+    if language not in segmenters:
+        segmenters[language] = pysbd.Segmenter(language=language if language in _PYSBD_LANGUAGES else "en", clean=False)
+    return segmenters[language]
 
 
 def split_sentences(text: str, language: str | None = None) -> list[str]:

@@ -369,9 +369,10 @@ class LLMClient:
             try:
                 result = await asyncio.wait_for(call, timeout=self.config.timeout_s)
             except Exception as exc:
-                result = message_from_finish_error(exc)  # structured output cut or filtered: still a reply
-                if result is None:
+                finished = message_from_finish_error(exc)  # structured output cut or filtered: still a reply
+                if finished is None:
                     raise
+                result = finished
         except Exception as exc:
             failure = classify_error(exc, timeout_s=self.config.timeout_s)
             if is_rate_limit(failure):

@@ -1,0 +1,51 @@
+"""The LLM judge's CPU work (embedding, similarities) in one background thread.
+
+The event loop that reads replies and sends each row's next calls must not wait for a model forward pass: a row's
+faithfulness verdicts cannot be asked while the loop embeds another row's generated questions. Jobs run in one
+worker thread, in order (so the embedder is never used by two threads at once), and texts to embed are pooled: a
+job first embeds, in one batch, every text queued by the jobs submitted so far.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from ragtest_core.embeddings import Embedder
+
+R = TypeVar("R")
+
+
+class CPUWorker:
+    """Runs jobs in one background thread; `run(job, embed=texts)` embeds the pooled texts first."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._pending: set[str] = set()
+        self._lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+
+    async def run(self, job: Callable[[], R], embed: Iterable[str] = ()) -> R:
+        """The job's result, computed in the worker after every pooled text (these included) is embedded."""
+        with self._lock:
+            self._pending.update(t for t in embed if t)
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragtest-judge-cpu")
+            executor = self._executor
+        return await asyncio.get_running_loop().run_in_executor(executor, self._job, job)
+
+    def _job(self, job: Callable[[], R]) -> R:
+        with self._lock:
+            texts, self._pending = sorted(self._pending, key=len), set()
+        if texts:
+            self.embedder.embed(texts)
+        return job()
+
+    def close(self) -> None:
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False)
