@@ -14,7 +14,8 @@ Sentences without content words (and hedges) are not statements.
 "Supports": the LLM judge answers an entailment prompt (premise: the cited contexts; hypothesis: the statement);
 the local judge applies the local support rule. Under the LLM judge the statements are the run's shared statement
 step (`LLMJudge.statements`, the ones faithfulness judges), each keeping its sentence's markers; a statement the
-judge returned without markers cites what the answer sentence it comes from (most content words in common) cites.
+judge returned without markers cites what the answer sentence it comes from cites (the sentence whose content
+words it covers most).
 Edge cases: an answer without any marker -> both 0.0 with reason
 "no citation markers in the answer"; a refusal -> both 1.0 "refusal: no statements to cite"; an empty answer ->
 both 0.0 "empty answer".
@@ -69,7 +70,7 @@ def cited_statements(answer: str) -> list[tuple[str, tuple[int, ...]]]:
 
 def cited_units(statements: Sequence[str], answer: str) -> list[Unit]:
     """The shared step's statements without their markers, each with the contexts it cites (repeats removed);
-    a statement without markers cites what the answer sentence it comes from cites."""
+    a statement without markers cites what the answer sentence it comes from cites (`source_citations`)."""
     sentences = cited_statements(answer)
     units: list[Unit] = []
     for statement in statements:
@@ -82,12 +83,17 @@ def cited_units(statements: Sequence[str], answer: str) -> list[Unit]:
 
 
 def source_citations(statement: str, sentences: Sequence[Unit]) -> Subset:
-    """The citations of the answer sentence sharing most content words with `statement` (none shared: none)."""
+    """The citations of the answer sentence `statement` comes from: the one whose content words it covers most
+    (a statement restates its sentence with pronouns resolved); none when it shares no word with any."""
     words = set(content_tokens(statement))
-    shared = [len(words & set(content_tokens(text))) for text, _ in sentences]
-    if not shared or max(shared) == 0:
-        return ()
-    return sentences[shared.index(max(shared))][1]
+    best: tuple[float, int] = (0.0, 0)
+    citations: Subset = ()
+    for text, cited in sentences:
+        own = set(content_tokens(text))
+        shared = len(words & own)
+        if shared and (shared / len(own), shared) > best:
+            best, citations = (shared / len(own), shared), cited
+    return citations
 
 
 def has_markers(answer: str) -> bool:
@@ -158,8 +164,9 @@ class _CitationMetric(Metric):
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
         """The shared statement step, then the entailment calls (the answer's sentences stand in for statements)."""
-        jobs = self.support_calls(sample, cited_statements(sample.answer or ""))
-        return [statements_call(sample.question or "", sample.answer or ""), *(c for _, _, c in jobs if c)]
+        answer = sample.answer or ""
+        jobs = self.support_calls(sample, cited_units(sentences_of(answer), answer))
+        return [statements_call(sample.question or "", answer), *(c for _, _, c in jobs if c)]
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         async def supported(call: PlannedCall | None) -> bool:
