@@ -60,7 +60,12 @@ class Run:
 def wikieval_rows(data: Path) -> list[dict[str, Any]]:
     rows = load_wikieval(data / "wikieval" / "wikieval.jsonl")
     return [
-        {"question": r["question"], "answer": r["answer"], "contexts": list(r["context_v2"]), "ground_truth": r["answer"]}
+        {
+            "question": r["question"],
+            "answer": r["answer"],
+            "contexts": list(r["context_v2"]),
+            "ground_truth": r["answer"],
+        }
         for r in rows
     ]
 
@@ -121,9 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         flush=True,
     )
     runs: list[Run] = []
-    with tempfile.TemporaryDirectory() as tmp, OpenAIStubServer(
-        responder=PlausibleResponder(), latency_ms=args.latency_ms, lifetime_s=3600
-    ) as server:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        OpenAIStubServer(responder=PlausibleResponder(), latency_ms=args.latency_ms, lifetime_s=3600) as server,
+    ):
         dataset = Path(tmp) / "wikieval.jsonl"
         dataset.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
         for index in range(args.repeats):
@@ -144,9 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"prompt tokens/row {tokens_per_row:.0f} = {tokens_per_row / RAGAS_PROMPT_TOKENS_PER_ROW:.2f}x ragas' "
         f"~{RAGAS_PROMPT_TOKENS_PER_ROW:.0f} (target <= {TARGET_TOKENS_RATIO}x)"
     )
-    print(
-        f"utilisation best {best.utilisation:.2f}, worst {worst.utilisation:.2f} (target >= {TARGET_UTILISATION})"
-    )
+    print(f"utilisation best {best.utilisation:.2f}, worst {worst.utilisation:.2f} (target >= {TARGET_UTILISATION})")
     return 0
 
 

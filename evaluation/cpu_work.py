@@ -3,20 +3,39 @@
 The event loop that reads replies and sends each row's next calls must not wait for a model forward pass: a row's
 faithfulness verdicts cannot be asked while the loop embeds another row's generated questions. Jobs run in one
 worker thread, in order (so the embedder is never used by two threads at once), and texts to embed are pooled: a
-job first embeds, in one batch, every text queued by the jobs submitted so far.
+job first embeds, in one batch, every text queued by the jobs submitted so far. A job runs torch on one thread: the
+judge embeds a few short texts per row, and a second torch thread spinning on a small machine starves the thread
+that sends the calls (measured: on 2 busy cores, calls waited for a CPU more than for the provider).
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TypeVar
 
 from ragtest_core.embeddings import Embedder
 
 R = TypeVar("R")
+
+
+@contextmanager
+def one_torch_thread() -> Iterator[None]:
+    """torch's intra-op threads set to one while the block runs (when torch is loaded), then restored."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 class CPUWorker:
@@ -40,9 +59,10 @@ class CPUWorker:
     def _job(self, job: Callable[[], R]) -> R:
         with self._lock:
             texts, self._pending = sorted(self._pending, key=len), set()
-        if texts:
-            self.embedder.embed(texts)
-        return job()
+        with one_torch_thread():
+            if texts:
+                self.embedder.embed(texts)
+            return job()
 
     def close(self) -> None:
         with self._lock:

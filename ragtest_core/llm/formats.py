@@ -13,6 +13,7 @@ makes the client fall back to the schema in the prompt for that model, and remem
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -31,6 +32,16 @@ _OPENAI_CLASSES = frozenset({"ChatOpenAI", "AzureChatOpenAI"})
 _OLLAMA_CLASSES = frozenset({"ChatOllama"})
 
 
+@lru_cache(maxsize=64)
+def _family_of(model_class: type) -> str | None:
+    names = {cls.__name__ for cls in model_class.__mro__}
+    if names & _OPENAI_CLASSES:
+        return "openai"
+    if names & _OLLAMA_CLASSES:
+        return "ollama"
+    return None
+
+
 def provider_family(model: BaseChatModel) -> str | None:
     """ "openai" or "ollama" when the model's class (or a base class) takes a native schema, else None."""
     names = {cls.__name__ for cls in type(model).__mro__}
@@ -44,17 +55,20 @@ def provider_family(model: BaseChatModel) -> str | None:
 def native_kwargs(model: BaseChatModel, schema: type[BaseModel]) -> dict[str, Any] | None:
     """The invoke keyword that asks `model` for JSON matching `schema`, or None when it has no such parameter."""
     family = provider_family(model)
-    if family == "openai":
-        strict = json_schema(schema, strict=True)
-        return {
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": schema.__name__, "schema": strict, "strict": True},
-            }
-        }
+    return None if family is None else _native_kwargs(family, schema)
+
+
+@lru_cache(maxsize=256)
+def _native_kwargs(family: str, schema: type[BaseModel]) -> dict[str, Any]:
     if family == "ollama":
         return {"format": json_schema(schema)}
-    return None
+    strict = json_schema(schema, strict=True)
+    return {
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": schema.__name__, "schema": strict, "strict": True},
+        }
+    }
 
 
 def is_format_rejection(exc: BaseException, failure: CallFailure) -> bool:

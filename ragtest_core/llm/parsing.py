@@ -6,8 +6,11 @@ answer); `//` and `/* */` comments outside strings are removed before parsing.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -26,7 +29,12 @@ _THINK_OPEN = re.compile(r"^\s*<(think|thinking|reasoning)>", re.IGNORECASE)
 
 def json_schema(schema: type[BaseModel], strict: bool = False) -> dict[str, Any]:
     """`schema` as a compact JSON schema: references inlined, titles and defaults dropped. `strict`: every property
-    required and no others allowed, as OpenAI's strict structured output requires."""
+    required and no others allowed, as OpenAI's strict structured output requires. (A fresh copy of a cached one.)"""
+    return copy.deepcopy(_json_schema(schema, strict))
+
+
+@lru_cache(maxsize=256)
+def _json_schema(schema: type[BaseModel], strict: bool) -> dict[str, Any]:
     from langchain_core.utils.function_calling import convert_to_openai_function
 
     return _without_defaults(convert_to_openai_function(schema, strict=strict)["parameters"])
@@ -40,6 +48,7 @@ def _without_defaults(node: Any) -> Any:
     return node
 
 
+@lru_cache(maxsize=256)
 def schema_instructions(schema: type[BaseModel]) -> str:
     """Text asking for one JSON object that matches `schema` (when the provider takes no schema natively)."""
     return (
@@ -70,7 +79,7 @@ def extract_json(text: str) -> Any:
     errors: list[str] = []
     for candidate in candidates:
         for snippet in _json_snippets(candidate):
-            for variant in _repairs(snippet):
+            for variant in _repairs(snippet):  # the snippet as it is first; repairs only when it fails
                 try:
                     return json.loads(variant)
                 except json.JSONDecodeError as exc:
@@ -78,19 +87,18 @@ def extract_json(text: str) -> Any:
     raise LLMOutputError(f"no JSON found in the reply ({errors[-1] if errors else 'no braces'}): {text[:200]!r}")
 
 
-def _json_snippets(text: str) -> list[str]:
-    """The text itself, then each balanced {...} or [...] block in it, outermost first."""
-    snippets = [text.strip()]
+def _json_snippets(text: str) -> Iterator[str]:
+    """The text itself, then each balanced {...} or [...] block in it, outermost first (found only as needed)."""
+    yield text.strip()
     for opener, closer in (("{", "}"), ("[", "]")):
         start = text.find(opener)
         while start != -1:
             end = _matching_close(text, start, opener, closer)
             if end is None:
-                snippets.append(text[start:])  # unbalanced: maybe truncated, let the repairs try
+                yield text[start:]  # unbalanced: maybe truncated, let the repairs try
                 break
-            snippets.append(text[start : end + 1])
+            yield text[start : end + 1]
             start = text.find(opener, end + 1)
-    return snippets
 
 
 def _matching_close(text: str, start: int, opener: str, closer: str) -> int | None:
@@ -117,18 +125,17 @@ def _matching_close(text: str, start: int, opener: str, closer: str) -> int | No
     return None
 
 
-def _repairs(snippet: str) -> list[str]:
+def _repairs(snippet: str) -> Iterator[str]:
     """The snippet, then versions with common faults fixed: smart quotes, trailing commas, comments,
     single quotes, bare keys, Python literals."""
-    fixed = strip_comments(snippet.translate(_SMART_QUOTES))
-    fixed = _TRAILING_COMMA.sub(r"\1", fixed)
-    variants = [snippet, fixed]
+    yield snippet
+    fixed = _TRAILING_COMMA.sub(r"\1", strip_comments(snippet.translate(_SMART_QUOTES)))
+    yield fixed
     pythonish = re.sub(r"\bTrue\b", "true", re.sub(r"\bFalse\b", "false", re.sub(r"\bNone\b", "null", fixed)))
-    variants.append(pythonish)
+    yield pythonish
     if "'" in pythonish and '"' not in pythonish:
-        variants.append(pythonish.replace("'", '"'))
-    variants.append(_BARE_KEY.sub(r'\1"\2"\3', pythonish))
-    return variants
+        yield pythonish.replace("'", '"')
+    yield _BARE_KEY.sub(r'\1"\2"\3', pythonish)
 
 
 def strip_comments(text: str) -> str:
