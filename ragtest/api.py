@@ -12,6 +12,7 @@ from ragtest import steps
 from ragtest.config import GenerationConfig, LLMSettings, RunConfig, SourceConfig
 from ragtest.run_state import RunState, open_run
 from ragtest_core.datasets import read_dataset, read_rows, records
+from ragtest_core.llm import structured_output_mode
 
 _GEN = GenerationConfig
 _LLM = LLMSettings
@@ -48,6 +49,7 @@ def make_config(
     llm_tpm: float | None = None,
     llm_retries: int = _LLM.max_retries,
     llm_backoff_s: float = _LLM.backoff_base_s,
+    llm_structured_output: str = _LLM.structured_output,
     use_cache: bool = True,
     cache_dir: str | None = None,
     prices_file: str | None = None,
@@ -90,6 +92,7 @@ def make_config(
             tokens_per_minute=llm_tpm,
             max_retries=llm_retries,
             backoff_base_s=llm_backoff_s,
+            structured_output=structured_output_mode(llm_structured_output),
             use_cache=use_cache,
             cache_dir=cache_dir,
             prices_file=prices_file,
