@@ -222,7 +222,10 @@ class UsageTracker:
             "model": self.model_id,
             "price_per_million": list(price) if (price := self._price()) else None,
             "stages": {name: self._priced(u) for name, u in sorted(self.stages.items())},
-            "phases": {name: {**self._priced(u), **self._timed(name)} for name, u in self.phases.items()},
+            "phases": {
+                name: {**self._priced(self.phases.get(name, StageUsage())), **self._timed(name)}
+                for name in [*self.phases, *(t for t in self.timings if t != "all" and t not in self.phases)]
+            },
             "metrics": {name: self._priced(u) for name, u in self.by_metric().items()},
             "total": {**self._priced(self.total()), **self._timed("all")},
         }
@@ -238,16 +241,11 @@ class UsageTracker:
         ]
         for name, usage in rows:
             cost = usage["cost_usd"]
+            utilisation = usage.get("utilisation") if name.startswith("phase ") else None
             lines.append(
                 f"  {name:<28} calls={usage['calls']:<5} cached={usage['cache_hits']:<5} retries={usage['retries']:<4}"
                 f" in={usage['input_tokens']:<8} out={usage['output_tokens']:<7}"
                 f" cost={'n/a' if cost is None else f'${cost:.4f}'}"
-            )
-        timing = data["total"]
-        if timing.get("utilisation") is not None:
-            lines.append(
-                f"  utilisation {timing['utilisation']:.2f} of {timing['concurrency']} calls in flight: "
-                f"{timing['requests_per_s']} requests/s over {timing['llm_span_s']} s, "
-                f"mean latency {timing['mean_latency_s']} s"
+                + ("" if utilisation is None else f" utilisation={utilisation:.2f}")
             )
         return "\n".join(lines)

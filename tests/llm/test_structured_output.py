@@ -118,6 +118,17 @@ def test_refusal_is_an_output_error_without_retries(
     assert client.usage.stages["judge"].failures == 1
 
 
+def test_twenty_refusals_stop_the_prompt_kind(openai_server: OpenAIStubServer, make_client: ClientFactory) -> None:
+    openai_server.fault_rates["refusal"] = 1.0
+    client = make_client()
+    for index in range(19):
+        with pytest.raises(LLMOutputError, match="refused"):
+            run_sync(client.structured(f"q{index}", Verdict, stage="judge"))
+    with pytest.raises(ModelUnfitError, match=r"stub-model.*refused.*cannot help"):
+        run_sync(client.structured("q19", Verdict, stage="judge"))
+    assert openai_server.request_count == 20  # no repair round for a refusal, nothing after the stop
+
+
 def test_reasoning_preamble_and_comments_in_a_native_reply(
     openai_server: OpenAIStubServer, make_client: ClientFactory
 ) -> None:
