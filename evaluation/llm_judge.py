@@ -33,7 +33,8 @@ class LLMJudge:
 
     llm: LLMClient
     embedder: Embedder
-    #: The reference mean for centred similarities (set by the engine; see `evaluation.centring`).
+    #: The reference mean for centred similarities (see `evaluation.centring`), set by the engine's first `cpu`
+    #: job: read it inside a `cpu.run` job, which runs after that one.
     reference_mean: np.ndarray | None = None
     _memo: dict[Hashable, asyncio.Future[Any]] = field(default_factory=dict, repr=False)
     _cpu: CPUWorker | None = field(default=None, repr=False)

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections import Counter
+from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -155,6 +158,29 @@ def test_context_precision_notes_a_wrong_verdict_count(scripted_client: MakeClie
     result = evaluate_dataset(one_row(), ["context_precision"], judge="llm", llm=client, show_progress=False)
     assert result.frame.loc[0, "context_precision"] == pytest.approx(0.5)  # [0, 1] of the three contexts
     assert "2 verdicts for 3 items" in result.frame.loc[0, "context_precision_reason"]
+
+
+class ThreadRecordingEmbedder(Embedder):
+    """The session's model; records the thread of every call that embeds something new."""
+
+    def __init__(self, base: Embedder) -> None:
+        super().__init__(base.model_name, base.batch_size, base.dtype)
+        self._model = base.model
+        self.threads: set[str] = set()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if any(t not in self._memo for t in texts):
+            self.threads.add(threading.current_thread().name)
+        return super().embed(texts)
+
+
+def test_cpu_work_runs_beside_the_event_loop(scripted_client: MakeClient, embedder: Embedder) -> None:
+    recording = ThreadRecordingEmbedder(embedder)
+    client, _ = scripted_client(universal_judge)
+    metrics = ["answer_relevancy", "answer_correctness", "semantic_similarity", "faithfulness"]
+    result = evaluate_dataset(cited_row(), metrics, judge="llm", llm=client, embedder=recording, show_progress=False)
+    assert all(result.frame.loc[0, m] is not None for m in metrics)
+    assert recording.threads and all(name.startswith("ragtest-judge-cpu") for name in recording.threads)
 
 
 def test_citations_read_the_shared_statements() -> None:
