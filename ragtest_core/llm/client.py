@@ -42,7 +42,6 @@ from ragtest_core.llm.replies import (
     finish_reason,
     is_rate_limit,
     message_dict,
-    message_from_finish_error,
     read_with,
     reply_text,
 )
@@ -366,13 +365,7 @@ class LLMClient:
                 kwargs["max_tokens"] = max_tokens
             started = time.monotonic()
             call = self.model.ainvoke(messages, **kwargs)
-            try:
-                result = await asyncio.wait_for(call, timeout=self.config.timeout_s)
-            except Exception as exc:
-                finished = message_from_finish_error(exc)  # structured output cut or filtered: still a reply
-                if finished is None:
-                    raise
-                result = finished
+            result = await asyncio.wait_for(call, timeout=self.config.timeout_s)
         except Exception as exc:
             failure = classify_error(exc, timeout_s=self.config.timeout_s)
             if is_rate_limit(failure):

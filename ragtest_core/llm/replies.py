@@ -41,23 +41,3 @@ def finish_reason(message: AIMessage) -> str | None:
     meta = message.response_metadata or {}
     value = meta.get("finish_reason") or meta.get("stop_reason") or meta.get("done_reason")
     return str(value) if value is not None else None
-
-
-def message_from_finish_error(exc: BaseException) -> AIMessage | None:
-    """The reply an OpenAI SDK structured-output call raised instead of returning: a cut reply
-    (`LengthFinishReasonError`: finish_reason "length", so the client asks again with more tokens) or a content
-    filter stop (a refusal). None for any other exception."""
-    name = type(exc).__name__
-    if name == "ContentFilterFinishReasonError":
-        return AIMessage(content="", additional_kwargs={"refusal": "stopped by the provider's content filter"})
-    if name != "LengthFinishReasonError":
-        return None
-    completion = getattr(exc, "completion", None)
-    choices = getattr(completion, "choices", None) or []
-    content = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
-    usage = getattr(completion, "usage", None)
-    metadata = None
-    if usage is not None:
-        prompt, output = int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0)
-        metadata = {"input_tokens": prompt, "output_tokens": output, "total_tokens": prompt + output}
-    return AIMessage(content=str(content or ""), usage_metadata=metadata, response_metadata={"finish_reason": "length"})
