@@ -32,7 +32,14 @@ from pydantic import BaseModel
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
 from ragtest_core.llm.cache import LLMCache, cache_key
 from ragtest_core.llm.errors import EmptyReplyError, FormatRejectedError, RefusalError, classify_error
-from ragtest_core.llm.formats import SETTING, StructuredOutput, is_format_rejection, native_kwargs, provider_family
+from ragtest_core.llm.formats import (
+    SETTING,
+    StructuredOutput,
+    format_key,
+    initial_mode,
+    is_format_rejection,
+    native_kwargs,
+)
 from ragtest_core.llm.guard import FitnessGuard
 from ragtest_core.llm.limits import CALL_ORDER, AdaptiveConcurrency, QueueKey, RateLimits
 from ragtest_core.llm.loop import on_io_loop
@@ -99,16 +106,9 @@ class LLMClient:
         self.guard = FitnessGuard(model_id)
         self.usage.concurrency = self.config.max_concurrency
         #: "native" or "prompt": how structured calls ask for JSON now (see `LLMConfig.structured_output`).
-        self.structured_mode = self._initial_mode()
+        remembered = self.cache.get_setting(model_id, SETTING) if self.cache is not None else None
+        self.structured_mode = initial_mode(self.config.structured_output, model, remembered)
         self._pending: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[str]]] = {}
-
-    def _initial_mode(self) -> str:
-        asked = self.config.structured_output
-        if asked == "prompt" or provider_family(self.model) is None:
-            return "prompt"
-        if asked == "auto" and self.cache is not None and self.cache.get_setting(self.model_id, SETTING) == "prompt":
-            return "prompt"
-        return "native"
 
     def native_format(self, schema: type[BaseModel]) -> dict[str, Any] | None:
         """The invoke keyword asking for `schema` natively, or None when the schema goes into the prompt."""
@@ -240,7 +240,7 @@ class LLMClient:
             "max_tokens": max_tokens,
         }
         if extra:
-            params["format"] = extra
+            params["format"] = format_key(extra)
         key = cache_key(self.model_id, [message_dict(m) for m in messages], params)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             self.usage.record_cache_hit(stage)

@@ -76,6 +76,22 @@ def native_kwargs(model: BaseChatModel, schema: type[BaseModel]) -> dict[str, An
     return kwargs
 
 
+def initial_mode(asked: StructuredOutput, model: BaseChatModel, remembered: str | None) -> str:
+    """ "native" or "prompt": how a client starts asking for JSON, given the configured mode and what an earlier
+    run learnt about the model (`remembered`: "prompt" when its server rejected the native parameter)."""
+    if asked == "prompt" or provider_family(model) is None:
+        return "prompt"
+    if asked == "auto" and remembered == "prompt":
+        return "prompt"
+    return "native"
+
+
+def format_key(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The format a native request asks for, as it goes into the cache key (whatever carries it to the provider)."""
+    carried = kwargs.get("extra_body", kwargs)
+    return {name: carried[name] for name in ("response_format", "format") if name in carried}
+
+
 @lru_cache(maxsize=256)
 def _native_kwargs(family: str, schema: type[BaseModel]) -> dict[str, Any]:
     if family == "ollama":
