@@ -1,7 +1,10 @@
 """The scoring engine: every selected metric on every row, concurrently, then a summary per metric.
 
-The local judge embeds all texts of the run in one batch before scoring. The LLM judge scores rows
-concurrently; the `LLMClient` bounds how many calls are in flight. Nothing is written to disk here.
+The local judge embeds all texts of the run in one batch before scoring. The LLM judge scores every row and metric
+at once: all their calls wait in the client's one queue (`LLMClient`: the in-flight limit stays full), ordered by
+row (`CALL_ORDER`), with calls that others wait for first; the only waits are a call's own data dependencies, and
+CPU work (embedding) runs in the judge's worker thread, so the event loop that reads replies and sends the next
+calls is never held up. Nothing is written to disk here.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ragtest_core.datasets import records
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
 from ragtest_core.llm.client import LLMClient
+from ragtest_core.llm.limits import CALL_ORDER
 from ragtest_core.schema import MetricResult, reason_column
 
 JudgeName = Literal["local", "llm"]
@@ -99,16 +103,13 @@ async def aevaluate_dataset(
     samples = [Sample.from_row(row) for row in records(frame)]
     if isinstance(active, LocalJudge):
         prepare_local(active, selected, samples)
-    if any(m.uses_reference_mean for m in selected):
-        attach_reference_mean(active, samples)
-    with tqdm(total=len(samples), desc=f"scoring ({judge} judge)", unit="row", disable=not show_progress) as bar:
-
-        async def score_row(sample: Sample) -> dict[str, MetricResult]:
-            scored = await asyncio.gather(*(m.ascore(sample, active) for m in selected))
-            bar.update(1)
-            return {m.name: r for m, r in zip(selected, scored, strict=True)}
-
-        results = await asyncio.gather(*(score_row(s) for s in samples))
+        if any(m.uses_reference_mean for m in selected):
+            attach_reference_mean(active, samples)
+    try:
+        results = await score_rows(selected, active, samples, f"scoring ({judge} judge)", show_progress)
+    finally:
+        if isinstance(active, LLMJudge):
+            active.close()
     names = [m.name for m in selected]
     return EvaluationResult(
         frame=scored_frame(frame, names, results),
@@ -116,6 +117,28 @@ async def aevaluate_dataset(
         results=results,
         judge=str(judge),
     )
+
+
+async def score_rows(
+    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], desc: str, show_progress: bool
+) -> list[dict[str, MetricResult]]:
+    """Every metric on every row, all at once; a row's calls carry its index, so earlier rows finish first."""
+    prepared = None
+    if isinstance(judge, LLMJudge) and any(m.uses_reference_mean for m in metrics):
+        llm_judge = judge  # the reference mean is computed in the worker, before any job that reads it
+        prepared = asyncio.ensure_future(judge.cpu.run(lambda: attach_reference_mean(llm_judge, samples)))
+    with tqdm(total=len(samples), desc=desc, unit="row", disable=not show_progress) as bar:
+
+        async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
+            CALL_ORDER.set(index)
+            scored = await asyncio.gather(*(m.ascore(sample, judge) for m in metrics))
+            bar.update(1)
+            return {m.name: r for m, r in zip(metrics, scored, strict=True)}
+
+        results = await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples)))
+    if prepared is not None:
+        await prepared
+    return list(results)
 
 
 def evaluate_dataset(

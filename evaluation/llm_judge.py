@@ -1,13 +1,30 @@
-"""The LLM judge: holds the client and the embedder (answer_relevancy compares question embeddings)."""
+"""The LLM judge: the client for the prompt steps, the embedder for the embedding steps, and what a run shares.
+
+Within one run the judge sends each distinct prompt once (`ask` memoises by the prompt and schema, so
+citation_recall and citation_precision share their support verdicts, noise_robustness its correctness call with
+answer_correctness), and extracts each text's statements once (`statements`: faithfulness, answer_correctness and
+the citation metrics share them). CPU work runs in `cpu` (see `evaluation.cpu_work`), never on the event loop.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
+from pydantic import BaseModel
 
+from evaluation.cpu_work import CPUWorker
+from evaluation.prompts import Statements, statements_call
 from ragtest_core.embeddings import Embedder
 from ragtest_core.llm.client import LLMClient
+from ragtest_core.llm.plan import PlannedCall
+
+T = TypeVar("T", bound=BaseModel)
+#: The priority of a call that other calls wait for (statements before their verdicts).
+FIRST_STEP = 1
 
 
 @dataclass
@@ -16,5 +33,38 @@ class LLMJudge:
 
     llm: LLMClient
     embedder: Embedder
-    #: The reference mean for centred similarities (set by the engine; see `evaluation.centring`).
+    #: The reference mean for centred similarities (see `evaluation.centring`), set by the engine's first `cpu`
+    #: job: read it inside a `cpu.run` job, which runs after that one.
     reference_mean: np.ndarray | None = None
+    _memo: dict[Hashable, asyncio.Future[Any]] = field(default_factory=dict, repr=False)
+    _cpu: CPUWorker | None = field(default=None, repr=False)
+
+    @property
+    def cpu(self) -> CPUWorker:
+        if self._cpu is None:
+            self._cpu = CPUWorker(self.embedder)
+        return self._cpu
+
+    async def ask(self, call: PlannedCall, schema: type[T], priority: int = 0) -> T:
+        """The reply to `call`, parsed into `schema`; a prompt already asked in this run is not sent again."""
+        if call.schema is not schema:
+            raise ValueError(f"{call.stage}: planned with {call.schema}, asked for {schema.__name__}")
+        key = (call.text(), schema)
+        future = self._memo.get(key)
+        if future is None or future.get_loop() is not asyncio.get_running_loop():
+            messages = call.base_messages()
+            future = asyncio.ensure_future(self.llm.structured(messages, schema, stage=call.stage, priority=priority))
+            self._memo[key] = future
+        result: T = await asyncio.shield(future)
+        return result
+
+    async def statements(self, question: str, text: str) -> list[str]:
+        """The statements `text` makes (citation markers kept), extracted once per run."""
+        extracted = await self.ask(statements_call(question, text), Statements, priority=FIRST_STEP)
+        return [s.strip() for s in extracted.statements if s.strip()]
+
+    def close(self) -> None:
+        """Stop the CPU worker and forget the run's replies."""
+        if self._cpu is not None:
+            self._cpu.close()
+        self._memo.clear()

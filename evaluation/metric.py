@@ -57,7 +57,9 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
 
         A call whose prompt depends on an earlier reply (the statements faithfulness extracts) is planned with
         the answer's sentences standing in for that reply. [] for a metric without LLM calls; a custom metric
-        that makes calls should override it, or `--dry-run` does not count them."""
+        that makes calls should override it, or `--dry-run` does not count them. `score_llm` sends each planned
+        call with `judge.ask(call, Schema)` (once per run, however many metrics ask), so what is planned is what
+        is sent; a step others wait for passes `priority=FIRST_STEP`."""
         return []
 
     def rag_failure(self, sample: Sample) -> MetricResult | None:

@@ -1,7 +1,8 @@
 """The judge calls an LLM-judged evaluation will make, planned by the metrics themselves (for `--dry-run`).
 
 Each metric's `llm_prompts(sample)` returns the calls its `score_llm` makes, built by the same functions; rows
-that `rag_failure` or `precheck` decide without a judge make none, as in `evaluate_dataset`.
+that `rag_failure` or `precheck` decide without a judge make none, as in `evaluate_dataset`. A prompt is sent once
+per run (the judge shares statements and identical calls between metrics), so it is planned once.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ def plan_llm_calls(
     with typical stand-ins (see `Metric.llm_prompts`)."""
     selected: list[Metric] = resolve_metrics(metrics)
     rows: Iterable[Mapping[str, Any] | Sample] = records(data) if isinstance(data, pd.DataFrame) else data
-    calls: list[PlannedCall] = []
+    calls: dict[tuple[str, object], PlannedCall] = {}
     for row in rows:
         sample = row if isinstance(row, Sample) else Sample.from_row(row)
         for metric in selected:
             if metric.rag_failure(sample) is None and metric.precheck(sample) is None:
-                calls.extend(metric.llm_prompts(sample))
-    return calls
+                for call in metric.llm_prompts(sample):
+                    calls.setdefault((call.text(), call.schema), call)
+    return list(calls.values())

@@ -20,6 +20,7 @@ from ragtest.outputs import OutputPaths, input_manifest, write_scored
 from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, RunState, open_run
 from ragtest_core.datasets import normalise_columns, read_dataset, read_rows, records
 from ragtest_core.errors import RagtestError
+from ragtest_core.llm import structured_output_mode
 
 _GEN = GenerationConfig
 _LLM = LLMSettings
@@ -58,6 +59,7 @@ def make_config(
     llm_tpm: float | None = None,
     llm_retries: int = _LLM.max_retries,
     llm_backoff_s: float = _LLM.backoff_base_s,
+    llm_structured_output: str = _LLM.structured_output,
     use_cache: bool = True,
     cache_dir: str | None = None,
     prices_file: str | None = None,
@@ -108,6 +110,7 @@ def make_config(
             tokens_per_minute=llm_tpm,
             max_retries=llm_retries,
             backoff_base_s=llm_backoff_s,
+            structured_output=structured_output_mode(llm_structured_output),
             use_cache=use_cache,
             cache_dir=cache_dir,
             prices_file=prices_file,

@@ -37,6 +37,7 @@ from ragtest.outputs import COLUMN_STYLES, input_manifest
 from ragtest.run_state import STORE_DIR, open_run
 from ragtest_core.datasets import read_rows
 from ragtest_core.errors import RagtestError
+from ragtest_core.llm import STRUCTURED_OUTPUT_MODES
 
 EXIT_INTERRUPTED = 130
 
@@ -150,6 +151,13 @@ def _add_llm_args(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=defaults.backoff_base_s,
         help=f"first retry delay in seconds, doubled each retry, jittered ({defaults.backoff_base_s:g})",
+    )
+    group.add_argument(
+        "--llm-structured-output",
+        choices=STRUCTURED_OUTPUT_MODES,
+        default=defaults.structured_output,
+        help="JSON replies: the provider's native schema parameter where it has one, falling back to the schema in "
+        "the prompt if the server rejects it (auto), always native, or always in the prompt",
     )
     group.add_argument("--no-cache", action="store_true", help="do not read or write the LLM reply cache")
     group.add_argument(
@@ -314,6 +322,7 @@ CONFIG_OPTIONS: dict[str, str] = {
     "llm_tpm": "llm_tpm",
     "llm_retries": "llm_retries",
     "llm_backoff": "llm_backoff_s",
+    "llm_structured_output": "llm_structured_output",
     "cache_dir": "cache_dir",
     "prices": "prices_file",
     "store_url": "store_url",

@@ -48,7 +48,7 @@ ITEM_TOKENS = {
 }
 REPLY_OVERHEAD_TOKENS = {"answer_relevancy.questions": QUESTIONS_OVERHEAD_TOKENS}
 #: Calls whose reply rewrites the echoed text (rather than judging each echoed item).
-RESTATING_STAGES = frozenset({"faithfulness.statements"})
+RESTATING_STAGES = frozenset({"statements.extract"})
 
 
 @dataclass

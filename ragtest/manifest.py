@@ -60,7 +60,8 @@ def build_manifest(state: RunState) -> dict[str, Any]:
 
 
 def llm_runtime(state: RunState) -> dict[str, Any] | None:
-    """How the runtime adapted: the adaptive concurrency limit at the end, its cuts on 429s, where the cache is."""
+    """How the runtime adapted: the adaptive concurrency limit at the end, its cuts on 429s, how structured output
+    was asked for, the prompt kinds stopped because the model could not do them, utilisation, the cache."""
     llm = state.llm
     if llm is None:
         return None
@@ -68,6 +69,9 @@ def llm_runtime(state: RunState) -> dict[str, Any] | None:
         "concurrency_limit_final": round(llm.concurrency.limit, 2),
         "concurrency_limit_lowest": round(llm.concurrency.lowest, 2),
         "concurrency_cuts": llm.concurrency.cuts,
+        "structured_output": llm.structured_mode,
+        "stopped_prompt_kinds": sorted(llm.guard.tripped),
+        "utilisation": llm.usage.utilisation(),
         "cache": str(llm.cache.path) if llm.cache is not None else None,
     }
 

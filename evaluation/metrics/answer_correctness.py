@@ -3,7 +3,8 @@
 Score = w_f1 * TP / (TP + (FP + FN) / 2) + w_sim * cosine(answer, ground_truth), weights (0.75, 0.25) by default
 (RAGAS), configurable: `AnswerCorrectness(weights=(1.0, 0.0))`. TP: answer statements the ground truth supports;
 FP: answer statements it does not; FN: ground-truth statements the answer does not contain.
-LLM judge: statements are extracted from both texts, then classified by the RAGAS prompt. Local judge: the
+LLM judge: statements are extracted from both texts (the run's shared statement step: the answer's statements are
+the ones faithfulness judges), then classified by the RAGAS prompt in one call. Local judge: the
 statements are the sentences with content words (hedges dropped); "supports" is the local support rule with the
 other text as the context. Edge cases: no ground_truth -> failed "needs ground_truth"; an empty answer -> 0.0;
 a refusal -> 0.0 "refusal: the answer states nothing" (it gives none of the reference's facts).
@@ -18,11 +19,14 @@ from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
 from evaluation.metrics.text_overlap import cosine_similarity
-from evaluation.prompts import CorrectnessClassification, Statements, correctness_prompt, statements_prompt
+from evaluation.prompts import CorrectnessClassification, correctness_call, statements_call
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
 from evaluation.sample import Sample
 from evaluation.scores import CORRECTNESS_WEIGHTS, answer_correctness_score
+from evaluation.statements import plain_statements
+from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.schema import ANSWER, GROUND_TRUTH, QUESTION, MetricResult
+from ragtest_core.text import sentences_of
 
 
 class AnswerCorrectness(Metric):
@@ -65,20 +69,24 @@ class AnswerCorrectness(Metric):
         similarity = cosine_similarity(judge.embedder, answer, reference)
         return answer_correctness_score(tp, len(ours) - tp, fn, similarity, self.weights)
 
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        """Both texts' statements (the shared step; sentences stand in for them), then one classification."""
+        question, answer, reference = sample.question or "", sample.answer or "", sample.ground_truth or ""
+        ours, theirs = plain_statements(sentences_of(answer)), plain_statements(sentences_of(reference))
+        return [
+            statements_call(question, answer),
+            statements_call(question, reference),
+            correctness_call(question, ours, theirs),
+        ]
+
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         question, answer, reference = sample.question or "", sample.answer or "", sample.ground_truth or ""
-        ours, theirs = await asyncio.gather(
-            judge.llm.structured(statements_prompt(question, answer), Statements, stage="answer_correctness.answer"),
-            judge.llm.structured(
-                statements_prompt(question, reference), Statements, stage="answer_correctness.reference"
-            ),
+        ours, theirs = await asyncio.gather(judge.statements(question, answer), judge.statements(question, reference))
+        call = correctness_call(question, plain_statements(ours), plain_statements(theirs))
+        classified = await judge.ask(call, CorrectnessClassification)
+        similarity = await judge.cpu.run(
+            lambda: cosine_similarity(judge.embedder, answer, reference), embed=[answer, reference]
         )
-        classified = await judge.llm.structured(
-            correctness_prompt(question, ours.statements, theirs.statements),
-            CorrectnessClassification,
-            stage="answer_correctness.classify",
-        )
-        similarity = cosine_similarity(judge.embedder, answer, reference)
         result = answer_correctness_score(
             len(classified.TP), len(classified.FP), len(classified.FN), similarity, self.weights
         )

@@ -1,7 +1,8 @@
 """Answer relevancy: does the answer address the question (completely and without digression)?
 
-LLM judge (RAGAS): generate 3 questions from the answer; the score is their mean cosine similarity to the real
-question; a noncommittal answer scores 0. Local judge (it cannot generate questions): RAGAS' answer relevancy
+LLM judge (RAGAS): generate 3 questions from the answer alone (one call); the score is their mean cosine
+similarity to the real question (computed in the judge's CPU worker); a noncommittal answer scores 0. Local judge
+(it cannot generate questions): RAGAS' answer relevancy
 penalises incomplete answers, so the question is split into its parts ("When did X start, and what does it
 pass?" has two) and each part must be addressed by some answer sentence; the score is the mean over the parts of
 the best cosine similarity between the part and what an answer sentence adds to the question (the sentence without
@@ -27,7 +28,7 @@ from evaluation.centring import centred_similarity
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
-from evaluation.prompts import QUESTIONS_TO_GENERATE, GeneratedQuestions, question_generation_prompt
+from evaluation.prompts import GeneratedQuestions, question_generation_call
 from evaluation.refusal import is_noncommittal
 from evaluation.sample import Sample
 from evaluation.scores import answer_relevancy_score
@@ -106,21 +107,25 @@ class AnswerRelevancy(Metric):
         return result.model_copy(update={"details": {**result.details, "question_parts": parts}})
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
-        prompt = question_generation_prompt(sample.answer or "", sample.contexts)
-        return [PlannedCall("answer_relevancy.questions", prompt, GeneratedQuestions, items=QUESTIONS_TO_GENERATE)]
+        return [question_generation_call(sample.answer or "")]
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         (call,) = AnswerRelevancy.llm_prompts(self, sample)
-        generated = await judge.llm.structured(call.prompt, GeneratedQuestions, stage=call.stage)
+        generated = await judge.ask(call, GeneratedQuestions)
         questions = [q.strip() for q in generated.questions if q.strip()]
         if generated.noncommittal:
             return answer_relevancy_score([], noncommittal=True)
         if not questions:
             return MetricResult.failed("the judge generated no questions")
         question = [sample.question or ""]
-        raw = judge.embedder.similarity(questions, question)[:, 0]
-        centred = centred_similarity(judge.embedder, questions, question, judge.reference_mean)[:, 0]
-        result = self._result(raw, centred, judge.reference_mean, "generated-question")
+
+        def similarities() -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+            raw = judge.embedder.similarity(questions, question)[:, 0]
+            centred = centred_similarity(judge.embedder, questions, question, judge.reference_mean)[:, 0]
+            return raw, centred, judge.reference_mean
+
+        raw, centred, mean = await judge.cpu.run(similarities, embed=[*questions, *question])
+        result = self._result(raw, centred, mean, "generated-question")
         return result.model_copy(update={"details": {**result.details, "generated_questions": questions}})
 
 

@@ -12,7 +12,11 @@ Sentences without content words (and hedges) are not statements.
   imprecise. A marker beyond the last context cites nothing and is imprecise.
 
 "Supports": the LLM judge answers an entailment prompt (premise: the cited contexts; hypothesis: the statement);
-the local judge applies the local support rule. Edge cases: an answer without any marker -> both 0.0 with reason
+the local judge applies the local support rule. Under the LLM judge the statements are the run's shared statement
+step (`LLMJudge.statements`, the ones faithfulness judges), each keeping its sentence's markers; a statement the
+judge returned without markers cites what the answer sentence it comes from cites (the sentence whose content
+words it covers most).
+Edge cases: an answer without any marker -> both 0.0 with reason
 "no citation markers in the answer"; a refusal -> both 1.0 "refusal: no statements to cite"; an empty answer ->
 both 0.0 "empty answer".
 """
@@ -27,20 +31,20 @@ from typing import ClassVar
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
-from evaluation.prompts import SupportVerdict, support_prompt
+from evaluation.prompts import SupportVerdict, statements_call, support_call
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
 from evaluation.sample import Sample
 from evaluation.scores import CitationJudgement, citation_precision_score, citation_recall_score
+from evaluation.statements import MARKER as _MARKER
+from evaluation.statements import marker_numbers as _numbers
+from evaluation.statements import strip_markers
+from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.schema import ANSWER, CONTEXTS, MetricResult
 from ragtest_core.text import content_tokens, sentences_of
 
-_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _LEADING = re.compile(r"^\s*(?:\[\d+(?:\s*,\s*\d+)*\]\s*)+")
 Subset = tuple[int, ...]
-
-
-def _numbers(text: str) -> list[int]:
-    return [int(n) for group in _MARKER.findall(text) for n in group.split(",")]
+Unit = tuple[str, Subset]
 
 
 def cited_statements(answer: str) -> list[tuple[str, tuple[int, ...]]]:
@@ -62,6 +66,34 @@ def cited_statements(answer: str) -> list[tuple[str, tuple[int, ...]]]:
         for text, numbers in units
         if content_tokens(text) and not is_noncommittal_sentence(text)
     ]
+
+
+def cited_units(statements: Sequence[str], answer: str) -> list[Unit]:
+    """The shared step's statements without their markers, each with the contexts it cites (repeats removed);
+    a statement without markers cites what the answer sentence it comes from cites (`source_citations`)."""
+    sentences = cited_statements(answer)
+    units: list[Unit] = []
+    for statement in statements:
+        text = strip_markers(statement)
+        if not content_tokens(text) or is_noncommittal_sentence(text):
+            continue
+        numbers = tuple(dict.fromkeys(_numbers(statement))) or source_citations(text, sentences)
+        units.append((text, numbers))
+    return units
+
+
+def source_citations(statement: str, sentences: Sequence[Unit]) -> Subset:
+    """The citations of the answer sentence `statement` comes from: the one whose content words it covers most
+    (a statement restates its sentence with pronouns resolved); none when it shares no word with any."""
+    words = set(content_tokens(statement))
+    best: tuple[float, int] = (0.0, 0)
+    citations: Subset = ()
+    for text, cited in sentences:
+        own = set(content_tokens(text))
+        shared = len(words & own)
+        if shared and (shared / len(own), shared) > best:
+            best, citations = (shared / len(own), shared), cited
+    return citations
 
 
 def has_markers(answer: str) -> bool:
@@ -120,23 +152,34 @@ class _CitationMetric(Metric):
             judgements.append(assemble(citations, verdicts))
         return self.formula(judgements)
 
-    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
-        async def supported(statement: str, subset: Subset) -> bool:
-            found = cited_contexts(sample.contexts, subset)
-            if not found:
-                return False
-            reply = await judge.llm.structured(
-                support_prompt("\n\n".join(found), statement), SupportVerdict, stage=f"{self.name}.support"
-            )
-            return bool(reply.verdict)
+    def support_calls(self, sample: Sample, units: Sequence[Unit]) -> list[tuple[int, Subset, PlannedCall | None]]:
+        """(statement index, citation subset, its entailment call or None when it cites no existing context)."""
+        jobs: list[tuple[int, Subset, PlannedCall | None]] = []
+        for index, (statement, citations) in enumerate(units):
+            for subset in subsets_to_judge(citations):
+                found = cited_contexts(sample.contexts, subset)
+                call = support_call(f"{self.name}.support", "\n\n".join(found), statement) if found else None
+                jobs.append((index, subset, call))
+        return jobs
 
-        statements = cited_statements(sample.answer or "")
-        jobs = [(i, subset) for i, (_, cites) in enumerate(statements) for subset in subsets_to_judge(cites)]
-        answers = await asyncio.gather(*(supported(statements[i][0], subset) for i, subset in jobs))
-        verdicts: list[dict[Subset, bool]] = [{} for _ in statements]
-        for (i, subset), verdict in zip(jobs, answers, strict=True):
-            verdicts[i][subset] = verdict
-        return self.formula([assemble(c, v) for (_, c), v in zip(statements, verdicts, strict=True)])
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        """The shared statement step, then the entailment calls (the answer's sentences stand in for statements)."""
+        answer = sample.answer or ""
+        jobs = self.support_calls(sample, cited_units(sentences_of(answer), answer))
+        return [statements_call(sample.question or "", answer), *(c for _, _, c in jobs if c)]
+
+    async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
+        async def supported(call: PlannedCall | None) -> bool:
+            return call is not None and bool((await judge.ask(call, SupportVerdict)).verdict)
+
+        statements = await judge.statements(sample.question or "", sample.answer or "")
+        units = cited_units(statements, sample.answer or "")
+        jobs = self.support_calls(sample, units)
+        answers = await asyncio.gather(*(supported(call) for _, _, call in jobs))
+        verdicts: list[dict[Subset, bool]] = [{} for _ in units]
+        for (index, subset, _), verdict in zip(jobs, answers, strict=True):
+            verdicts[index][subset] = verdict
+        return self.formula([assemble(c, v) for (_, c), v in zip(units, verdicts, strict=True)])
 
 
 class CitationRecall(_CitationMetric):

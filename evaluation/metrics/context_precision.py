@@ -3,21 +3,22 @@
 Each retrieved context, in rank order, gets a verdict "useful for arriving at the reference answer" (1/0); the
 score is sum_k(precision@k * v_k) / (number of useful contexts + 1e-10). The reference is `ground_truth`; when a
 row has none, the answer is the reference (as ragas' context precision without reference) and the reason says so.
-Local judge: a context is useful when it supports at least one reference sentence (the local support rule).
+LLM judge: one call judges all of a row's contexts and returns one verdict per context, in rank order (RAGAS asks
+once per context; the verdicts and the formula are the same). Local judge: a context is useful when it supports at
+least one reference sentence (the local support rule).
 Edge cases: no contexts -> 0.0 "no contexts retrieved"; no useful context -> 0.0 "no relevant context";
 neither ground_truth nor answer -> failed.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Collection
 from typing import ClassVar
 
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
-from evaluation.metric import Metric, with_note
-from evaluation.prompts import ContextVerdict, context_precision_prompt
+from evaluation.metric import Metric, align_verdicts, with_note
+from evaluation.prompts import ContextVerdicts, context_precision_call
 from evaluation.sample import Sample
 from evaluation.scores import context_precision_score
 from ragtest_core.llm.plan import PlannedCall
@@ -72,24 +73,17 @@ class ContextPrecision(Metric):
         return with_note(context_precision_score(verdicts), note)
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
-        """One verdict call per retrieved context, in rank order."""
+        """One call with every retrieved context, in rank order."""
         reference, note = reference_of(sample)
-        return [
-            PlannedCall(
-                "context_precision.verdict",
-                context_precision_prompt(sample.question or "", reference or "", context, bool(note)),
-                ContextVerdict,
-            )
-            for context in sample.contexts
-        ]
+        return [context_precision_call(sample.question or "", reference or "", sample.contexts, bool(note))]
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         _, note = reference_of(sample)
-        calls = ContextPrecision.llm_prompts(self, sample)
-        replies = await asyncio.gather(
-            *(judge.llm.structured(call.prompt, ContextVerdict, stage=call.stage) for call in calls)
-        )
-        result = with_note(context_precision_score([r.verdict for r in replies]), note)
-        return result.model_copy(
-            update={"details": {"verdicts": [{"verdict": r.verdict, "reason": r.reason} for r in replies]}}
-        )
+        (call,) = ContextPrecision.llm_prompts(self, sample)
+        judged = await judge.ask(call, ContextVerdicts)
+        if not judged.verdicts:
+            return MetricResult.failed("the judge returned no verdicts")
+        verdicts, count_note = align_verdicts([v.verdict for v in judged.verdicts], len(sample.contexts))
+        result = with_note(with_note(context_precision_score(verdicts), note), count_note)
+        details = [{"verdict": v.verdict, "reason": v.reason} for v in judged.verdicts[: len(sample.contexts)]]
+        return result.model_copy(update={"details": {"verdicts": details}})

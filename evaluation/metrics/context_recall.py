@@ -12,7 +12,7 @@ from typing import ClassVar
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric, align_verdicts, with_note
-from evaluation.prompts import Attributions, context_recall_prompt
+from evaluation.prompts import Attributions, context_recall_call
 from evaluation.sample import Sample
 from evaluation.scores import context_recall_score
 from ragtest_core.llm.plan import PlannedCall
@@ -42,16 +42,13 @@ class ContextRecall(Metric):
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
         """One call classifying every sentence of the reference."""
-        reference = sample.ground_truth or ""
-        sentences = sentences_of(reference)
-        prompt = context_recall_prompt(sample.question or "", sample.contexts, sentences)
-        echo = tuple(sentences or [reference])
-        return [PlannedCall("context_recall.attribution", prompt, Attributions, echo=echo, items=len(echo))]
+        sentences = sentences_of(sample.ground_truth or "")
+        return [context_recall_call(sample.question or "", sample.contexts, sentences)]
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         sentences = sentences_of(sample.ground_truth or "")
         (call,) = ContextRecall.llm_prompts(self, sample)
-        judged = await judge.llm.structured(call.prompt, Attributions, stage=call.stage)
+        judged = await judge.ask(call, Attributions)
         if not judged.classifications:
             return MetricResult.failed("the judge returned no verdicts")
         verdicts, note = align_verdicts([c.attributed for c in judged.classifications], len(sentences))

@@ -19,7 +19,7 @@ from evaluation.centring import centred_similarity
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
-from evaluation.prompts import RelevantSentences, context_relevance_prompt
+from evaluation.prompts import RelevantSentences, context_relevance_call
 from evaluation.sample import Sample
 from evaluation.scores import context_relevance_score
 from ragtest_core.llm.plan import PlannedCall
@@ -78,13 +78,12 @@ class ContextRelevance(Metric):
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
         """One call extracting the relevant sentences of all the contexts."""
-        prompt = context_relevance_prompt(sample.question or "", sample.contexts)
-        return [PlannedCall("context_relevance.extract", prompt, RelevantSentences)]
+        return [context_relevance_call(sample.question or "", sample.contexts)]
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         total = len(context_sentences(sample))
         (call,) = ContextRelevance.llm_prompts(self, sample)
-        extracted = await judge.llm.structured(call.prompt, RelevantSentences, stage=call.stage)
+        extracted = await judge.ask(call, RelevantSentences)
         kept = [s for s in extracted.sentences if s.strip() and s.strip().lower().rstrip(".") != _NOTHING_RELEVANT]
         relevant = sum(len(sentences_of(s)) for s in kept)
         result = context_relevance_score(relevant, total)

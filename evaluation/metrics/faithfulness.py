@@ -4,7 +4,8 @@ Edge cases: an answer that only refuses ("I don't know") -> 1.0 "refusal: no cla
 unsupported claims and a refusal makes none (answer_relevancy, answer_correctness and negative_rejection judge
 whether refusing was right); an empty answer likewise -> 1.0 "empty answer: no claims"; no contexts -> 0.0, no
 statement can be supported. Refusal sentences inside a longer answer are not statements. The local judge takes
-each remaining answer sentence as one statement.
+each remaining answer sentence as one statement. LLM judge (RAGAS): the answer's statements (the run's shared
+statement step, `LLMJudge.statements`, citation markers removed), then one call with a verdict per statement.
 """
 
 from __future__ import annotations
@@ -14,28 +15,14 @@ from typing import ClassVar
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric, align_verdicts, with_note
-from evaluation.prompts import Statements, StatementVerdicts, faithfulness_prompt, statements_prompt
+from evaluation.prompts import StatementVerdicts, faithfulness_call, statements_call
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
 from evaluation.sample import Sample
 from evaluation.scores import faithfulness_score
+from evaluation.statements import plain_statements
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.schema import ANSWER, CONTEXTS, QUESTION, MetricResult
 from ragtest_core.text import sentences_of
-
-
-def statements_call(sample: Sample) -> PlannedCall:
-    """The first judge call: the answer broken into statements (the reply restates the answer)."""
-    answer = sample.answer or ""
-    prompt = statements_prompt(sample.question or "", answer)
-    return PlannedCall("faithfulness.statements", prompt, Statements, echo=(answer,))
-
-
-def verdicts_call(sample: Sample, statements: list[str]) -> PlannedCall:
-    """The second judge call: one verdict per statement against the contexts."""
-    prompt = faithfulness_prompt(sample.contexts, statements)
-    return PlannedCall(
-        "faithfulness.verdicts", prompt, StatementVerdicts, echo=tuple(statements), items=len(statements)
-    )
 
 
 class Faithfulness(Metric):
@@ -74,17 +61,16 @@ class Faithfulness(Metric):
         return result.model_copy(update={"details": {"statements": details}})
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        """The shared statement step, then the verdicts (the answer's sentences stand in for its statements)."""
         answer = sample.answer or ""
-        return [statements_call(sample), verdicts_call(sample, sentences_of(answer) or [answer])]
+        stand_in = plain_statements(sentences_of(answer) or [answer])
+        return [statements_call(sample.question or "", answer), faithfulness_call(sample.contexts, stand_in)]
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
-        first = statements_call(sample)
-        extracted = await judge.llm.structured(first.prompt, Statements, stage=first.stage)
-        statements = [s.strip() for s in extracted.statements if s.strip()]
+        statements = plain_statements(await judge.statements(sample.question or "", sample.answer or ""))
         if not statements:
             return faithfulness_score([])
-        second = verdicts_call(sample, statements)
-        judged = await judge.llm.structured(second.prompt, StatementVerdicts, stage=second.stage)
+        judged = await judge.ask(faithfulness_call(sample.contexts, statements), StatementVerdicts)
         if not judged.verdicts:
             return MetricResult.failed("the judge returned no verdicts")
         verdicts, note = align_verdicts([v.verdict for v in judged.verdicts], len(statements))

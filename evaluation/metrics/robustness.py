@@ -21,9 +21,10 @@ from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
 from evaluation.metrics.answer_correctness import AnswerCorrectness
-from evaluation.prompts import RejectionVerdict, rejection_prompt
+from evaluation.prompts import RejectionVerdict, rejection_call
 from evaluation.refusal import is_noncommittal
 from evaluation.sample import Sample
+from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, QUESTION_TYPE, MetricResult
 
 UNANSWERABLE = "unanswerable"
@@ -50,10 +51,12 @@ class NegativeRejection(Metric):
             return MetricResult.ok(1.0, "declined an unanswerable question")
         return MetricResult.ok(0.0, "answered an unanswerable question")
 
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        return [rejection_call(f"{self.name}.verdict", sample.question or "", sample.answer or "")]
+
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
-        reply = await judge.llm.structured(
-            rejection_prompt(sample.question or "", sample.answer or ""), RejectionVerdict, stage=f"{self.name}.verdict"
-        )
+        (call,) = NegativeRejection.llm_prompts(self, sample)
+        reply = await judge.ask(call, RejectionVerdict)
         if reply.rejected:
             return MetricResult.ok(1.0, f"declined an unanswerable question: {reply.reason}".rstrip(": "))
         return MetricResult.ok(0.0, f"answered an unanswerable question: {reply.reason}".rstrip(": "))
@@ -104,6 +107,10 @@ class NoiseRobustness(Metric):
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         return self._note(self.correctness.score_local(sample, judge), distractors(sample) or 0)
+
+    def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
+        """answer_correctness' calls (shared with it when both are selected)."""
+        return self.correctness.llm_prompts(sample)
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         return self._note(await self.correctness.score_llm(sample, judge), distractors(sample) or 0)

@@ -145,4 +145,5 @@ class SemanticSimilarity(_ReferenceMetric):
         return self._score(sample, judge.embedder)
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
-        return self._score(sample, judge.embedder)
+        texts = [sample.answer or "", sample.ground_truth or ""]
+        return await judge.cpu.run(lambda: self._score(sample, judge.embedder), embed=texts)

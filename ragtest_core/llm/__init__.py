@@ -2,6 +2,9 @@
 
 from ragtest_core.llm.cache import LLMCache
 from ragtest_core.llm.client import LLMClient, LLMConfig
+from ragtest_core.llm.formats import STRUCTURED_OUTPUT_MODES, structured_output_mode
+from ragtest_core.llm.guard import ModelUnfitError
+from ragtest_core.llm.limits import CALL_ORDER
 from ragtest_core.llm.parsing import extract_json, parse_structured
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.llm.scripted import ScriptedChatModel
@@ -9,9 +12,12 @@ from ragtest_core.llm.spec import build_client, make_chat_model
 from ragtest_core.llm.usage import UsageTracker
 
 __all__ = [
+    "CALL_ORDER",
+    "STRUCTURED_OUTPUT_MODES",
     "LLMCache",
     "LLMClient",
     "LLMConfig",
+    "ModelUnfitError",
     "PlannedCall",
     "ScriptedChatModel",
     "UsageTracker",
@@ -19,4 +25,5 @@ __all__ = [
     "extract_json",
     "make_chat_model",
     "parse_structured",
+    "structured_output_mode",
 ]

@@ -1,4 +1,8 @@
-"""An on-disk cache of LLM replies keyed by content: model identity + messages + parameters (SQLite)."""
+"""An on-disk cache of LLM replies keyed by content: model identity + messages + parameters (SQLite).
+
+It also remembers what the runtime learnt about a model (e.g. that its server rejects native structured output),
+so the next run does not ask again.
+"""
 
 from __future__ import annotations
 
@@ -29,6 +33,9 @@ class LLMCache:
         self._conn.execute(
             "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, reply TEXT, usage TEXT)"
         )
+        self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS model_settings (model TEXT, name TEXT, value TEXT, PRIMARY KEY (model, name))"
+        )
 
     def get(self, key: str) -> tuple[str, dict[str, int]] | None:
         with self._lock:
@@ -42,6 +49,20 @@ class LLMCache:
             self._conn.execute(
                 "INSERT OR REPLACE INTO replies (key, model, reply, usage) VALUES (?, ?, ?, ?)",
                 (key, model_id, reply, json.dumps(usage)),
+            )
+
+    def get_setting(self, model_id: str, name: str) -> str | None:
+        """A value learnt about a model in an earlier run (None when unknown)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT value FROM model_settings WHERE model = ? AND name = ?", (model_id, name)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_setting(self, model_id: str, name: str, value: str) -> None:
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO model_settings (model, name, value) VALUES (?, ?, ?)", (model_id, name, value)
             )
 
     def __len__(self) -> int:

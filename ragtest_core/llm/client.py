@@ -8,30 +8,55 @@ without a request, so a run stops fast and the pipeline can report it.
 
 Per-call parameters (max_tokens, temperature) travel as invoke kwargs; the shared chat model is never mutated,
 so concurrent calls cannot see each other's settings (ragas sets `n`/`temperature` on a shared model and races).
+
+Structured calls use the provider's native structured output where it has one (`formats`); a provider that
+rejects it gets the schema in the prompt from then on (remembered in the cache db). All calls of a client wait in
+one priority queue (`limits.AdaptiveConcurrency`). A prompt kind whose first replies are all unusable is stopped
+(`guard`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
 from ragtest_core.llm.cache import LLMCache, cache_key
-from ragtest_core.llm.errors import CallFailure, EmptyReplyError, classify_error
-from ragtest_core.llm.limits import AdaptiveConcurrency, RateLimits
+from ragtest_core.llm.errors import EmptyReplyError, FormatRejectedError, RefusalError, classify_error
+from ragtest_core.llm.formats import (
+    SETTING,
+    StructuredOutput,
+    format_key,
+    initial_mode,
+    is_format_rejection,
+    native_kwargs,
+)
+from ragtest_core.llm.guard import FitnessGuard
+from ragtest_core.llm.limits import CALL_ORDER, AdaptiveConcurrency, QueueKey, RateLimits
 from ragtest_core.llm.loop import on_io_loop
+from ragtest_core.llm.messages import Prompt, structured_messages, to_messages, with_instructions
 from ragtest_core.llm.parsing import parse_structured, schema_instructions
+from ragtest_core.llm.replies import (
+    finish_reason,
+    is_rate_limit,
+    message_dict,
+    read_with,
+    reply_text,
+)
 from ragtest_core.llm.usage import UsageTracker, estimate_tokens
 
 T = TypeVar("T", bound=BaseModel)
-Prompt = str | Sequence[BaseMessage]
+logger = logging.getLogger(__name__)
+__all__ = ["LLMClient", "LLMConfig", "Prompt", "reply_text", "to_messages", "with_instructions"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +76,9 @@ class LLMConfig:
     temperature: float = 0.0
     max_tokens: int | None = None
     truncation_max_tokens: int = 4096
+    #: "auto": the provider's native structured output where it has one (falling back to the schema in the
+    #: prompt when the server rejects it), "native" (no fallback) or "prompt" (always the schema as text).
+    structured_output: StructuredOutput = "auto"
 
 
 class LLMClient:
@@ -75,23 +103,102 @@ class LLMClient:
         )
         self.limits = RateLimits.make(self.config.requests_per_second, self.config.tokens_per_minute)
         self.fatal: LLMPermanentError | None = None
+        self.guard = FitnessGuard(model_id)
+        self.usage.concurrency = self.config.max_concurrency
+        #: "native" or "prompt": how structured calls ask for JSON now (see `LLMConfig.structured_output`).
+        remembered = self.cache.get_setting(model_id, SETTING) if self.cache is not None else None
+        self.structured_mode = initial_mode(self.config.structured_output, model, remembered)
         self._pending: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[str]]] = {}
 
+    def native_format(self, schema: type[BaseModel]) -> dict[str, Any] | None:
+        """The invoke keyword asking for `schema` natively, or None when the schema goes into the prompt."""
+        return native_kwargs(self.model, schema) if self.structured_mode == "native" else None
+
+    def _fall_back_to_prompt(self, reason: str) -> None:
+        if self.structured_mode == "prompt":
+            return
+        self.structured_mode = "prompt"
+        logger.warning("%s rejected native structured output (%s): the schema goes into the prompt", self.model_id,
+                       reason)  # fmt: skip
+        if self.cache is not None:
+            self.cache.put_setting(self.model_id, SETTING, "prompt")
+
     async def text(
-        self, prompt: Prompt, *, stage: str, max_tokens: int | None = None, temperature: float | None = None
+        self,
+        prompt: Prompt,
+        *,
+        stage: str,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        priority: int = 0,
     ) -> str:
         """The model's reply text. Cached by content; retried on transient errors; raises LLMError."""
         messages = to_messages(prompt)
         return await self._call(
-            messages, stage=stage, max_tokens=max_tokens or self.config.max_tokens, temperature=temperature
+            messages,
+            stage=stage,
+            max_tokens=max_tokens or self.config.max_tokens,
+            temperature=temperature,
+            priority=priority,
         )
 
-    async def structured(self, prompt: Prompt, schema: type[T], *, stage: str, temperature: float | None = None) -> T:
-        """A reply parsed and validated against `schema`; one repair round when the first reply does not parse."""
-        messages = with_instructions(to_messages(prompt), schema_instructions(schema))
-        reply = await self._call(messages, stage=stage, max_tokens=self.config.max_tokens, temperature=temperature)
+    async def structured(
+        self,
+        prompt: Prompt,
+        schema: type[T],
+        *,
+        stage: str,
+        temperature: float | None = None,
+        priority: int = 0,
+        fallback: Callable[[str], T | None] | None = None,
+    ) -> T:
+        """A reply parsed and validated against `schema`; one repair round when the first reply does not parse.
+
+        `priority`: calls with a higher one leave the queue first (give it to a call that others wait for).
+        `fallback`: a stage's own reading of a reply that is not the JSON asked for (tried on both replies after
+        the repair round failed). Raises `LLMOutputError`, or `ModelUnfitError` once the label's first replies
+        were all unusable (see `guard`)."""
+        self.guard.check(stage)
+        base = to_messages(prompt)
+        native = self.native_format(schema)
         try:
-            return parse_structured(reply, schema)
+            return await self._structured(base, schema, stage, temperature, priority, native, fallback)
+        except FormatRejectedError as exc:
+            if self.config.structured_output == "native":
+                raise LLMPermanentError(f"native structured output was rejected: {exc}") from exc
+            self._fall_back_to_prompt(str(exc))
+            return await self._structured(base, schema, stage, temperature, priority, None, fallback)
+
+    async def _structured(
+        self,
+        base: list[BaseMessage],
+        schema: type[T],
+        stage: str,
+        temperature: float | None,
+        priority: int,
+        native: dict[str, Any] | None,
+        fallback: Callable[[str], T | None] | None,
+    ) -> T:
+        messages = structured_messages(base, schema, native is not None)
+
+        async def ask(prompt: list[BaseMessage], rank: int) -> str:
+            try:
+                return await self._call(
+                    prompt,
+                    stage=stage,
+                    max_tokens=self.config.max_tokens,
+                    temperature=temperature,
+                    priority=rank,
+                    extra=native,
+                )
+            except RefusalError as exc:
+                self.usage.record_failure(stage)
+                self.guard.failed(stage, exc.refusal, "refused")
+                raise
+
+        reply = await ask(messages, priority)
+        try:
+            value = parse_structured(reply, schema)
         except LLMOutputError as first_error:
             repair = [
                 *messages,
@@ -101,23 +208,39 @@ class LLMClient:
                     f"Reply again with the JSON object only.\n{schema_instructions(schema)}"
                 ),
             ]
-            second = await self._call(repair, stage=stage, max_tokens=self.config.max_tokens, temperature=temperature)
+            second = await ask(repair, priority + 1)  # started work finishes first
             try:
-                return parse_structured(second, schema)
+                value = parse_structured(second, schema)
             except LLMOutputError as exc:
-                self.usage.record_failure(stage)
-                raise LLMOutputError(f"unparseable judgement after one repair: {exc}") from exc
+                read = read_with(fallback, reply, second)
+                if read is None:
+                    self.usage.record_failure(stage)
+                    self.guard.failed(stage, reply, str(exc))
+                    raise LLMOutputError(f"unparseable judgement after one repair: {exc}") from exc
+                value = read
+        self.guard.succeeded(stage)
+        return value
 
     async def _call(
-        self, messages: list[BaseMessage], *, stage: str, max_tokens: int | None, temperature: float | None
+        self,
+        messages: list[BaseMessage],
+        *,
+        stage: str,
+        max_tokens: int | None,
+        temperature: float | None,
+        priority: int = 0,
+        extra: dict[str, Any] | None = None,
     ) -> str:
-        """A cached reply, or one call; identical calls in flight at once share one request."""
+        """A cached reply, or one call; identical calls in flight at once share one request. `extra`: invoke
+        keywords (native structured output)."""
         if self.fatal is not None:
             raise LLMPermanentError(str(self.fatal))
         params: dict[str, Any] = {
             "temperature": self.config.temperature if temperature is None else temperature,
             "max_tokens": max_tokens,
         }
+        if extra:
+            params["format"] = format_key(extra)
         key = cache_key(self.model_id, [message_dict(m) for m in messages], params)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             self.usage.record_cache_hit(stage)
@@ -131,7 +254,11 @@ class LLMClient:
         self._pending[key] = (loop, future)
         try:
             call_kwargs = {} if temperature is None else {"temperature": temperature}
-            reply = await on_io_loop(self._call_and_store(key, messages, stage, max_tokens, call_kwargs))
+            call_kwargs.update(extra or {})
+            queue_key: QueueKey = (-priority, CALL_ORDER.get())
+            reply = await on_io_loop(
+                self._call_and_store(key, messages, stage, max_tokens, call_kwargs, queue_key, bool(extra))
+            )
             future.set_result(reply)
             return reply
         except asyncio.CancelledError:
@@ -145,31 +272,49 @@ class LLMClient:
             self._pending.pop(key, None)
 
     async def _call_and_store(
-        self, key: str, messages: list[BaseMessage], stage: str, max_tokens: int | None, call_kwargs: dict[str, Any]
+        self,
+        key: str,
+        messages: list[BaseMessage],
+        stage: str,
+        max_tokens: int | None,
+        call_kwargs: dict[str, Any],
+        queue_key: QueueKey,
+        native: bool,
     ) -> str:
         """Retries and the cache write run on the I/O loop: a reply is stored the moment it arrives, even while
         the stage's own loop is busy with CPU work, so a killed run loses only the calls in flight."""
-        reply, usage = await self._call_with_retries(messages, stage=stage, max_tokens=max_tokens, **call_kwargs)
+        reply, usage = await self._call_with_retries(messages, stage, max_tokens, call_kwargs, queue_key, native)
         if self.cache is not None and reply.strip():  # an empty reply is a provider glitch: ask again next run
             self.cache.put(key, self.model_id, reply, usage)
         return reply
 
     async def _call_with_retries(
-        self, messages: list[BaseMessage], *, stage: str, max_tokens: int | None, **call_kwargs: Any
+        self,
+        messages: list[BaseMessage],
+        stage: str,
+        max_tokens: int | None,
+        call_kwargs: dict[str, Any],
+        queue_key: QueueKey,
+        native: bool,
     ) -> tuple[str, dict[str, int]]:
         attempt = 0
         truncation_retried = False
         while True:
             try:
-                message = await self._invoke_once(messages, max_tokens, call_kwargs)
+                message = await self._invoke_once(messages, stage, max_tokens, call_kwargs, queue_key)
                 reply = reply_text(message)
+                if refusal := message.additional_kwargs.get("refusal"):
+                    self._record_usage(stage, messages, message, reply)
+                    raise RefusalError(str(refusal))
                 if not reply.strip() and attempt < self.config.max_retries:  # an empty 200: ask again
                     self._record_usage(stage, messages, message, reply)
                     raise EmptyReplyError("the model returned an empty reply")
-            except LLMPermanentError:
+            except (LLMPermanentError, RefusalError):
                 raise
             except Exception as exc:
                 failure = classify_error(exc, timeout_s=self.config.timeout_s)
+                if native and is_format_rejection(exc, failure):
+                    raise FormatRejectedError(failure.message) from exc
                 if failure.permanent:
                     self.usage.record_failure(stage)
                     self.fatal = self.fatal or LLMPermanentError(failure.message)
@@ -190,22 +335,35 @@ class LLMClient:
             return reply, usage
 
     async def _invoke_once(
-        self, messages: list[BaseMessage], max_tokens: int | None, call_kwargs: dict[str, Any]
+        self,
+        messages: list[BaseMessage],
+        stage: str,
+        max_tokens: int | None,
+        call_kwargs: dict[str, Any],
+        queue_key: QueueKey,
     ) -> AIMessage:
         """One attempt, run on the shared I/O loop whatever loop the caller is on (see ragtest_core.llm.loop)."""
-        return await on_io_loop(self._invoke_on_io_loop(messages, max_tokens, call_kwargs))
+        return await on_io_loop(self._invoke_on_io_loop(messages, stage, max_tokens, call_kwargs, queue_key))
 
     async def _invoke_on_io_loop(
-        self, messages: list[BaseMessage], max_tokens: int | None, call_kwargs: dict[str, Any]
+        self,
+        messages: list[BaseMessage],
+        stage: str,
+        max_tokens: int | None,
+        call_kwargs: dict[str, Any],
+        queue_key: QueueKey,
     ) -> AIMessage:
-        epoch = await self.concurrency.acquire()
+        epoch = await self.concurrency.acquire(queue_key)
+        started: float | None = None
         try:
             await self.limits.acquire(sum(estimate_tokens(str(m.content)) for m in messages))
             if self.fatal is not None:  # another call failed for good while this one waited
                 raise LLMPermanentError(str(self.fatal))
+            self.guard.check(stage)  # the prompt kind was stopped while this call waited
             kwargs: dict[str, Any] = dict(call_kwargs)
             if max_tokens is not None:
                 kwargs["max_tokens"] = max_tokens
+            started = time.monotonic()
             call = self.model.ainvoke(messages, **kwargs)
             result = await asyncio.wait_for(call, timeout=self.config.timeout_s)
         except Exception as exc:
@@ -214,6 +372,8 @@ class LLMClient:
                 self.concurrency.on_rate_limited(epoch, failure.retry_after_s)
             raise
         finally:
+            if started is not None:
+                self.usage.record_request(started, time.monotonic())
             await self.concurrency.release()
         self.concurrency.on_success()
         if not isinstance(result, AIMessage):
@@ -242,44 +402,3 @@ class LLMClient:
             return min(self.config.retry_after_max_s, retry_after_s) + random.uniform(0, 0.1)
         ceiling = min(self.config.backoff_max_s, self.config.backoff_base_s * 2 ** (attempt - 1))
         return random.uniform(ceiling / 2, ceiling)  # jittered exponential backoff
-
-
-def is_rate_limit(failure: CallFailure) -> bool:
-    return failure.message.startswith("rate limited")
-
-
-def to_messages(prompt: Prompt) -> list[BaseMessage]:
-    if isinstance(prompt, str):
-        return [HumanMessage(content=prompt)]
-    messages = list(prompt)
-    if not messages:
-        raise ValueError("an LLM prompt needs at least one message")
-    return messages
-
-
-def with_instructions(messages: list[BaseMessage], instructions: str) -> list[BaseMessage]:
-    """The messages with `instructions` appended to the last user message (or added as a new one)."""
-    last = messages[-1]
-    if isinstance(last, HumanMessage) and isinstance(last.content, str):
-        return [*messages[:-1], HumanMessage(content=f"{last.content}\n\n{instructions}")]
-    return [*messages, HumanMessage(content=instructions)]
-
-
-def message_dict(message: BaseMessage) -> dict[str, str]:
-    return {"role": message.type, "content": str(message.content)}
-
-
-def reply_text(message: AIMessage) -> str:
-    """The reply's text; content-block replies (Anthropic, reasoning models) are joined, not repr'd."""
-    content = message.content
-    return content if isinstance(content, str) else str(message.text)
-
-
-def finish_reason(message: AIMessage) -> str | None:
-    meta = message.response_metadata or {}
-    value = meta.get("finish_reason") or meta.get("stop_reason") or meta.get("done_reason")
-    return str(value) if value is not None else None
-
-
-def system(text: str) -> SystemMessage:
-    return SystemMessage(content=text)

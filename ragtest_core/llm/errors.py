@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+from ragtest_core.errors import LLMError, LLMOutputError
+
 _PERMANENT_STATUS = {
     400: "bad request",
     401: "authentication failed",
@@ -32,6 +34,18 @@ class CallFailure:
 
 class EmptyReplyError(Exception):
     """A 200 whose content is empty: a provider glitch, retried."""
+
+
+class RefusalError(LLMOutputError):
+    """The model declined to answer (a structured-output refusal): asking again would get the same."""
+
+    def __init__(self, refusal: str) -> None:
+        super().__init__(f"the model refused: {refusal[:200]}")
+        self.refusal = refusal
+
+
+class FormatRejectedError(LLMError):
+    """The provider rejected the native structured-output parameter: ask again with the schema in the prompt."""
 
 
 def classify_error(exc: BaseException, timeout_s: float) -> CallFailure:

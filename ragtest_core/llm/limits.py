@@ -1,25 +1,40 @@
-"""Flow control for model calls: adaptive concurrency (AIMD) and a tokens-per-minute bucket.
+"""Flow control for model calls: adaptive concurrency (AIMD) with one priority queue, and a tokens-per-minute bucket.
 
-Both are used only from the LLM I/O loop (ragtest_core.llm.loop), so an asyncio.Condition is safe here. The
+Both are used only from the LLM I/O loop (ragtest_core.llm.loop), so plain asyncio futures are safe here. The
 requests-per-second limit is LangChain's `InMemoryRateLimiter` (see `RateLimits`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
+#: Where the work a call serves stands in its stage (e.g. the row index): among calls of equal priority, earlier
+#: work goes first, so a row's dependent calls follow its first ones instead of queueing behind every other row.
+CALL_ORDER: ContextVar[int] = ContextVar("ragtest_call_order", default=0)
+
+#: Sort key of a waiting call: (-priority, order); ties go first come, first served.
+QueueKey = tuple[int, int]
+
 
 class AdaptiveConcurrency:
-    """A bound on calls in flight that adapts to the provider: AIMD, as TCP does.
+    """A bound on calls in flight that adapts to the provider (AIMD, as TCP does), with one priority queue.
 
     On a rate-limit reply the limit is multiplied by `decrease` (at most once per round trip: 429s from calls
     that started before the last cut do not cut again), and no new call starts until the server's Retry-After
     has passed (calls sent into a window known to be full would only collect more 429s); each success adds
     `1 / limit`, so a full window of successes raises it by one. The limit stays within [floor, ceiling].
+
+    Every call of a client waits in one queue: a freed slot goes to the waiting call with the smallest key
+    (`-priority`, then `CALL_ORDER`), then to the one that came first. A call that others wait for (a statement
+    extraction before its verdicts) asks with a higher priority, so chains finish early and the last wave of a
+    run is full of independent calls.
     """
 
     def __init__(
@@ -35,38 +50,64 @@ class AdaptiveConcurrency:
         self.lowest = self.limit
         self._epoch = 0  # bumped on every cut
         self.paused_until = 0.0  # time.monotonic() before which no call starts
-        self._condition: asyncio.Condition | None = None
+        self._waiters: list[tuple[QueueKey, int, asyncio.Future[None]]] = []
+        self._arrivals = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
 
     @property
     def allowed(self) -> int:
         return max(self.floor, int(self.limit))
 
-    def _cond(self) -> asyncio.Condition:
-        if self._condition is None:
-            self._condition = asyncio.Condition()
-        return self._condition
+    @property
+    def waiting(self) -> int:
+        return sum(1 for *_, future in self._waiters if not future.done())
 
-    async def acquire(self) -> int:
+    async def acquire(self, key: QueueKey = (0, 0)) -> int:
         """Wait for a slot; returns the epoch the call started in (pass it to `on_rate_limited`)."""
-        condition = self._cond()
-        while True:
-            pause = self.paused_until - time.monotonic()
-            if pause > 0:
-                await asyncio.sleep(pause)
-            async with condition:
-                await condition.wait_for(lambda: self.in_flight < self.allowed)
-                if self.paused_until <= time.monotonic():
-                    self.in_flight += 1
-                    return self._epoch
+        if not self._waiters and self._can_start():
+            self.in_flight += 1
+            return self._epoch
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (key, next(self._arrivals), future))
+        self._wake()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # the slot was handed over as the caller was cancelled
+                self.in_flight -= 1
+                self._wake()
+            raise
+        return self._epoch
 
     async def release(self) -> None:
-        condition = self._cond()
-        async with condition:
-            self.in_flight -= 1
-            condition.notify_all()
+        self.in_flight -= 1
+        self._wake()
+
+    def _can_start(self) -> bool:
+        return self.in_flight < self.allowed and self.paused_until <= time.monotonic()
+
+    def _wake(self) -> None:
+        """Hand free slots to the best waiting calls; while paused, look again when the pause ends."""
+        while self._waiters and self.in_flight < self.allowed:
+            pause = self.paused_until - time.monotonic()
+            if pause > 0:
+                if self._timer is None:
+                    self._timer = asyncio.get_running_loop().call_later(pause, self._resume)
+                return
+            _, _, future = heapq.heappop(self._waiters)
+            if future.done():  # cancelled while waiting
+                continue
+            self.in_flight += 1
+            future.set_result(None)
+
+    def _resume(self) -> None:
+        self._timer = None
+        self._wake()
 
     def on_success(self) -> None:
         self.limit = min(float(self.ceiling), self.limit + self.increase / max(1.0, self.limit))
+        if self._waiters:
+            self._wake()
 
     def on_rate_limited(self, epoch: int, retry_after_s: float | None = None) -> None:
         if retry_after_s:

@@ -1,9 +1,16 @@
-"""Structured output that works with weak models: find JSON in fenced or chatty replies and repair common faults."""
+"""Structured output that works with weak models: find JSON in fenced or chatty replies and repair common faults.
+
+A reasoning model's `<think>...</think>` preamble is dropped first (the JSON drafts it thinks through are not its
+answer); `//` and `/* */` comments outside strings are removed before parsing.
+"""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -16,26 +23,63 @@ _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
 _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*:)")
-_COMMENT = re.compile(r"^\s*//.*$", re.MULTILINE)
+_THINK_END = re.compile(r"</(?:think|thinking|reasoning)>", re.IGNORECASE)
+_THINK_OPEN = re.compile(r"^\s*<(think|thinking|reasoning)>", re.IGNORECASE)
 
 
+def json_schema(schema: type[BaseModel], strict: bool = False) -> dict[str, Any]:
+    """`schema` as a compact JSON schema: references inlined, titles and defaults dropped. `strict`: every property
+    required and no others allowed, as OpenAI's strict structured output requires. (A fresh copy of a cached one.)"""
+    return copy.deepcopy(_json_schema(schema, strict))
+
+
+@lru_cache(maxsize=256)
+def _json_schema(schema: type[BaseModel], strict: bool) -> dict[str, Any]:
+    from langchain_core.utils.function_calling import convert_to_openai_function
+
+    return _without_defaults(convert_to_openai_function(schema, strict=strict)["parameters"])
+
+
+def _without_defaults(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _without_defaults(value) for key, value in node.items() if key != "default"}
+    if isinstance(node, list):
+        return [_without_defaults(value) for value in node]
+    return node
+
+
+@lru_cache(maxsize=256)
 def schema_instructions(schema: type[BaseModel]) -> str:
-    """Text appended to a prompt asking for one JSON object that matches `schema`."""
+    """Text asking for one JSON object that matches `schema` (when the provider takes no schema natively)."""
     return (
         "Respond with one JSON object only, no prose, that conforms to this JSON schema:\n"
-        f"{json.dumps(schema.model_json_schema(), ensure_ascii=False)}"
+        f"{json.dumps(json_schema(schema), ensure_ascii=False)}"
     )
+
+
+def strip_reasoning(text: str) -> str:
+    """The reply after a reasoning model's `<think>...</think>` block (the closing tag alone counts too: some
+    chat templates open the block in the prompt). An unclosed block holds no answer."""
+    ends = list(_THINK_END.finditer(text))
+    if ends:
+        return text[ends[-1].end() :]
+    if _THINK_OPEN.match(text):
+        return ""
+    return text
 
 
 def extract_json(text: str) -> Any:
     """The first JSON value found in `text`, after trying fences, the outermost braces and repairs."""
     if not text or not text.strip():
         raise LLMOutputError("the model returned an empty reply")
+    raw, text = text, strip_reasoning(text)
+    if not text.strip():
+        raise LLMOutputError(f"the reply holds only reasoning, no answer: {raw[:200]!r}")
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     errors: list[str] = []
     for candidate in candidates:
         for snippet in _json_snippets(candidate):
-            for variant in _repairs(snippet):
+            for variant in _repairs(snippet):  # the snippet as it is first; repairs only when it fails
                 try:
                     return json.loads(variant)
                 except json.JSONDecodeError as exc:
@@ -43,19 +87,18 @@ def extract_json(text: str) -> Any:
     raise LLMOutputError(f"no JSON found in the reply ({errors[-1] if errors else 'no braces'}): {text[:200]!r}")
 
 
-def _json_snippets(text: str) -> list[str]:
-    """The text itself, then each balanced {...} or [...] block in it, outermost first."""
-    snippets = [text.strip()]
+def _json_snippets(text: str) -> Iterator[str]:
+    """The text itself, then each balanced {...} or [...] block in it, outermost first (found only as needed)."""
+    yield text.strip()
     for opener, closer in (("{", "}"), ("[", "]")):
         start = text.find(opener)
         while start != -1:
             end = _matching_close(text, start, opener, closer)
             if end is None:
-                snippets.append(text[start:])  # unbalanced: maybe truncated, let the repairs try
+                yield text[start:]  # unbalanced: maybe truncated, let the repairs try
                 break
-            snippets.append(text[start : end + 1])
+            yield text[start : end + 1]
             start = text.find(opener, end + 1)
-    return snippets
 
 
 def _matching_close(text: str, start: int, opener: str, closer: str) -> int | None:
@@ -82,19 +125,45 @@ def _matching_close(text: str, start: int, opener: str, closer: str) -> int | No
     return None
 
 
-def _repairs(snippet: str) -> list[str]:
+def _repairs(snippet: str) -> Iterator[str]:
     """The snippet, then versions with common faults fixed: smart quotes, trailing commas, comments,
     single quotes, bare keys, Python literals."""
-    fixed = snippet.translate(_SMART_QUOTES)
-    fixed = _COMMENT.sub("", fixed)
-    fixed = _TRAILING_COMMA.sub(r"\1", fixed)
-    variants = [snippet, fixed]
+    yield snippet
+    fixed = _TRAILING_COMMA.sub(r"\1", strip_comments(snippet.translate(_SMART_QUOTES)))
+    yield fixed
     pythonish = re.sub(r"\bTrue\b", "true", re.sub(r"\bFalse\b", "false", re.sub(r"\bNone\b", "null", fixed)))
-    variants.append(pythonish)
+    yield pythonish
     if "'" in pythonish and '"' not in pythonish:
-        variants.append(pythonish.replace("'", '"'))
-    variants.append(_BARE_KEY.sub(r'\1"\2"\3', pythonish))
-    return variants
+        yield pythonish.replace("'", '"')
+    yield _BARE_KEY.sub(r'\1"\2"\3', pythonish)
+
+
+def strip_comments(text: str) -> str:
+    """`text` without `//` line comments and `/* */` block comments outside strings ("..." or '...')."""
+    out: list[str] = []
+    index, quote = 0, ""
+    while index < len(text):
+        char = text[index]
+        if quote:
+            out.append(char)
+            if char == "\\" and index + 1 < len(text):
+                out.append(text[index + 1])
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif text.startswith("//", index):
+            end = text.find("\n", index)
+            index = len(text) if end == -1 else end
+            continue
+        elif text.startswith("/*", index):
+            end = text.find("*/", index + 2)
+            index = len(text) if end == -1 else end + 2
+            continue
+        else:
+            quote = char if char in "\"'" else ""
+            out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def parse_structured(text: str, schema: type[T]) -> T:

@@ -1,17 +1,20 @@
 """A planned LLM call: what a stage WILL send, built by the same code that sends it (for `--dry-run` estimates).
 
 Stage packages return `PlannedCall`s from their public planning functions (`testgen.plan_llm_calls`,
-`evaluation.plan_llm_calls`); the estimator only counts them. `text()` is the user message as
-`LLMClient.structured` sends it: the prompt followed by the schema's JSON instructions.
+`evaluation.plan_llm_calls`); the estimator only counts them. A stage sends a call with `messages()`, so what is
+planned is what is sent. `text()` is every message's content joined, as `LLMClient.structured` sends it: the
+instructions (a system message) with the schema's JSON instructions after them, then the prompt; or, without
+instructions, the prompt followed by the schema's JSON instructions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from ragtest_core.llm.parsing import schema_instructions
+from ragtest_core.llm.messages import prompt_text, split_prompt, structured_messages
 
 
 @dataclass(frozen=True)
@@ -20,7 +23,7 @@ class PlannedCall:
 
     #: The runtime's call label (the `stage=` of the call), e.g. "faithfulness.verdicts" or "testgen".
     stage: str
-    #: The prompt as the stage renders it (before the schema instructions are appended).
+    #: The call's own data (or the whole prompt when `instructions` is empty), sent last.
     prompt: str
     #: The reply schema of a structured call; None for a plain text call.
     schema: type[BaseModel] | None = None
@@ -30,9 +33,18 @@ class PlannedCall:
     items: int = 1
     #: The question type of a test-set generation call ("" elsewhere).
     question_type: str = ""
+    #: The instructions every call of this kind shares, sent first (a system message) so providers can cache them.
+    instructions: str = ""
 
-    def text(self) -> str:
-        """The message text as sent: the prompt plus, for a structured call, the schema's JSON instructions."""
-        if self.schema is None:
-            return self.prompt
-        return f"{self.prompt}\n\n{schema_instructions(self.schema)}"
+    def base_messages(self) -> list[BaseMessage]:
+        """The instructions and the prompt, before any schema text: what a stage passes to the client."""
+        return split_prompt(self.instructions, self.prompt)
+
+    def messages(self, native: bool = False) -> list[BaseMessage]:
+        """The messages as sent; `native`: the provider takes the schema as a parameter, not as text."""
+        base = self.base_messages()
+        return base if self.schema is None else structured_messages(base, self.schema, native)
+
+    def text(self, native: bool = False) -> str:
+        """The message text as sent (all contents joined)."""
+        return prompt_text(self.messages(native))

@@ -7,7 +7,7 @@ and it reports token usage like a real provider.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -16,12 +16,10 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from ragtest_core.llm.messages import prompt_text
+
 Responder = Callable[[str], str]
-
-
-def prompt_text(messages: Sequence[BaseMessage]) -> str:
-    """The whole prompt as one text (all message contents joined)."""
-    return "\n".join(str(m.content) for m in messages)
+__all__ = ["Responder", "ScriptedChatModel", "prompt_text"]
 
 
 class ScriptedChatModel(BaseChatModel):

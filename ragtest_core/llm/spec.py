@@ -14,20 +14,36 @@ from ragtest_core.llm.usage import UsageTracker
 
 DEFAULT_BASE_URL_MODEL = "default"
 _EXTRAS = ("openai", "ollama", "anthropic")  # optional-dependency groups in pyproject.toml
+#: LangChain provider prefixes (`init_chat_model`'s "provider:model"): an OpenAI-compatible server gets the model
+#: name without them (`openai:gpt-4o-mini` -> `gpt-4o-mini`). A colon inside a name (`llama3.1:8b`) stays.
+PROVIDER_PREFIXES = frozenset(
+    {
+        "openai", "azure_openai", "anthropic", "ollama", "groq", "mistralai", "together", "fireworks", "deepseek",
+        "xai", "perplexity", "google_genai", "google_vertexai", "bedrock", "bedrock_converse", "cohere",
+        "huggingface", "nvidia", "ibm", "upstage", "openrouter", "litellm",
+    }
+)  # fmt: skip
+
+
+def model_name(spec: str) -> str:
+    """The model's own name in a spec: `openai:gpt-4o-mini` -> `gpt-4o-mini`; `llama3.1:8b` is left whole."""
+    provider, separator, name = spec.partition(":")
+    return name if separator and name and provider in PROVIDER_PREFIXES else spec
 
 
 def make_chat_model(spec: str | None, base_url: str | None = None, config: LLMConfig | None = None) -> BaseChatModel:
     """A chat model from a LangChain spec (`openai:gpt-4o-mini`, `ollama:llama3.1`) or an OpenAI-compatible URL.
 
     `--llm http://host:port/v1` alone, or `--llm-base-url URL` with an optional model name in `--llm`, talks to any
-    OpenAI-compatible server (vLLM, llama.cpp, LM Studio, Ollama's /v1). Provider retries are turned off: the
+    OpenAI-compatible server (vLLM, llama.cpp, LM Studio, Ollama's /v1); a provider prefix in the name is dropped
+    (`--llm openai:gpt-4o-mini --llm-base-url URL` sends the model `gpt-4o-mini`). Provider retries are turned off: the
     ragtest runtime does the retrying, so it can honour Retry-After and count every attempt.
     """
     config = config or LLMConfig()
     if spec and spec.startswith(("http://", "https://")):
         base_url, spec = spec, None
     if base_url:
-        return _openai_compatible(base_url, spec or DEFAULT_BASE_URL_MODEL, config)
+        return _openai_compatible(base_url, model_name(spec) if spec else DEFAULT_BASE_URL_MODEL, config)
     if not spec:
         raise RagtestError("no LLM configured: pass --llm SPEC (e.g. openai:gpt-4o-mini) or --llm-base-url URL")
     from langchain.chat_models import init_chat_model

@@ -89,6 +89,46 @@ Listener = Callable[[], None]
 
 
 @dataclass
+class CallTiming:
+    """When requests were in flight: how many, their summed latency, the first start and the last end."""
+
+    requests: int = 0
+    busy_s: float = 0.0
+    first_start: float | None = None
+    last_end: float | None = None
+
+    def add(self, started: float, ended: float) -> None:
+        self.requests += 1
+        self.busy_s += max(0.0, ended - started)
+        self.first_start = started if self.first_start is None else min(self.first_start, started)
+        self.last_end = ended if self.last_end is None else max(self.last_end, ended)
+
+    @property
+    def span_s(self) -> float:
+        if self.first_start is None or self.last_end is None:
+            return 0.0
+        return self.last_end - self.first_start
+
+    def utilisation(self, concurrency: int) -> float | None:
+        """Achieved requests/s over what `concurrency` calls in flight could do at the mean latency:
+        (requests / span) / (concurrency / (busy / requests)) = busy / (span * concurrency)."""
+        if not self.requests or self.span_s <= 0 or concurrency <= 0:
+            return None
+        return self.busy_s / (self.span_s * concurrency)
+
+    def as_dict(self, concurrency: int) -> dict[str, Any]:
+        utilisation = self.utilisation(concurrency)
+        return {
+            "requests": self.requests,
+            "llm_span_s": round(self.span_s, 3),
+            "mean_latency_s": round(self.busy_s / self.requests, 4) if self.requests else None,
+            "requests_per_s": round(self.requests / self.span_s, 2) if self.span_s > 0 else None,
+            "concurrency": concurrency,
+            "utilisation": None if utilisation is None else round(utilisation, 3),
+        }
+
+
+@dataclass
 class UsageTracker:
     """Counts calls, cache hits, retries and tokens per call label (e.g. "faithfulness.verdicts") and per pipeline
     phase (set `phase` while a stage runs); prices them from a table. Listeners hear about every change."""
@@ -98,6 +138,10 @@ class UsageTracker:
     stages: dict[str, StageUsage] = field(default_factory=dict)
     phases: dict[str, StageUsage] = field(default_factory=dict)
     phase: str | None = None
+    #: The calls in flight the client may have at most (utilisation is measured against it).
+    concurrency: int = 0
+    #: Request timings per phase and over the whole run ("all").
+    timings: dict[str, CallTiming] = field(default_factory=dict)
     listeners: list[Listener] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -116,6 +160,17 @@ class UsageTracker:
         self._update(
             stage, calls=1, input_tokens=input_tokens, output_tokens=output_tokens, estimated_calls=int(estimated)
         )
+
+    def record_request(self, started: float, ended: float) -> None:
+        """One request's time in flight (time.monotonic() values), for utilisation."""
+        with self._lock:
+            for name in ("all", self.phase):
+                if name is not None:
+                    self.timings.setdefault(name, CallTiming()).add(started, ended)
+
+    def utilisation(self, phase: str = "all") -> float | None:
+        timing = self.timings.get(phase)
+        return None if timing is None else timing.utilisation(self.concurrency)
 
     def record_cache_hit(self, stage: str) -> None:
         self._update(stage, cache_hits=1)
@@ -148,23 +203,31 @@ class UsageTracker:
         return (usage.input_tokens * price[0] + usage.output_tokens * price[1]) / 1_000_000
 
     def _price(self) -> tuple[float, float] | None:
-        name = self.model_id.rsplit("#", 1)[-1] if "#" in self.model_id else self.model_id.split(":", 1)[-1]
-        for key in sorted(self.prices, key=len, reverse=True):
-            if name.startswith(key):
-                return self.prices[key]
+        name = self.model_id.rsplit("#", 1)[-1]  # an OpenAI-compatible server's model, after its URL
+        for candidate in (name, name.split(":", 1)[-1]):  # then without a provider prefix
+            for key in sorted(self.prices, key=len, reverse=True):
+                if candidate.startswith(key):
+                    return self.prices[key]
         return None
 
     def _priced(self, usage: StageUsage) -> dict[str, Any]:
         return {**asdict(usage), "cost_usd": self.cost_usd(usage)}
+
+    def _timed(self, name: str) -> dict[str, Any]:
+        timing = self.timings.get(name)
+        return {} if timing is None else timing.as_dict(self.concurrency)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "model": self.model_id,
             "price_per_million": list(price) if (price := self._price()) else None,
             "stages": {name: self._priced(u) for name, u in sorted(self.stages.items())},
-            "phases": {name: self._priced(u) for name, u in self.phases.items()},
+            "phases": {
+                name: {**self._priced(self.phases.get(name, StageUsage())), **self._timed(name)}
+                for name in [*self.phases, *(t for t in self.timings if t != "all" and t not in self.phases)]
+            },
             "metrics": {name: self._priced(u) for name, u in self.by_metric().items()},
-            "total": self._priced(self.total()),
+            "total": {**self._priced(self.total()), **self._timed("all")},
         }
 
     def report(self) -> str:
@@ -178,9 +241,11 @@ class UsageTracker:
         ]
         for name, usage in rows:
             cost = usage["cost_usd"]
+            utilisation = usage.get("utilisation") if name.startswith("phase ") else None
             lines.append(
                 f"  {name:<28} calls={usage['calls']:<5} cached={usage['cache_hits']:<5} retries={usage['retries']:<4}"
                 f" in={usage['input_tokens']:<8} out={usage['output_tokens']:<7}"
                 f" cost={'n/a' if cost is None else f'${cost:.4f}'}"
+                + ("" if utilisation is None else f" utilisation={utilisation:.2f}")
             )
         return "\n".join(lines)

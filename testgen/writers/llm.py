@@ -10,7 +10,6 @@ from pydantic import BaseModel, Field
 
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
 from ragtest_core.llm.client import LLMClient
-from ragtest_core.llm.parsing import schema_instructions
 from ragtest_core.llm.plan import PlannedCall
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
@@ -123,33 +122,27 @@ class LLMWriter:
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         call = writer_call(context, n, question_type, self.max_words)
-        prompt = call.prompt
         self._stats["calls"] += 1
-        try:
-            result = await self.llm.structured(prompt, QAList, stage=call.stage)
-            pairs = result.pairs
-            self._stats["parsed_json"] += 1
-        except LLMOutputError:
-            pairs = await self._text_fallback(prompt)
-        except LLMPermanentError:
-            raise  # a bad key or unknown model stops the run at once
-        except LLMError:
-            self._stats["failed_calls"] += 1
-            return []
-        return [self._draft(pair, context, question_type) for pair in pairs[:n]]
+        read_as_text: list[bool] = []
 
-    async def _text_fallback(self, prompt: str) -> list[QAPair]:
-        """The same request (a cache hit when a cache is set), read as `question:/answer:` text."""
+        def text_pairs(reply: str) -> QAList | None:
+            """A reply that is not JSON, read as `question:/answer:` text (after the repair round failed)."""
+            pairs = parse_text_pairs(reply)
+            read_as_text.append(bool(pairs))
+            return QAList(pairs=pairs) if pairs else None
+
         try:
-            reply = await self.llm.text(f"{prompt}\n\n{schema_instructions(QAList)}", stage=STAGE)
+            result = await self.llm.structured(call.prompt, QAList, stage=call.stage, fallback=text_pairs)
+        except LLMOutputError:
+            self._stats["unparseable"] += 1
+            return []
         except LLMPermanentError:
-            raise  # a bad key or unknown model stops the run at once
+            raise  # a bad key, an unknown model, or a model that cannot do the job stops the run at once
         except LLMError:
             self._stats["failed_calls"] += 1
             return []
-        pairs = parse_text_pairs(reply)
-        self._stats["parsed_text" if pairs else "unparseable"] += 1
-        return pairs
+        self._stats["parsed_text" if any(read_as_text) else "parsed_json"] += 1
+        return [self._draft(pair, context, question_type) for pair in result.pairs[:n]]
 
     @staticmethod
     def _draft(pair: QAPair, context: Context, question_type: QuestionType = "simple") -> Draft:

@@ -42,10 +42,9 @@ def judge_replies(prompt: str) -> str:
         return json.dumps({"questions": [QUESTION, QUESTION, QUESTION], "noncommittal": 0})
     if "Extract the sentences of the context" in prompt:
         return json.dumps({"sentences": ["The Eiffel Tower is a wrought-iron lattice tower in Paris, France."]})
-    if "verify whether the context was useful" in prompt:
-        context = prompt.split("context:")[-1]
-        useful = "Bananas" not in context
-        return json.dumps({"reason": "checked", "verdict": int(useful)})
+    if "verify for each context whether it was useful" in prompt:
+        contexts = prompt.split("contexts:\n")[-1].split("\n\n")
+        return json.dumps({"verdicts": [{"reason": "checked", "verdict": int("Bananas" not in c)} for c in contexts]})
     if "classify each sentence" in prompt:
         return (
             "```json\n"
@@ -72,8 +71,9 @@ def test_llm_judge_scores_follow_the_ragas_formulas(scripted_client: MakeClient,
     assert row["context_precision"] == pytest.approx((1 + 2 / 3) / 2)  # verdicts [1, 0, 1]
     assert row["context_recall"] == pytest.approx(0.5)
     assert "2 of 3" in row["faithfulness_reason"]
-    # one call per step, one per context for precision
-    assert len(model.prompts) == 2 + 1 + 1 + 3 + 1
+    # faithfulness 2 (statements, verdicts), answer_relevancy 1, context_relevance 1, context_precision 1 (all
+    # contexts in one call), context_recall 1
+    assert len(model.prompts) == 2 + 1 + 1 + 1 + 1
 
 
 def test_noncommittal_flag_scores_zero(scripted_client: MakeClient, embedder: Embedder) -> None:

@@ -23,10 +23,12 @@ def between(text: str, start: str, end: str) -> str:
 
 
 def judge(request: StubRequest) -> str:
-    prompt = request.last_user
+    prompt = request.prompt  # the instructions (system message), then the data (user message)
     if "break down each sentence" in prompt:
-        if "blue" in between(prompt, "answer:", "\n\n"):
-            return json.dumps({"statements": ["The tower is in Paris.", "It was built in 1889.", "It is blue."]})
+        if "blue" in between(prompt, "answer:", "\n\n"):  # statements keep their sentence's citation markers
+            return json.dumps(
+                {"statements": ["The tower is in Paris [1][2].", "It was built in 1889 [3].", "It is blue [1]."]}
+            )
         return json.dumps({"statements": ["The tower is in Paris.", "It was built in 1889."]})
     if "classify them: TP" in prompt:
         item = {"statement": "s", "reason": "r"}
@@ -66,7 +68,7 @@ def test_llm_judge_through_the_stub_server(
     refusal = result.frame.iloc[1]
     assert refusal["negative_rejection"] == 1.0 and refusal["answer_correctness"] == 0.0
     assert refusal["citation_recall"] == 1.0
-    prompts = [r.last_user for r in openai_server.chat_requests]
+    prompts = [r.prompt for r in openai_server.chat_requests]
     # 3 + 1 + 1 citation subsets; the second citation metric's identical prompts come from the client's cache
     assert sum("Does the premise fully support" in p for p in prompts) == 5
     assert sum("Does the answer decline" in p for p in prompts) == 1

@@ -27,7 +27,7 @@ def echoing_judge(prompt: str) -> str:
     if "Extract the sentences" in prompt:
         return json.dumps({"sentences": ["The Eiffel Tower is a wrought-iron lattice tower in Paris, France."]})
     if "useful in arriving" in prompt:
-        return json.dumps({"verdict": 1, "reason": "ok"})
+        return json.dumps({"verdicts": [{"verdict": 1, "reason": "ok"}] * 3})
     if "classify each sentence" in prompt:
         return json.dumps({"classifications": [{"attributed": 1}, {"attributed": 1}]})
     raise AssertionError(prompt)
@@ -40,8 +40,8 @@ def test_planned_calls_are_exactly_the_prompts_sent(scripted_client: MakeClient,
     evaluate_dataset(frame, judge="llm", llm=client, embedder=embedder)
     assert Counter(call.text() for call in planned) == Counter(model.prompts)
     stages = Counter(call.stage for call in planned)
-    assert stages["context_precision.verdict"] == 3 and stages["faithfulness.verdicts"] == 1
-    assert len(planned) == 8
+    assert stages["context_precision.verdicts"] == 1 and stages["faithfulness.verdicts"] == 1
+    assert len(planned) == 6
 
 
 def test_rows_decided_without_a_judge_plan_no_calls() -> None:

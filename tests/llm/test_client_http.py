@@ -35,13 +35,14 @@ def test_plain_text_call(openai_server: OpenAIStubServer, make_client: ClientFac
 
 def test_structured_parses_fenced_chatty_json(openai_server: OpenAIStubServer, make_client: ClientFactory) -> None:
     openai_server.script('Sure! Here it is:\n```json\n{"answer": "Paris", "score": 0.9,}\n```\nHope that helps.')
-    client = make_client()
+    client = make_client(structured_output="prompt")
 
     result = run_sync(client.structured("Capital of France?", Answer, stage="judge"))
 
     assert result == Answer(answer="Paris", score=0.9)
     assert openai_server.request_count == 1
-    assert "JSON schema" in openai_server.chat_requests[0].last_user
+    request = openai_server.chat_requests[0]
+    assert "JSON schema" in request.last_user and request.response_schema is None
 
 
 def test_structured_repairs_a_malformed_first_reply(

@@ -46,6 +46,12 @@ class Nested(BaseModel):
         ("{“a”: “b”}", {"a": "b"}),
         ('{\n  // a comment\n  "a": 1\n}', {"a": 1}),
         ('The list: ["a", "b"] and more text', ["a", "b"]),
+        ('<think>Maybe {"a": 0}? No: the second.</think>\n{"a": 1}', {"a": 1}),  # a reasoning model's preamble
+        ('thinking opened by the chat template {"a": 0}</think>\n```json\n{"a": 2}\n```', {"a": 2}),
+        (
+            '{"a": 1, // why\n "url": "http://x.org/a//b", /* block */ "b": [1, 2]}',
+            {"a": 1, "url": "http://x.org/a//b", "b": [1, 2]},
+        ),
     ],
 )
 def test_extract_json(text: str, expected: Any) -> None:
@@ -60,6 +66,11 @@ def test_extract_json(text: str, expected: Any) -> None:
 def test_extract_json_failures_are_output_errors(text: str) -> None:
     with pytest.raises(LLMOutputError):
         extract_json(text)
+
+
+def test_a_reply_that_only_reasons_holds_no_answer() -> None:
+    with pytest.raises(LLMOutputError, match="only reasoning"):
+        extract_json('<think>I think the verdict is {"verdict": 1} but let me check')
 
 
 def test_empty_reply_is_named() -> None:

@@ -86,6 +86,20 @@ def test_base_url_spec_builds_an_openai_compatible_model(monkeypatch: pytest.Mon
     assert isinstance(model.openai_api_key, SecretStr) and model.openai_api_key.get_secret_value() == "local-key"
 
 
+@pytest.mark.parametrize(
+    ("spec", "sent"),
+    [("openai:gpt-4o-mini", "gpt-4o-mini"), ("ollama:llama3.1:8b", "llama3.1:8b"), ("llama3.1:8b", "llama3.1:8b")],
+)
+def test_base_url_sends_the_model_name_without_the_provider_prefix(spec: str, sent: str) -> None:
+    from tests.stubs.openai_server import OpenAIStubServer
+
+    with OpenAIStubServer(replies=["hello"]) as server:
+        client = build_client(spec, base_url=server.url, config=LLMConfig(max_retries=0, timeout_s=5))
+        assert client is not None and client.model_id == f"{server.url}#{spec}"
+        assert run_sync(client.text("hi", stage="s")) == "hello"
+        assert server.chat_requests[0].body["model"] == sent
+
+
 def test_unknown_provider_is_a_ragtest_error() -> None:
     with pytest.raises(RagtestError, match="no-such-provider"):
         make_chat_model("no-such-provider:model")

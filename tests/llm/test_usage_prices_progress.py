@@ -32,6 +32,19 @@ def test_usage_by_phase_and_metric() -> None:
     assert "phase evaluate" in usage.report()
 
 
+def test_utilisation_is_busy_time_over_what_the_limit_allows() -> None:
+    usage = UsageTracker("http://h/v1#openai:gpt-4o-mini", concurrency=4)
+    usage.phase = "evaluate"
+    for start in (0.0, 0.0, 0.0, 0.0, 0.5, 0.5):  # six 0.5 s requests over 1.0 s with 4 allowed in flight
+        usage.record_request(start, start + 0.5)
+    phase = usage.as_dict()["phases"]["evaluate"]
+    # 6 requests/s achieved / (4 / 0.5 s) possible = 0.75 = 3.0 busy seconds / (1.0 s * 4)
+    assert phase["utilisation"] == pytest.approx(0.75) and phase["requests_per_s"] == 6.0
+    assert phase["mean_latency_s"] == 0.5 and usage.utilisation("evaluate") == pytest.approx(0.75)
+    assert "utilisation=0.75" in usage.report()
+    assert usage.cost_usd(usage.total()) is not None  # priced without the URL and the provider prefix
+
+
 @pytest.mark.parametrize(
     ("name", "text"),
     [

@@ -23,9 +23,13 @@ _ROLES = {"user": "human", "assistant": "ai", "system": "system"}
 
 
 def request_key(server: OpenAIStubServer, request: StubRequest) -> str:
-    """The runtime's cache key of a request (default temperature, no max_tokens: a fault-free run)."""
+    """The runtime's cache key of a request (default temperature, no max_tokens: a fault-free run; a native
+    structured-output request's `response_format` is part of it)."""
     messages = [{"role": _ROLES[m["role"]], "content": m["content"]} for m in request.messages]
-    return cache_key(f"{server.url}#stub-model", messages, {"temperature": 0.0, "max_tokens": None})
+    params: dict[str, object] = {"temperature": 0.0, "max_tokens": None}
+    if request.body.get("response_format"):
+        params["format"] = {"response_format": request.body["response_format"]}
+    return cache_key(f"{server.url}#stub-model", messages, params)
 
 
 def run_and_kill(args: list[str], server: OpenAIStubServer, after_requests: int, timeout_s: float = 90) -> None:

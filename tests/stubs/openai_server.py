@@ -9,7 +9,8 @@ that returns it whole: a 429, 500, hang, malformed body, 401, empty or truncated
 
 Faults (`FaultKind`): "latency", "rate_limit" (429 + Retry-After), "server_error" (500), "hang" (no answer for
 `hang_s`, then the connection is closed), "malformed" (200 with a broken JSON body), "truncate" (content cut,
-finish_reason "length"), "empty" (content ""), "unauthorized" (401 invalid key). Give them per request index
+finish_reason "length"), "empty" (content ""), "unauthorized" (401 invalid key), "refusal" (content null and a
+`refusal` text, as OpenAI's structured output declines). Give them per request index
 (0-based, in order of arrival, over chat completion requests only): `faults={1: "server_error",
 2: Fault("rate_limit", retry_after=0.3)}` or `server.inject(1, "hang")`; or by probability with a seeded RNG:
 `fault_rates={"server_error": 0.2}, seed=7` (the draw for request i depends only on seed and i; with
@@ -19,7 +20,13 @@ any one-second window gets a 429 with the Retry-After that would have let it thr
 gives a fault kind (or None) by content. Usage: tokens are counted like a tokenizer would (words and punctuation
 marks), unless `usage=(prompt, completion)` fixes them. Records: `requests` (every `StubRequest`, with body,
 status, response and faults), `chat_requests`, `request_count` (chat completion attempts), `max_in_flight`. Also:
-`n` choices, `stream` (SSE chunks), `response_format` recorded, GET /v1/models. The `openai_server` pytest fixture
+`n` choices, `stream` (SSE chunks), GET /v1/models.
+
+Native structured output: a request with `response_format` {"type": "json_schema", ...} (`request.response_schema`)
+is answered like any other, its reply checked against the schema (`request.schema_errors`: what a constrained
+decoder would have prevented; empty when the reply conforms), and the schema's tokens counted as prompt tokens, as
+providers bill them. `reject_response_format=True` answers such requests with the 400 that servers without
+structured output send, so clients must fall back to the schema in the prompt. The `openai_server` pytest fixture
 (import it into a conftest) stops the server at teardown; every server stops itself after `lifetime_s`.
 """
 
@@ -48,6 +55,7 @@ from tests.stubs.openai_wire import (
     StubRequest,
     count_tokens,
     error_body,
+    schema_errors,
     sse_body,
 )
 
@@ -84,6 +92,7 @@ class OpenAIStubServer:
         fault_key: Literal["index", "content"] = "index",
         rate_limit_rps: float | None = None,
         fault_when: Callable[[StubRequest], FaultKind | None] | None = None,
+        reject_response_format: bool = False,
     ) -> None:
         self.default_reply = default_reply
         self.responder = responder
@@ -97,6 +106,7 @@ class OpenAIStubServer:
         self.lifetime_s = lifetime_s
         self.fault_key = fault_key
         self.fault_when = fault_when
+        self.reject_response_format = reject_response_format
         self.window = RequestWindow(rate_limit_rps) if rate_limit_rps else None
         self._sent: dict[str, int] = {}  # messages digest -> times sent (for fault_key="content")
         self.requests: list[StubRequest] = []
@@ -216,7 +226,8 @@ class OpenAIStubServer:
             self._sent[digest] = attempt + 1
         return f"{digest}:{attempt}"
 
-    def _done(self) -> None:
+    def _done(self, request: StubRequest) -> None:
+        request.finished_at = time.monotonic()
         with self._lock:
             self.in_flight -= 1
 
@@ -233,7 +244,7 @@ class OpenAIStubServer:
     def _completion(self, request: StubRequest, faults: list[Fault]) -> dict[str, Any]:
         body = cast(dict[str, Any], request.body)
         kinds = {f.kind for f in faults}
-        whole = not kinds & {"truncate", "empty", "malformed"}
+        whole = not kinds & {"truncate", "empty", "malformed", "refusal"}
         contents = [self._next_reply(request, consume=whole) for _ in range(max(1, int(body.get("n") or 1)))]
         finish = "stop"
         if "empty" in kinds:
@@ -242,10 +253,14 @@ class OpenAIStubServer:
             keep = next(f.keep_chars for f in faults if f.kind == "truncate")
             contents = [c[: len(c) // 2 if keep is None else keep] for c in contents]
             finish = "length"
+        schema = request.response_schema
+        if schema is not None:
+            request.schema_errors = [error for c in contents for error in schema_errors(c, schema)]
         if self.usage is not None:
             prompt_tokens, completion_tokens = self.usage
         else:
-            prompt_tokens = max(1, count_tokens(request.prompt))
+            schema_tokens = count_tokens(json.dumps(schema)) if schema is not None else 0
+            prompt_tokens = max(1, count_tokens(request.prompt) + schema_tokens)
             completion_tokens = sum(count_tokens(c) for c in contents)
         return {
             "id": f"chatcmpl-stub-{request.index}",
@@ -253,7 +268,7 @@ class OpenAIStubServer:
             "created": int(time.time()),
             "model": str(body.get("model") or self.model),
             "choices": [
-                {"index": i, "message": {"role": "assistant", "content": c}, "logprobs": None, "finish_reason": finish}
+                {"index": i, "message": message(c, "refusal" in kinds), "logprobs": None, "finish_reason": finish}
                 for i, c in enumerate(contents)
             ],
             "usage": {
@@ -262,6 +277,12 @@ class OpenAIStubServer:
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         }
+
+
+def message(content: str, refused: bool) -> dict[str, Any]:
+    if refused:
+        return {"role": "assistant", "content": None, "refusal": "I'm sorry, I cannot help with that request."}
+    return {"role": "assistant", "content": content}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -280,7 +301,7 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._send_json(request, 404, error_body(f"no route GET {self.path}", "invalid_request_error", None))
         finally:
-            self.stub._done()
+            self.stub._done(request)
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
@@ -296,7 +317,7 @@ class _Handler(BaseHTTPRequestHandler):
                 request, 404, error_body(f"no route POST {self.path}", "invalid_request_error", None)
             )
         finally:
-            self.stub._done()
+            self.stub._done(request)
 
     def _record(self, body: Any) -> StubRequest:
         request = StubRequest(
@@ -354,6 +375,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send_json(request, 500, error_body("The server had an error", "server_error", None))
         if not isinstance(request.body, dict) or not isinstance(request.body.get("messages"), list):
             return self._send_json(request, 400, error_body("'messages' is required", "invalid_request_error", None))
+        if stub.reject_response_format and request.body.get("response_format"):
+            message = "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
+            return self._send_json(request, 400, error_body(message, "invalid_request_error", None))
         completion = stub._completion(request, faults)
         if "malformed" in kinds:
             request.status = 200

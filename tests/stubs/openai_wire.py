@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 from typing import Any, Literal
 
-FaultKind = Literal["latency", "rate_limit", "server_error", "hang", "malformed", "truncate", "empty", "unauthorized"]
+FaultKind = Literal[
+    "latency", "rate_limit", "server_error", "hang", "malformed", "truncate", "empty", "unauthorized", "refusal"
+]
 FAULT_KINDS: tuple[FaultKind, ...] = (
     "latency",
     "rate_limit",
@@ -23,6 +25,7 @@ FAULT_KINDS: tuple[FaultKind, ...] = (
     "truncate",
     "empty",
     "unauthorized",
+    "refusal",
 )
 
 
@@ -53,6 +56,8 @@ class StubRequest:
     faults: list[FaultKind] = field(default_factory=list)
     status: int | None = None
     response: Any = None  # the JSON sent back, when one was sent
+    finished_at: float | None = None  # time.monotonic() when the handler was done with it
+    schema_errors: list[str] = field(default_factory=list)  # a native request's reply against its schema
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -70,6 +75,16 @@ class StubRequest:
     def prompt(self) -> str:
         """All message contents joined by newlines."""
         return "\n".join(content_text(m.get("content")) for m in self.messages)
+
+    @property
+    def response_schema(self) -> dict[str, Any] | None:
+        """The JSON schema of a `response_format` json_schema request (native structured output), else None."""
+        body = self.body if isinstance(self.body, dict) else {}
+        response_format = body.get("response_format") or {}
+        if not isinstance(response_format, dict) or response_format.get("type") != "json_schema":
+            return None
+        schema = (response_format.get("json_schema") or {}).get("schema")
+        return schema if isinstance(schema, dict) else None
 
     @property
     def max_tokens(self) -> int | None:
@@ -100,6 +115,17 @@ def sse_body(completion: dict[str, Any], body: dict[str, Any]) -> bytes:
         events.append(base | {"choices": [], "usage": completion["usage"]})
     lines = [f"data: {json.dumps(event)}\n\n" for event in events] + ["data: [DONE]\n\n"]
     return "".join(lines).encode("utf-8")
+
+
+def schema_errors(reply: str, schema: dict[str, Any]) -> list[str]:
+    """Why `reply` is not one JSON value valid against `schema` (empty when it is)."""
+    import jsonschema
+
+    try:
+        value = json.loads(reply)
+    except json.JSONDecodeError as exc:
+        return [f"not JSON: {exc.msg}"]
+    return [error.message for error in jsonschema.Draft202012Validator(schema).iter_errors(value)]
 
 
 def error_body(message: str, kind: str, code: str | None) -> dict[str, Any]:

@@ -5,8 +5,10 @@
 It recognises the question writer's prompt (testgen), the reference RAG's answer prompt (rag_under_test) and
 every LLM judge prompt (evaluation), and answers each the way a careful small model would: questions drawn from
 the root block, answers copied from the passages that share most words with the question, statements split from
-the answer, verdicts from word overlap. Replies depend only on the original prompt (the first user message), so
-a retry, a repair round or a re-run gets the same content, and a faulted run scores exactly like a clean one.
+the answer, verdicts from word overlap. Replies depend only on the original prompt (the system message and the first
+user message), so a retry, a repair round or a re-run gets the same content, and a faulted run scores exactly like a
+clean one. Judge prompts put their instructions first (a system message) and the data last; a native structured-
+output request carries no schema text, so the data runs to the end of the prompt.
 With `chatty=True` some replies come wrapped in prose and a ```json fence, as weak models do.
 """
 
@@ -80,7 +82,7 @@ class PlausibleResponder:
             ("Judge the faithfulness of a series of statements", self.faithfulness),
             ("different questions that the given answer answers", self.questions_for_answer),
             ("Extract the sentences of the context that are relevant", self.relevant_sentences),
-            ("verify whether the context was useful", self.context_useful),
+            ("verify for each context whether it was useful", self.contexts_useful),
             ("as attributable to the context", self.attributions),
         ]
 
@@ -150,13 +152,12 @@ class PlausibleResponder:
 
     # -- the LLM judge (evaluation) ---------------------------------------------------------------------------
     def statements(self, prompt: str) -> dict[str, Any]:
-        answer = between(prompt, "\n\nanswer: ")
-        answer = answer.split("\n\nRespond with one JSON object", 1)[0]
+        answer = data_of(prompt, "\nanswer: ")
         return {"statements": [s for s in sentences(answer) if "don't know" not in s.lower()]}
 
     def faithfulness(self, prompt: str) -> dict[str, Any]:
         context = between(prompt, "context:\n", "\n\nstatements:")
-        items = _NUMBERED.findall(between(prompt, "\n\nstatements:\n", "\n\nRespond with"))
+        items = _NUMBERED.findall(data_of(prompt, "\nstatements:\n"))
         return {
             "verdicts": [
                 {"statement": s, "reason": "stated in the context", "verdict": int(overlap(s, context) >= 0.6)}
@@ -165,7 +166,7 @@ class PlausibleResponder:
         }
 
     def questions_for_answer(self, prompt: str) -> dict[str, Any]:
-        answer = between(prompt, "\n\nanswer: ", "\n\ncontext:").split("\n\nRespond with", 1)[0]
+        answer = data_of(prompt, "\nanswer: ")
         topic = [w for w in _WORD.findall(answer) if w.lower() not in _STOP]
         questions = [
             f"What is said about {' '.join(topic[:4])}?",
@@ -176,19 +177,24 @@ class PlausibleResponder:
 
     def relevant_sentences(self, prompt: str) -> dict[str, Any]:
         question = between(prompt, "question: ", "\n\ncontext:")
-        context = between(prompt, "\n\ncontext:\n", "\n\nRespond with")
+        context = data_of(prompt, "\ncontext:\n")
         found = [s for b in blocks(context) for s in sentences(b) if overlap(question, s) >= 0.5]
         return {"sentences": found}
 
-    def context_useful(self, prompt: str) -> dict[str, Any]:
-        reference = re.search(r"\n\n(?:reference answer|answer): (.*?)\n\ncontext: ", prompt, re.DOTALL)
-        context = between(prompt, "\n\ncontext: ", "\n\nRespond with")
-        useful = overlap(reference.group(1) if reference else "", context) >= 0.5
-        return {"reason": "shares the key facts" if useful else "about something else", "verdict": int(useful)}
+    def contexts_useful(self, prompt: str) -> dict[str, Any]:
+        reference = re.search(r"\n\n(?:reference answer|answer): (.*?)\n\ncontexts:\n", prompt, re.DOTALL)
+        claimed = reference.group(1) if reference else ""
+        verdicts = []
+        for context in blocks(data_of(prompt, "\ncontexts:\n")):
+            useful = overlap(claimed, context) >= 0.5
+            verdicts.append(
+                {"reason": "shares the key facts" if useful else "about something else", "verdict": int(useful)}
+            )
+        return {"verdicts": verdicts}
 
     def attributions(self, prompt: str) -> dict[str, Any]:
         context = between(prompt, "context:\n", "\n\nreference sentences:")
-        items = _NUMBERED.findall(between(prompt, "reference sentences:\n", "\n\nRespond with"))
+        items = _NUMBERED.findall(data_of(prompt, "reference sentences:\n"))
         return {
             "classifications": [
                 {"sentence": s, "reason": "in the context", "attributed": int(overlap(s, context) >= 0.6)}
@@ -198,8 +204,17 @@ class PlausibleResponder:
 
 
 def original_prompt(request: StubRequest) -> str:
-    """The first user message: the prompt as the stage wrote it (a repair round appends more messages)."""
+    """The system messages and the first user message: the prompt as the stage wrote it (a repair round appends
+    more messages)."""
+    parts = []
     for message in request.messages:
+        parts.append(content_text(message.get("content")))
         if message.get("role") == "user":
-            return content_text(message.get("content"))
+            return "\n".join(parts)
     return request.prompt
+
+
+def data_of(prompt: str, start: str) -> str:
+    """The prompt after the first `start` up to a schema text, if the stage put one after its data."""
+    _, _, rest = prompt.partition(start)
+    return rest.split("\n\nRespond with one JSON object", 1)[0].strip()

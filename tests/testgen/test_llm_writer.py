@@ -64,7 +64,7 @@ def test_text_format_reply_is_accepted() -> None:
         ("Who created Python?", "Guido van Rossum", (1,)),  # none cited: the root
     ]
     assert writer.stats["parsed_text"] == 1
-    assert len(model.prompts) == 3  # structured call, its repair round, then the text read
+    assert len(model.prompts) == 2  # the structured call and its repair round; then the first reply read as text
 
 
 def test_chatty_fenced_reply() -> None:
