@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ragtest_core.embeddings import Embedder
-from ragtest_core.llm.client import LLMClient
+
+if TYPE_CHECKING:  # annotations only: the client module imports LangChain's chat models (seconds)
+    from ragtest_core.llm.client import LLMClient
 
 
 @dataclass
