@@ -164,6 +164,10 @@ def print_run(repeat: int, result: dict[str, Any]) -> None:
         + (f"  failed {result['failed_requests']}" if result["failed_requests"] else ""),
         flush=True,
     )
+    worker = result.get("worker") or {}
+    if worker:
+        means = {k: round(v, 3) for k, v in worker.get("means", {}).items()}
+        print(f"    ragas: means {means}, missing {worker.get('missing')}, embedding {worker.get('embed_s', 0):.1f} s")
 
 
 def ratios(ragas: dict[str, Any], ours: dict[str, Any]) -> dict[str, float]:
