@@ -64,6 +64,12 @@ def wikieval_frame(path: Path) -> pd.DataFrame:
     ).assign(ground_truth=[r["answer"] for r in rows])
 
 
+def batch_size(embedder: Embedder) -> int:
+    from ragtest_core.onnx_embedder import BATCH_SIZE
+
+    return BATCH_SIZE if embedder.backend == "onnx" else embedder.batch_size
+
+
 def load_backend(backend: str, dtype: str) -> Embedder:
     embedder = get_embedder(dtype=dtype, backend=backend)
     embedder.embed(["load the model before timing"])
@@ -98,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     print(
         f"local judge, five RAGAS metrics, {os.cpu_count()} CPU(s); backends "
-        + ", ".join(f"{e.backend} ({e.precision}, batch {e.batch_size})" for e in backends.values())
+        + ", ".join(f"{e.backend} ({e.precision}, batch {batch_size(e)})" for e in backends.values())
         + f"; target {TARGET_ROWS_PER_S:.0f} rows/s"
     )
     for label, frame in datasets.items():
