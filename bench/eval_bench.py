@@ -96,12 +96,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--dtype", choices=PRECISIONS, default=DEFAULT_DTYPE, help=f"embedding precision (default: {DEFAULT_DTYPE})"
     )
     parser.add_argument("--backends", default="onnx,torch", help="embedding backends to compare (default onnx,torch)")
+    parser.add_argument("--only", choices=("fiqa", "wikieval"), help="one dataset only")
     args = parser.parse_args(argv)
     backends = {name: load_backend(name, args.dtype) for name in args.backends.split(",")}
     datasets = {
         "FiQA (30 rows, ~3,000-char contexts)": read_dataset(args.data / "fiqa" / "fiqa.jsonl"),
         "WikiEval (50 rows, ~4,000-char contexts)": wikieval_frame(args.data / "wikieval" / "wikieval.jsonl"),
     }
+    if args.only:
+        datasets = {label: frame for label, frame in datasets.items() if label.lower().startswith(args.only)}
     print(
         f"local judge, five RAGAS metrics, {os.cpu_count()} CPU(s); backends "
         + ", ".join(f"{e.backend} ({e.precision}, batch {batch_size(e)})" for e in backends.values())
