@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bench import eval_bench, interval_coverage, llm_bench, llm_judge_bench, testgen_bench
+from bench import eval_bench, interval_coverage, judge_bench, llm_bench, llm_judge_bench, one_row_bench, testgen_bench
 
 
 def main() -> int:
@@ -16,8 +16,12 @@ def main() -> int:
     testgen_bench.main([])
     print("\n== bench.interval_coverage: coverage of 95% interval methods at n = 8..60 ==", flush=True)
     interval_coverage.main([])
-    print("\n== bench.eval_bench: local judge rows per second ==", flush=True)
-    return eval_bench.main([])
+    print("\n== bench.eval_bench: local judge rows per second, onnx and torch embeddings ==", flush=True)
+    eval_bench.main([])
+    print("\n== bench.one_row_bench: start-up, one row with the local judge, against another checkout ==", flush=True)
+    one_row_bench.main([])
+    print("\n== bench.judge_bench: the LLM judge beside ragas 0.4.3 (builds .venv-ragas once) ==", flush=True)
+    return judge_bench.main([])
 
 
 if __name__ == "__main__":

@@ -19,10 +19,10 @@ import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from evaluation.intervals import BOOTSTRAP_SEED, CONFIDENCE_LEVEL, difference_ci
 
@@ -39,6 +39,13 @@ BORDERLINE = "borderline"
 TOO_FEW = "too few changed rows"
 UNCHANGED = "no row changed"
 NO_ROWS = "no rows scored on both sides"
+
+
+def _stats() -> ModuleType:
+    """scipy.stats, imported on first use: it costs 1-3 s of start-up that most commands never need."""
+    from scipy import stats
+
+    return stats
 
 
 @dataclass(frozen=True)
@@ -79,7 +86,7 @@ def sign_flip_p_value(base: np.ndarray, new: np.ndarray, seed: int = BOOTSTRAP_S
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = stats.permutation_test(
+        result = _stats().permutation_test(
             (base, new),
             mean_difference,
             permutation_type="samples",

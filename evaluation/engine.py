@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -28,9 +28,11 @@ from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import records
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
-from ragtest_core.llm.client import LLMClient
 from ragtest_core.llm.limits import CALL_ORDER
 from ragtest_core.schema import MetricResult, reason_column
+
+if TYPE_CHECKING:  # annotations only: the client module imports LangChain's chat models (seconds)
+    from ragtest_core.llm.client import LLMClient
 
 JudgeName = Literal["local", "llm"]
 

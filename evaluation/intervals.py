@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Literal
 
 import numpy as np
-from scipy import stats
 
 CONFIDENCE_LEVEL = 0.95
 BOOTSTRAP_RESAMPLES = 2000
@@ -43,6 +43,13 @@ ALL_EQUAL = "all-equal bound"
 EXPANDED = "expanded percentile bootstrap"
 
 
+def _stats() -> ModuleType:
+    """scipy.stats, imported on first use: it costs 1-3 s of start-up that most commands never need."""
+    from scipy import stats
+
+    return stats
+
+
 @dataclass(frozen=True)
 class Interval:
     """A confidence interval and the method that gave it (low/high None when there are fewer than 2 values)."""
@@ -57,13 +64,13 @@ class Interval:
 
 
 def _z(level: float) -> float:
-    return float(stats.norm.ppf(0.5 + level / 2))
+    return float(_stats().norm.ppf(0.5 + level / 2))
 
 
 def expanded_level(n: int, level: float = CONFIDENCE_LEVEL) -> float:
     """The confidence level at which a percentile interval of n values covers about `level` (Hesterberg)."""
     alpha = 1 - level
-    tail = stats.norm.sf(np.sqrt(n / (n - 1)) * stats.t.ppf(1 - alpha / 2, n - 1))
+    tail = _stats().norm.sf(np.sqrt(n / (n - 1)) * _stats().t.ppf(1 - alpha / 2, n - 1))
     return float(1 - 2 * tail)
 
 
@@ -74,7 +81,7 @@ def scipy_bootstrap(
     method is undefined (BCa on a constant row)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = stats.bootstrap(
+        result = _stats().bootstrap(
             (data,),
             np.mean,
             axis=-1,
@@ -116,7 +123,7 @@ def student_t(data: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     """The classic t interval: mean +- t_{n-1} * s / sqrt(n)."""
     n = data.shape[1]
     means = data.mean(axis=1)
-    half = stats.t.ppf(0.5 + level / 2, n - 1) * data.std(axis=1, ddof=1) / np.sqrt(n)
+    half = _stats().t.ppf(0.5 + level / 2, n - 1) * data.std(axis=1, ddof=1) / np.sqrt(n)
     return means - half, means + half
 
 

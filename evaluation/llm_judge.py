@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from pydantic import BaseModel
@@ -19,8 +19,10 @@ from pydantic import BaseModel
 from evaluation.cpu_work import CPUWorker
 from evaluation.prompts import Statements, statements_call
 from ragtest_core.embeddings import Embedder
-from ragtest_core.llm.client import LLMClient
 from ragtest_core.llm.plan import PlannedCall
+
+if TYPE_CHECKING:  # annotations only: the client module imports LangChain's chat models (seconds)
+    from ragtest_core.llm.client import LLMClient
 
 T = TypeVar("T", bound=BaseModel)
 #: The priority of a call that other calls wait for (statements before their verdicts).

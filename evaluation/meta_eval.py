@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -28,7 +28,9 @@ from evaluation.agreement import pairwise_accuracy
 from evaluation.engine import evaluate_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
-from ragtest_core.llm.client import LLMClient
+
+if TYPE_CHECKING:  # annotations only: the client module imports LangChain's chat models (seconds)
+    from ragtest_core.llm.client import LLMClient
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from ragtest_core.embeddings import Embedder, get_embedder
-from ragtest_core.llm import LLMClient
 from ragtest_core.schema import RAGAnswer
 from ragtest_core.text import content_tokens, split_sentences
+
+if TYPE_CHECKING:  # annotations only: the client imports LangChain's chat models (seconds of start-up)
+    from ragtest_core.llm import LLMClient
 
 REFUSAL = "I don't know: the retrieved documents do not answer this question."
 #: A sentence joins the extractive answer when its score is within this margin of the best sentence.

@@ -10,7 +10,6 @@ from ragtest import dry_run
 from ragtest.config import RunConfig
 from ragtest.run_state import ANSWERS_FILE, SCORES_FILE, SUMMARY_FILE, TESTSET_FILE, RunState
 from ragtest_core.datasets import read_dataset, read_rows, records
-from ragtest_core.llm.spec import model_identity
 from ragtest_core.llm.usage import UsageTracker, load_prices
 
 
@@ -63,5 +62,7 @@ def dry_run_report(config: RunConfig, command: str, input_path: str | None = Non
 
 def usage_for_prices(config: RunConfig) -> UsageTracker:
     """An empty usage tracker for the configured model: what prices an estimate."""
+    from ragtest_core.llm.spec import model_identity  # here: the module imports LangChain (seconds)
+
     model_id = model_identity(config.llm.spec, config.llm.base_url)
     return UsageTracker(model_id, prices=load_prices(config.llm.prices_file))

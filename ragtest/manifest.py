@@ -51,6 +51,8 @@ def build_manifest(state: RunState) -> dict[str, Any]:
         "embedding": {
             "model": state.config.embedding_model,
             "precision": get_embedder(state.config.embedding_model).precision,
+            # "onnx" or "torch" (same float32 vectors to cosine 0.9999998); "auto" when nothing was embedded
+            "backend": get_embedder(state.config.embedding_model).backend,
         },
         "timings_s": state.timings,
         "stats": state.stats,

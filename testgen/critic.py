@@ -10,16 +10,18 @@ rejection reason. The screen asks only about drafts that passed every offline fi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import LLMError, LLMPermanentError
-from ragtest_core.llm.client import LLMClient
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.support import is_supported, shared_stems
 from testgen.writers.base import Draft
+
+if TYPE_CHECKING:  # annotations only: the client imports LangChain's chat models (seconds of start-up)
+    from ragtest_core.llm.client import LLMClient
 
 V = TypeVar("V", bound=BaseModel)
 

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from typing import ClassVar
-
-from rouge_score import rouge_scorer
-from sacrebleu.metrics import BLEU
+from functools import cache
+from typing import Any, ClassVar
 
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
@@ -56,13 +54,24 @@ class _Tokenizer:
         return tokenize(text)
 
 
-_ROUGE = rouge_scorer.RougeScorer(["rougeL"], tokenizer=_Tokenizer())
-_BLEU = BLEU(tokenize="none", effective_order=True)
+@cache
+def _rouge() -> Any:
+    """The ROUGE-L scorer, built on first use: rouge-score imports nltk (and sklearn), seconds of start-up."""
+    from rouge_score import rouge_scorer
+
+    return rouge_scorer.RougeScorer(["rougeL"], tokenizer=_Tokenizer())
+
+
+@cache
+def _bleu() -> Any:
+    from sacrebleu.metrics import BLEU
+
+    return BLEU(tokenize="none", effective_order=True)
 
 
 def rouge_l(answer: str, reference: str) -> float:
     """ROUGE-L F-measure (longest common subsequence of tokens)."""
-    return float(_ROUGE.score(reference, answer)["rougeL"].fmeasure)
+    return float(_rouge().score(reference, answer)["rougeL"].fmeasure)
 
 
 def bleu(answer: str, reference: str) -> float:
@@ -70,7 +79,7 @@ def bleu(answer: str, reference: str) -> float:
     hypothesis, gold = " ".join(tokenize(answer)), " ".join(tokenize(reference))
     if not hypothesis or not gold:
         return 0.0
-    return min(1.0, max(0.0, _BLEU.sentence_score(hypothesis, [gold]).score / 100.0))
+    return min(1.0, max(0.0, _bleu().sentence_score(hypothesis, [gold]).score / 100.0))
 
 
 def cosine_similarity(embedder: Embedder, answer: str, reference: str) -> float:

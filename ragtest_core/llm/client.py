@@ -22,7 +22,6 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -31,10 +30,10 @@ from pydantic import BaseModel
 
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
 from ragtest_core.llm.cache import LLMCache, cache_key
+from ragtest_core.llm.config import LLMConfig
 from ragtest_core.llm.errors import EmptyReplyError, FormatRejectedError, RefusalError, classify_error
 from ragtest_core.llm.formats import (
     SETTING,
-    StructuredOutput,
     format_key,
     initial_mode,
     is_format_rejection,
@@ -57,28 +56,6 @@ from ragtest_core.llm.usage import UsageTracker, estimate_tokens
 T = TypeVar("T", bound=BaseModel)
 logger = logging.getLogger(__name__)
 __all__ = ["LLMClient", "LLMConfig", "Prompt", "reply_text", "to_messages", "with_instructions"]
-
-
-@dataclass(frozen=True)
-class LLMConfig:
-    """How calls are made. Every field has a safe default for hosted providers."""
-
-    max_concurrency: int = 8  # the ceiling of the adaptive limit
-    adaptive: bool = True  # AIMD: halve the calls in flight on a 429, add one per window of successes
-    min_concurrency: int = 1
-    timeout_s: float = 60.0
-    max_retries: int = 6
-    backoff_base_s: float = 1.0
-    backoff_max_s: float = 60.0
-    retry_after_max_s: float = 300.0  # a server's Retry-After is honoured up to this long
-    requests_per_second: float | None = None
-    tokens_per_minute: float | None = None  # estimated prompt tokens, by a token bucket
-    temperature: float = 0.0
-    max_tokens: int | None = None
-    truncation_max_tokens: int = 4096
-    #: "auto": the provider's native structured output where it has one (falling back to the schema in the
-    #: prompt when the server rejects it), "native" (no fallback) or "prompt" (always the schema as text).
-    structured_output: StructuredOutput = "auto"
 
 
 class LLMClient:

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
-from ragtest_core.llm.client import LLMClient
 from ragtest_core.llm.plan import PlannedCall
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QUESTION_TYPES, QuestionType, refusal
 from testgen.writers.base import Draft
+
+if TYPE_CHECKING:  # annotations only: the client imports LangChain's chat models (seconds of start-up)
+    from ragtest_core.llm.client import LLMClient
 
 STAGE = "testgen"
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean"}

@@ -2,8 +2,7 @@
 that ragas' own `EvaluationDataset.from_list` reads with no renaming.
 
 ragas 0.4.3 (with langchain-community 0.4.1, which it needs) lives in its own venv, `.venv-ragas` at the project
-root, built here on first use (about a minute) and reused while its stamp matches. It sees this venv's packages
-through a .pth file, so only ragas and the few packages it pins differently are installed into it. The test
+root, built on first use by `bench.ragas_venv` (about a minute) and reused while its stamp matches. The test
 never skips: set RAGTEST_SKIP_RAGAS=1 to opt out on a machine without a package index.
 """
 
@@ -12,18 +11,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
+from bench.ragas_venv import build_ragas_venv
 from ragtest.cli import main
 from ragtest_core.datasets import read_dataset, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
-VENV = ROOT / ".venv-ragas"
-PINS = ("ragas==0.4.3", "langchain-community==0.4.1")
 READ_WITH_RAGAS = """
 import json, sys
 from ragas import EvaluationDataset
@@ -34,41 +30,14 @@ print(json.dumps([{f: getattr(s, f) for f in fields} for s in dataset.samples]))
 """
 
 
-def _venv_python() -> Path:
-    return VENV / "bin" / "python"
-
-
-def build_ragas_venv() -> Path:
-    """.venv-ragas with ragas pinned, layered over this interpreter's packages; rebuilt when the stamp differs."""
-    base = sysconfig.get_paths()["purelib"]
-    stamp, expected = VENV / ".ragtest-stamp", "\n".join([*PINS, base])
-    if stamp.is_file() and stamp.read_text() == expected and _venv_python().exists():
-        return _venv_python()
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True, timeout=300)
-    own = subprocess.run(
-        [str(_venv_python()), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    (Path(own) / "_ragtest_base.pth").write_text(base + "\n")
-    result = subprocess.run(
-        [str(_venv_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", *PINS],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    if result.returncode != 0:
-        pytest.fail(f"could not install {' '.join(PINS)} into {VENV}:\n{result.stderr[-3000:]}")
-    stamp.write_text(expected)
-    return _venv_python()
-
-
 @pytest.fixture(scope="session")
 def ragas_python() -> Path:
     if os.environ.get("RAGTEST_SKIP_RAGAS"):
         pytest.skip("RAGTEST_SKIP_RAGAS is set")
-    return build_ragas_venv()
+    try:
+        return build_ragas_venv()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.mark.timeout(1200)

@@ -1,0 +1,32 @@
+"""How LLM calls are made (`LLMConfig`), in a module of its own: the app's configuration reads these defaults without
+importing LangChain's chat models, which `ragtest_core.llm.client` needs (seconds of start-up)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+#: How structured calls ask for JSON (see `LLMConfig.structured_output`).
+StructuredOutput = Literal["auto", "native", "prompt"]
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """How calls are made. Every field has a safe default for hosted providers."""
+
+    max_concurrency: int = 8  # the ceiling of the adaptive limit
+    adaptive: bool = True  # AIMD: halve the calls in flight on a 429, add one per window of successes
+    min_concurrency: int = 1
+    timeout_s: float = 60.0
+    max_retries: int = 6
+    backoff_base_s: float = 1.0
+    backoff_max_s: float = 60.0
+    retry_after_max_s: float = 300.0  # a server's Retry-After is honoured up to this long
+    requests_per_second: float | None = None
+    tokens_per_minute: float | None = None  # estimated prompt tokens, by a token bucket
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    truncation_max_tokens: int = 4096
+    #: "auto": the provider's native structured output where it has one (falling back to the schema in the
+    #: prompt when the server rejects it), "native" (no fallback) or "prompt" (always the schema as text).
+    structured_output: StructuredOutput = "auto"
