@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ragtest_core.llm.cache import LLMCache
     from ragtest_core.llm.client import LLMClient
-    from ragtest_core.llm.config import LLMConfig
-    from ragtest_core.llm.formats import STRUCTURED_OUTPUT_MODES, structured_output_mode
+    from ragtest_core.llm.config import STRUCTURED_OUTPUT_MODES, LLMConfig, structured_output_mode
     from ragtest_core.llm.guard import ModelUnfitError
     from ragtest_core.llm.limits import CALL_ORDER
     from ragtest_core.llm.parsing import extract_json, parse_structured
@@ -24,9 +23,9 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "CALL_ORDER": "ragtest_core.llm.limits",
-    "STRUCTURED_OUTPUT_MODES": "ragtest_core.llm.formats",
+    "STRUCTURED_OUTPUT_MODES": "ragtest_core.llm.config",
     "ModelUnfitError": "ragtest_core.llm.guard",
-    "structured_output_mode": "ragtest_core.llm.formats",
+    "structured_output_mode": "ragtest_core.llm.config",
     "LLMCache": "ragtest_core.llm.cache",
     "LLMClient": "ragtest_core.llm.client",
     "LLMConfig": "ragtest_core.llm.config",

@@ -4,10 +4,22 @@ importing LangChain's chat models, which `ragtest_core.llm.client` needs (second
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
+
+from ragtest_core.errors import RagtestError
 
 #: How structured calls ask for JSON (see `LLMConfig.structured_output`).
 StructuredOutput = Literal["auto", "native", "prompt"]
+#: How a client asks for structured output: "auto" (native where the provider has it, else in the prompt),
+#: "native" or "prompt".
+STRUCTURED_OUTPUT_MODES: tuple[str, ...] = ("auto", "native", "prompt")
+
+
+def structured_output_mode(value: str) -> StructuredOutput:
+    """`value` checked as a structured-output mode (a `RagtestError` names the choices)."""
+    if value in STRUCTURED_OUTPUT_MODES:
+        return cast(StructuredOutput, value)
+    raise RagtestError(f"unknown structured output mode {value!r}; use one of {', '.join(STRUCTURED_OUTPUT_MODES)}")
 
 
 @dataclass(frozen=True)

@@ -14,27 +14,16 @@ makes the client fall back to the schema in the prompt for that model, and remem
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import BaseModel
 
-from ragtest_core.errors import RagtestError
 from ragtest_core.llm.config import StructuredOutput
 from ragtest_core.llm.errors import CallFailure
 from ragtest_core.llm.parsing import json_schema
 
-#: How a client asks for structured output: "auto" (native where the provider has it, else in the prompt),
-#: "native" or "prompt".
-STRUCTURED_OUTPUT_MODES: tuple[str, ...] = ("auto", "native", "prompt")
 SETTING = "structured_output"
-
-
-def structured_output_mode(value: str) -> StructuredOutput:
-    """`value` checked as a structured-output mode (a `RagtestError` names the choices)."""
-    if value in STRUCTURED_OUTPUT_MODES:
-        return cast(StructuredOutput, value)
-    raise RagtestError(f"unknown structured output mode {value!r}; use one of {', '.join(STRUCTURED_OUTPUT_MODES)}")
 
 
 _OPENAI_CLASSES = frozenset({"ChatOpenAI", "AzureChatOpenAI"})
