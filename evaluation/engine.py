@@ -1,7 +1,8 @@
 """The scoring engine: every selected metric on every row, concurrently, then a summary per metric.
 
-The local judge embeds all texts of the run in one batch before scoring. The LLM judge scores rows
-concurrently; the `LLMClient` bounds how many calls are in flight. Nothing is written to disk here.
+The local judge embeds all texts of the run in one batch before scoring (speed only: a row's scores depend on
+nothing but the row, the judge's settings and the models; no statistic is taken over the batch). The LLM judge
+scores rows concurrently; the `LLMClient` bounds how many calls are in flight. Nothing is written to disk here.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Literal
 import pandas as pd
 from tqdm.auto import tqdm
 
-from evaluation.centring import attach_reference_mean, embed_in_batches
+from evaluation.centring import embed_in_batches
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Judge, Metric
@@ -26,6 +27,7 @@ from ragtest_core.datasets import records
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
 from ragtest_core.llm.client import LLMClient
+from ragtest_core.relevance import load_centring_mean
 from ragtest_core.schema import MetricResult, reason_column
 
 JudgeName = Literal["local", "llm"]
@@ -60,7 +62,7 @@ def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None) -> 
     if judge == "llm":
         if llm is None:
             raise RagtestError("judge='llm' needs an LLM client (pass llm=..., or use judge='local' offline)")
-        return LLMJudge(llm=llm, embedder=embedder)
+        return LLMJudge(llm=llm, embedder=embedder, reference_mean=load_centring_mean())
     raise RagtestError(f"unknown judge {judge!r}; use 'local' or 'llm'")
 
 
@@ -99,8 +101,6 @@ async def aevaluate_dataset(
     samples = [Sample.from_row(row) for row in records(frame)]
     if isinstance(active, LocalJudge):
         prepare_local(active, selected, samples)
-    if any(m.uses_reference_mean for m in selected):
-        attach_reference_mean(active, samples)
     with tqdm(total=len(samples), desc=f"scoring ({judge} judge)", unit="row", disable=not show_progress) as bar:
 
         async def score_row(sample: Sample) -> dict[str, MetricResult]:

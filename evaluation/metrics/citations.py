@@ -12,7 +12,8 @@ Sentences without content words (and hedges) are not statements.
   imprecise. A marker beyond the last context cites nothing and is imprecise.
 
 "Supports": the LLM judge answers an entailment prompt (premise: the cited contexts; hypothesis: the statement);
-the local judge applies the local support rule. Edge cases: an answer without any marker -> both 0.0 with reason
+the local judge's verdict is the graded support on the cited contexts' sentences reaching 0.5
+(`evaluation.local_scoring.citation_supported`). Edge cases: an answer without any marker -> both 0.0 with reason
 "no citation markers in the answer"; a refusal -> both 1.0 "refusal: no statements to cite"; an empty answer ->
 both 0.0 "empty answer".
 """
@@ -24,6 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
+from evaluation import local_scoring
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
@@ -33,6 +35,7 @@ from evaluation.sample import Sample
 from evaluation.scores import CitationJudgement, citation_precision_score, citation_recall_score
 from ragtest_core.schema import ANSWER, CONTEXTS, MetricResult
 from ragtest_core.text import content_tokens, sentences_of
+from ragtest_core.textunits import strip_citations
 
 _MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _LEADING = re.compile(r"^\s*(?:\[\d+(?:\s*,\s*\d+)*\]\s*)+")
@@ -52,7 +55,7 @@ def cited_statements(answer: str) -> list[tuple[str, tuple[int, ...]]]:
             units[-1][1].extend(_numbers(leading.group(0)))
             sentence = sentence[leading.end() :]
         numbers = _numbers(sentence)
-        text = _MARKER.sub("", sentence).strip()
+        text = strip_citations(sentence).strip()
         if not content_tokens(text) and units:  # markers after the full stop belong to the sentence before
             units[-1][1].extend(numbers)
             continue
@@ -108,15 +111,15 @@ class _CitationMetric(Metric):
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         statements = [s for s, _ in cited_statements(sample.answer or "")]
-        return judge.texts_for_support(statements, sample.contexts)
+        return [*statements, *judge.evidence_texts(sample.contexts)]
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         judgements = []
         for statement, citations in cited_statements(sample.answer or ""):
-            verdicts: dict[Subset, bool] = {}
-            for subset in subsets_to_judge(citations):
-                found = cited_contexts(sample.contexts, subset)
-                verdicts[subset] = bool(found) and judge.support([statement], found)[0].supported
+            verdicts = {
+                subset: local_scoring.citation_supported(statement, subset, sample, judge)
+                for subset in subsets_to_judge(citations)
+            }
             judgements.append(assemble(citations, verdicts))
         return self.formula(judgements)
 
