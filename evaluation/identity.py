@@ -17,6 +17,7 @@ from typing import Any
 from evaluation import local_scoring, prompts, thresholds
 from evaluation.local_judge import LocalJudgeSettings, sha256_of
 from ragtest_core import relevance, support, textunits
+from ragtest_core.embeddings import DEFAULT_MODEL
 from ragtest_core.schema import stable_id
 
 _LOCAL_MODULES: tuple[ModuleType, ...] = (textunits, support, relevance, local_scoring, thresholds)
@@ -33,10 +34,15 @@ def module_constants(module: ModuleType) -> dict[str, Any]:
     }
 
 
-def settings_of(judge: str, local: LocalJudgeSettings | None = None) -> dict[str, Any]:
+def settings_of(
+    judge: str, local: LocalJudgeSettings | None = None, embedding_model: str = DEFAULT_MODEL
+) -> dict[str, Any]:
     """Every setting that decides the judge's scores (see the module docstring)."""
     modules = _LLM_MODULES if judge == "llm" else _LOCAL_MODULES
-    values: dict[str, Any] = {"constants": {module.__name__: module_constants(module) for module in modules}}
+    values: dict[str, Any] = {
+        "embedding_model": embedding_model,
+        "constants": {module.__name__: module_constants(module) for module in modules},
+    }
     if judge == "llm":
         values["centring_mean_sha256"] = sha256_of(relevance.CENTRING_MEAN_FILE)
     else:
@@ -44,10 +50,12 @@ def settings_of(judge: str, local: LocalJudgeSettings | None = None) -> dict[str
     return values
 
 
-def judge_settings(judge: str, local: LocalJudgeSettings | None = None) -> dict[str, Any]:
+def judge_settings(
+    judge: str, local: LocalJudgeSettings | None = None, embedding_model: str = DEFAULT_MODEL
+) -> dict[str, Any]:
     """{"judge": name, "fingerprint": a short hash of the settings, "settings": every setting (see `settings_of`)}.
 
     `local`: the local judge's settings when they are not the shipped ones (a user's centring corpus)."""
-    values = settings_of(judge, local)
+    values = settings_of(judge, local, embedding_model)
     text = json.dumps(values, sort_keys=True, default=str)
     return {"judge": judge, "fingerprint": stable_id(judge, text), "settings": values}

@@ -129,3 +129,23 @@ def test_wikieval_pairwise_agreement_report(shared_data: Path, embedder: Embedde
     assert agreement["faithfulness"] >= 0.9
     assert agreement["answer_relevancy"] > 0.5
     assert agreement["context_relevance"] > 0.5
+
+
+def test_judge_settings_name_every_parameter_and_shipped_file() -> None:
+    from evaluation import judge_settings
+    from evaluation.local_judge import LocalJudgeSettings, sha256_of
+    from ragtest_core.relevance import ANSWER_MAP_FILE, CENTRING_MEAN_FILE
+    from ragtest_core.support import SUPPORT_PARAMS_FILE
+
+    local = judge_settings("local")
+    settings = local["settings"]
+    assert settings["files"] == {
+        p.name: sha256_of(p) for p in (SUPPORT_PARAMS_FILE, CENTRING_MEAN_FILE, ANSWER_MAP_FILE)
+    }
+    assert settings["support"]["b0"] < 0 < settings["support"]["b_sem"] and settings["supported_at"] == 0.5
+    assert settings["embedding_model"] == "all-MiniLM-L6-v2" and settings["calibrated_for_this_mean"]
+    assert "evaluation.local_scoring" in settings["constants"]
+    assert judge_settings("local") == local  # deterministic
+    other = judge_settings("local", LocalJudgeSettings(centring_source="my corpus"))
+    assert other["fingerprint"] != local["fingerprint"] and not other["settings"]["calibrated_for_this_mean"]
+    assert judge_settings("llm")["fingerprint"] != local["fingerprint"]
