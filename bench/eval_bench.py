@@ -21,6 +21,7 @@ import pandas as pd
 
 from evaluation import evaluate_dataset
 from evaluation.meta_eval import load_wikieval
+from ragtest_core import textunits
 from ragtest_core.datasets import read_dataset
 from ragtest_core.embeddings import DEFAULT_DTYPE, PRECISIONS, Embedder, get_embedder
 from ragtest_core.text import clear_caches
@@ -51,6 +52,7 @@ class TimedEmbedder(Embedder):
 
 def run_once(frame: pd.DataFrame, base: Embedder) -> tuple[float, TimedEmbedder, pd.DataFrame]:
     clear_caches()
+    textunits.clear_caches()
     embedder = TimedEmbedder(base)
     started = time.perf_counter()
     result = evaluate_dataset(frame, embedder=embedder, show_progress=False)

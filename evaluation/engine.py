@@ -1,10 +1,11 @@
 """The scoring engine: every selected metric on every row, concurrently, then a summary per metric.
 
-The local judge embeds all texts of the run in one batch before scoring. The LLM judge scores every row and metric
-at once: all their calls wait in the client's one queue (`LLMClient`: the in-flight limit stays full), ordered by
-row (`CALL_ORDER`), with calls that others wait for first; the only waits are a call's own data dependencies, and
-CPU work (embedding) runs in the judge's worker thread, so the event loop that reads replies and sends the next
-calls is never held up. Nothing is written to disk here.
+The local judge embeds all texts of the run in one batch before scoring (speed only: a row's scores depend on
+nothing but the row, the judge's settings and the models; no statistic is taken over the batch). The LLM judge
+scores every row and metric at once: all their calls wait in the client's one queue (`LLMClient`: the in-flight
+limit stays full), ordered by row (`CALL_ORDER`), with calls that others wait for first; the only waits are a
+call's own data dependencies, and CPU work (embedding) runs in the judge's worker thread, so the event loop that
+reads replies and sends the next calls is never held up. Nothing is written to disk here.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import pandas as pd
 from tqdm.auto import tqdm
 
-from evaluation.centring import attach_reference_mean, embed_in_batches
+from evaluation.centring import embed_in_batches
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Judge, Metric
@@ -29,6 +30,7 @@ from ragtest_core.datasets import records
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
 from ragtest_core.llm.limits import CALL_ORDER
+from ragtest_core.relevance import load_centring_mean
 from ragtest_core.schema import MetricResult, reason_column
 
 if TYPE_CHECKING:  # annotations only: the client module imports LangChain's chat models (seconds)
@@ -66,7 +68,7 @@ def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None) -> 
     if judge == "llm":
         if llm is None:
             raise RagtestError("judge='llm' needs an LLM client (pass llm=..., or use judge='local' offline)")
-        return LLMJudge(llm=llm, embedder=embedder)
+        return LLMJudge(llm=llm, embedder=embedder, reference_mean=load_centring_mean())
     raise RagtestError(f"unknown judge {judge!r}; use 'local' or 'llm'")
 
 
@@ -105,8 +107,6 @@ async def aevaluate_dataset(
     samples = [Sample.from_row(row) for row in records(frame)]
     if isinstance(active, LocalJudge):
         prepare_local(active, selected, samples)
-        if any(m.uses_reference_mean for m in selected):
-            attach_reference_mean(active, samples)
     try:
         results = await score_rows(selected, active, samples, f"scoring ({judge} judge)", show_progress)
     finally:
@@ -125,10 +125,6 @@ async def score_rows(
     metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], desc: str, show_progress: bool
 ) -> list[dict[str, MetricResult]]:
     """Every metric on every row, all at once; a row's calls carry its index, so earlier rows finish first."""
-    prepared = None
-    if isinstance(judge, LLMJudge) and any(m.uses_reference_mean for m in metrics):
-        llm_judge = judge  # the reference mean is computed in the worker, before any job that reads it
-        prepared = asyncio.ensure_future(judge.cpu.run(lambda: attach_reference_mean(llm_judge, samples)))
     with tqdm(total=len(samples), desc=desc, unit="row", disable=not show_progress) as bar:
 
         async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
@@ -138,8 +134,6 @@ async def score_rows(
             return {m.name: r for m, r in zip(metrics, scored, strict=True)}
 
         results = await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples)))
-    if prepared is not None:
-        await prepared
     return list(results)
 
 

@@ -35,8 +35,8 @@ class LLMJudge:
 
     llm: LLMClient
     embedder: Embedder
-    #: The reference mean for centred similarities (see `evaluation.centring`), set by the engine's first `cpu`
-    #: job: read it inside a `cpu.run` job, which runs after that one.
+    #: The fixed reference mean for centred similarities (`ragtest_core.relevance.load_centring_mean`, shipped with
+    #: the package; never taken from the rows), set by the engine when it makes the judge.
     reference_mean: np.ndarray | None = None
     _memo: dict[Hashable, asyncio.Future[Any]] = field(default_factory=dict, repr=False)
     _cpu: CPUWorker | None = field(default=None, repr=False)

@@ -7,8 +7,9 @@
 
 WikiEval (Es et al. 2023): 50 questions, each with human preferences: faithfulness prefers `answer` over
 `ungrounded_answer` (given context_v1); answer relevance prefers `answer` over `poor_answer`; context relevance
-prefers `context_v1` over `context_v2`. Agreement is the pairwise accuracy (tie = 1/2). Both sides of a pairing are
-scored in one run, so they share the run's reference mean (see `evaluation.centring`).
+prefers `context_v1` over `context_v2`. Agreement is the pairwise accuracy (tie = 1/2). Each side of a pairing is
+scored in its own run, as a team scores two variants of its RAG (the local judge's scores do not depend on the
+other rows of a run anyway: no statistic is taken over the batch).
 """
 
 from __future__ import annotations
@@ -91,13 +92,12 @@ def load_wikieval(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
-def pairing_frame(rows: Sequence[dict[str, Any]], pairing: Pairing) -> pd.DataFrame:
-    """The preferred sides of every row, then the other sides: one frame, scored in one run."""
+def side_frame(rows: Sequence[dict[str, Any]], side: tuple[str, str]) -> pd.DataFrame:
+    """One side of a pairing for every row (answer column, contexts column): one frame, scored in its own run."""
+    answer, contexts = side
     records = [
         {"question": row["question"], "answer": row[answer], "contexts": list(row[contexts]), "source": row["source"]}
-        for side in (pairing.preferred, pairing.other)
         for row in rows
-        for answer, contexts in [side]
     ]
     return pd.DataFrame(records)
 
@@ -116,12 +116,19 @@ def run_wikieval(
     agreement: dict[str, float | None] = {}
     scores: dict[str, dict[str, list[float | None]]] = {}
     for pairing in PAIRINGS:
-        frame = pairing_frame(rows, pairing)
-        result = evaluate_dataset(
-            frame, [pairing.metric], judge=judge, llm=llm, embedder=embedder, show_progress=show_progress
+        preferred, other = (
+            list(
+                evaluate_dataset(
+                    side_frame(rows, side),
+                    [pairing.metric],
+                    judge=judge,
+                    llm=llm,
+                    embedder=embedder,
+                    show_progress=show_progress,
+                ).frame[pairing.metric]
+            )
+            for side in (pairing.preferred, pairing.other)
         )
-        values = list(result.frame[pairing.metric])
-        preferred, other = values[: len(rows)], values[len(rows) :]
         agreement[pairing.label] = pairwise_accuracy(preferred, other)
         scores[pairing.label] = {"preferred": preferred, "other": other}
     return MetaEvalTable(

@@ -31,8 +31,6 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
     required_columns: ClassVar[tuple[str, ...]] = ()
     #: True when the score judges the RAG answer: a row whose RAG call failed gets no score.
     needs_answer: ClassVar[bool] = True
-    #: True when the metric compares embeddings centred on the run's reference mean (see `evaluation.centring`).
-    uses_reference_mean: ClassVar[bool] = False
 
     def missing_columns(self, columns: Collection[str]) -> list[str]:
         """Required columns that `columns` lacks (override for either-or requirements)."""

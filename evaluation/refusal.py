@@ -14,8 +14,8 @@ NONCOMMITTAL_PATTERNS: tuple[str, ...] = (
     r"\bi(?:'m| am) not aware of\b",
     r"\b(?:is|are|was|were|has|have|had) not (?:been )?(?:mentioned|provided|specified|stated|given|available|known)\b",
     r"\bnot (?:mentioned|specified|stated) in\b",
-    r"\b(?:does|do|did) not (?:mention|say|specify|state|provide|contain|include) (?:any )?"
-    r"(?:information|details|anything|data)\b",
+    r"\b(?:does|do|did) not (?:mention|say|specify|state|provide|contain|include|give|have) "
+    r"(?:any |this |that |the |such |enough )?(?:information|details|anything|data|answer)\b",
     r"\b(?:no|not enough|insufficient) (?:information|details|data|context)\b",
     r"\bthere is no (?:mention|information|indication)\b",
     r"\b(?:do not|don't|does not|doesn't) have (?:any )?(?:information|details|data|knowledge)\b",
@@ -41,3 +41,11 @@ def is_refusal(answer: str) -> bool:
     """True when every sentence of the answer is a refusal: the answer makes no claim at all."""
     sentences = sentences_of(answer)
     return bool(sentences) and all(is_noncommittal_sentence(s) for s in sentences)
+
+
+def is_unanswerable_reference(reference: str | None, question_type: str | None = None) -> bool:
+    """The row's reference declines to answer: an unanswerable question (by its type), or a reference whose every
+    sentence is a refusal ("The corpus does not contain this information.", the generator's own)."""
+    if (question_type or "").strip().lower() == "unanswerable":
+        return True
+    return bool(reference) and is_refusal(reference or "")

@@ -33,6 +33,47 @@ def faithfulness_score(verdicts: Sequence[int | bool]) -> MetricResult:
     return MetricResult.ok(supported / len(values), reason)
 
 
+def _graded(values: Sequence[float]) -> np.ndarray:
+    array = np.asarray(values, dtype=float)
+    if not np.all(np.isfinite(array)) or np.any((array < 0.0) | (array > 1.0)):
+        raise ValueError(f"graded values must be finite and in [0, 1], got {list(values)}")
+    return array
+
+
+def graded_faithfulness_score(values: Sequence[float]) -> MetricResult:
+    """The local judge's faithfulness: the mean graded support of the statements (RAGAS' share of supported
+    statements, partial support counting partially). No statements: 1.0, as in `faithfulness_score`."""
+    array = _graded(values)
+    if array.size == 0:
+        return MetricResult.ok(1.0, "no claims: the answer makes no statement to check")
+    supported = int(np.sum(array >= 0.5))
+    reason = f"mean support {array.mean():.3f} over {array.size} statements ({supported} supported at >= 0.5)"
+    return MetricResult.ok(float(array.mean()), reason)
+
+
+def graded_context_recall_score(values: Sequence[float]) -> MetricResult:
+    """The local judge's context recall: the mean graded support of the reference statements by the contexts."""
+    array = _graded(values)
+    if array.size == 0:
+        return MetricResult.failed("the reference answer has no sentences")
+    attributed = int(np.sum(array >= 0.5))
+    reason = (
+        f"mean support {array.mean():.3f} of {array.size} reference statements by the contexts "
+        f"({attributed} attributable at >= 0.5)"
+    )
+    return MetricResult.ok(float(array.mean()), reason)
+
+
+def graded_context_relevance_score(values: Sequence[float]) -> MetricResult:
+    """The local judge's context relevance: the mean calibrated relevance of the context sentences."""
+    array = _graded(values)
+    if array.size == 0:
+        return MetricResult.failed("no context sentences")
+    relevant = int(np.sum(array >= 0.5))
+    reason = f"mean sentence relevance {array.mean():.3f} ({relevant} of {array.size} sentences relevant at >= 0.5)"
+    return MetricResult.ok(float(array.mean()), reason)
+
+
 def answer_relevancy_score(similarities: Sequence[float], noncommittal: bool = False) -> MetricResult:
     """Mean cosine similarity between generated questions (or answer evidence) and the question, floored at 0.
 
@@ -100,7 +141,7 @@ def context_recall_score(verdicts: Sequence[int | bool]) -> MetricResult:
 CORRECTNESS_WEIGHTS = (0.75, 0.25)
 
 
-def statement_f1(tp: int, fp: int, fn: int) -> float:
+def statement_f1(tp: float, fp: float, fn: float) -> float:
     """TP / (TP + (FP + FN) / 2): the F1 of the answer's statements against the reference's."""
     if min(tp, fp, fn) < 0:
         raise ValueError("statement counts must not be negative")
@@ -109,10 +150,15 @@ def statement_f1(tp: int, fp: int, fn: int) -> float:
     return tp / (tp + 0.5 * (fp + fn))
 
 
+def _count(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
 def answer_correctness_score(
-    tp: int, fp: int, fn: int, similarity: float, weights: tuple[float, float] = CORRECTNESS_WEIGHTS
+    tp: float, fp: float, fn: float, similarity: float, weights: tuple[float, float] = CORRECTNESS_WEIGHTS
 ) -> MetricResult:
-    """weights[0] * statement F1 + weights[1] * similarity (clipped to [0, 1]), weights normalised to sum 1."""
+    """weights[0] * statement F1 + weights[1] * similarity (clipped to [0, 1]), weights normalised to sum 1.
+    The counts are whole numbers for the LLM judge and graded sums for the local judge."""
     if min(weights) < 0 or sum(weights) <= 0:
         raise ValueError(f"weights must be non-negative with a positive sum, got {weights}")
     if not np.isfinite(similarity):
@@ -122,7 +168,7 @@ def answer_correctness_score(
     value = (weights[0] * f1 + weights[1] * sim) / sum(weights)
     return MetricResult.ok(
         float(np.clip(value, 0.0, 1.0)),
-        f"statements TP {tp}, FP {fp}, FN {fn} (F1 {f1:.3f}); similarity {sim:.3f}",
+        f"statements TP {_count(tp)}, FP {_count(fp)}, FN {_count(fn)} (F1 {f1:.3f}); similarity {sim:.3f}",
         f1=f1,
         similarity=sim,
     )

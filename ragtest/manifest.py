@@ -9,6 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import evaluation
 from ragtest.run_state import RunState
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.files import write_json
@@ -47,6 +48,7 @@ def build_manifest(state: RunState) -> dict[str, Any]:
         "config": state.config.as_dict(),
         "seed": state.config.generation.seed,
         "judge": state.config.resolved_judge(),
+        "judge_settings": evaluation.judge_settings(state.config.resolved_judge()),
         "versions": library_versions(),
         "embedding": {
             "model": state.config.embedding_model,

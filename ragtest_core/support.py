@@ -1,136 +1,300 @@
-"""The one offline support rule: is a claim supported by some texts? Used by the test-set generator's groundedness
-check and by the local judge (faithfulness, context recall and precision, citations, answer correctness), so the
-judge never fails a reference that the generator accepted as grounded.
+"""The one offline support function: how well do some texts support a claim? A graded value in [0, 1] with the
+evidence it rests on. The test-set generator's groundedness check (`is_supported`) and the local judge's
+faithfulness, context recall and precision, citations and answer correctness all use it, so the judge never fails
+a reference that the generator accepted as grounded.
 
-Two kinds of evidence, both language-aware through `ragtest_core.text` (CJK characters are tokens):
+For one claim sentence against evidence sentences (texts split into sentences, citation markers removed, units from
+`ragtest_core.textunits`):
 
-- lexical: content-token recall, i.e. the share of a claim's content words (stopwords removed, words cut to their
-  first `STEM_PREFIX_LENGTH` characters, so "launched" matches "launch") found in one window of up to
-  `LEXICAL_WINDOW_SENTENCES` consecutive sentences of one text;
-- semantic: the best cosine similarity of all-MiniLM-L6-v2 sentence embeddings between the claim and one sentence
-  of the texts.
+1. lexical alignment: the best window W* of 1..`lexical_window` consecutive sentences of one text, by the weighted
+   share of the claim's content words it holds (key tokens weigh `key_weight`, other words 1; the question's words
+   break ties, and carry full weight for a claim of fewer than `short_claim_words` words such as "Nevada.", so that
+   a short answer is aligned to its slot). `lexical` = that share; `lexical_anywhere` = the share found anywhere in
+   the evidence; `missing_weight` = the weight of claim words found nowhere (more unverifiable content, less
+   support).
+2. semantic similarity: the best cosine between the claim's vector and one evidence sentence's vector (natural
+   units only: each sentence is embedded once; no windows).
+3. base value = P(supported | evidence), a logistic model fitted on BEGIN's wow dialogues (human groundedness
+   labels; `bench/calibration/fit_support.py`, coefficients and provenance in `ragtest_core/params/`):
+   z = b0 + b_window * lexical + b_any * lexical_anywhere + b_sem * semantic - b_missing * missing_weight,
+   then divided by the value of a verbatim quote, so that a quoted claim reads 1.0 (monotone: rankings unchanged).
+   Without vectors (no embedder), semantic counts 0: a lexical-only check is stricter, never looser.
+4. contradictions (`ragtest_core.conflicts`): each slot conflict keeps `slot_keep` of the value, each sentence
+   conflict `sentence_keep[kind]`, each present-slot conflict `present_keep`. These factors are priors ("a
+   contradicted claim is at most a tenth supported"), checked but not fitted.
 
-A claim is supported when its numbers all occur in the texts and its lexical recall reaches `LEXICAL_SUPPORT_RECALL`,
-or its embedding is a near paraphrase (`SEMANTIC_SUPPORT_COSINE`), or both kinds are moderately strong together.
-The values are priors chosen from what the measures mean (see each constant), not fitted to an evaluation set.
-Without an embedder only the lexical evidence counts.
+A claim is *supported* when its value reaches `SUPPORTED_AT` (0.5: even odds before the verbatim rescale).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from ragtest_core.conflicts import Conflict, find_conflicts
 from ragtest_core.embeddings import Embedder
-from ragtest_core.text import content_tokens, sentences_of
+from ragtest_core.textunits import (
+    MONTH,
+    NAME,
+    NUMBER,
+    ORDINAL,
+    WEEKDAY,
+    YEAR,
+    Unit,
+    claim_sentences,
+    content_keys,
+    sentences,
+    strip_citations,
+    unit,
+)
 
-#: Words are compared on their first characters only (a truncation stemmer).
-STEM_PREFIX_LENGTH = 6
-#: Lexical evidence: windows of up to this many consecutive sentences of one text (a claim may fuse two).
-LEXICAL_WINDOW_SENTENCES = 2
-#: Semantic evidence: windows of this many sentences (1: single sentences, which keeps embedding cheap).
-SEMANTIC_WINDOW_SENTENCES = 1
-#: A claim is supported when this share of its content tokens occurs in one window ...
-LEXICAL_SUPPORT_RECALL = 0.8
-#: ... or when its embedding is at least this similar to one sentence (the usual paraphrase range of MiniLM) ...
-SEMANTIC_SUPPORT_COSINE = 0.8
-#: ... or when both kinds of evidence are moderately strong together.
-COMBINED_SUPPORT_RECALL = 0.6
-COMBINED_SUPPORT_COSINE = 0.65
-#: A number (a token with a digit) in a claim must occur somewhere in the texts: a changed date or amount is the
-#: typical unfaithful claim.
-NUMBERS_MUST_MATCH = True
+#: The shipped parameter files (package data), with their provenance inside.
+PARAMS_DIR = Path(__file__).resolve().parent / "params"
+SUPPORT_PARAMS_FILE = PARAMS_DIR / "support_logit.json"
+#: A claim is supported when its graded support reaches this value.
+SUPPORTED_AT = 0.5
+_FITTED = ("b0", "b_window", "b_any", "b_sem", "b_missing")
+
+VectorsFor = Callable[[list[str]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class SupportParams:
+    """Every setting of the support function (see the module docstring for what each does)."""
+
+    lexical_window: int = 2
+    key_weight: float = 2.0
+    b0: float = 0.0
+    b_window: float = 0.0
+    b_any: float = 0.0
+    b_sem: float = 0.0
+    b_missing: float = 0.0
+    anchor_reach: int = 3
+    slot_reach: int = 3
+    slot_keep: float = 0.1
+    sentence_keep: dict[str, float] = field(
+        default_factory=lambda: {YEAR: 0.4, NUMBER: 0.4, ORDINAL: 0.5, MONTH: 0.4, WEEKDAY: 0.4, NAME: 0.7}
+    )
+    present_keep: float = 0.5
+    verbatim_reads_one: bool = True
+    short_claim_words: int = 3
+    question_weight: float = 0.25
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+@lru_cache(maxsize=4)
+def load_params(path: str | None = None) -> SupportParams:
+    """SupportParams with the logistic coefficients of a fitted parameter file (default: the shipped one)."""
+    data = json.loads(Path(path or SUPPORT_PARAMS_FILE).read_text(encoding="utf-8"))
+    fitted: dict[str, Any] = {name: float(data[name]) for name in _FITTED}
+    return replace(SupportParams(), **fitted)
 
 
 @dataclass(frozen=True)
 class Support:
-    """The evidence for one claim: best lexical recall, best cosine, numbers found, and the verdict."""
+    """The graded support of one claim and what it rests on."""
 
+    value: float
     lexical: float
-    semantic: float
-    numbers_ok: bool
-    supported: bool
+    semantic: float | None
+    window: tuple[int, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+    missing_keys: tuple[str, ...] = ()
+    lexical_anywhere: float = 0.0
+    missing_weight: float = 0.0
+    base: float = 0.0
+
+    @property
+    def supported(self) -> bool:
+        return self.value >= SUPPORTED_AT
+
+    def details(self) -> dict[str, Any]:
+        """A JSON-friendly summary for a metric's details."""
+        return {
+            "support": round(self.value, 4),
+            "lexical": round(self.lexical, 3),
+            "semantic": None if self.semantic is None else round(self.semantic, 3),
+            "conflicts": [f"{c.claim_token} vs {c.competitor}" for c in self.conflicts],
+        }
 
 
-def is_number(token: str) -> bool:
-    return any(ch.isdigit() for ch in token)
+@dataclass(frozen=True)
+class Evidence:
+    """Evidence sentences (each text split into sentences, in order), the text each came from, and their vectors
+    (rows, L2-normalised) or None for a lexical-only check."""
+
+    sentences: tuple[str, ...]
+    context_of: tuple[int, ...]
+    vectors: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, texts: Sequence[str], vectors_for: VectorsFor | None = None) -> Evidence:
+        pairs = evidence_sentences(texts)
+        found = tuple(s for s, _ in pairs)
+        vectors = vectors_for(list(found)) if vectors_for is not None and found else None
+        return cls(found, tuple(i for _, i in pairs), vectors)
+
+    @property
+    def units(self) -> list[Unit]:
+        return [unit(s) for s in self.sentences]
+
+    def subset(self, texts: Sequence[int]) -> Evidence:
+        """The evidence of some texts only (by index), sharing the vectors (nothing is embedded again)."""
+        wanted = set(texts)
+        keep = [i for i, c in enumerate(self.context_of) if c in wanted]
+        vectors = None if self.vectors is None else self.vectors[keep]
+        return Evidence(tuple(self.sentences[i] for i in keep), tuple(self.context_of[i] for i in keep), vectors)
 
 
-@lru_cache(maxsize=65536)
-def stems(text: str) -> frozenset[str]:
-    """Content tokens cut to `STEM_PREFIX_LENGTH` characters (numbers kept whole)."""
-    return frozenset(t if is_number(t) else t[:STEM_PREFIX_LENGTH] for t in content_tokens(text))
+def evidence_sentences(texts: Sequence[str]) -> list[tuple[str, int]]:
+    """(sentence, index of its text) for every sentence of every text, citation markers removed."""
+    return [(s, i) for i, text in enumerate(texts) for s in sentences(strip_citations(text))]
+
+
+def _weights(claim: Unit, key_weight: float) -> dict[str, float]:
+    weights: dict[str, float] = {}
+    for w in claim.words:
+        if w.content:
+            weights[w.key] = max(weights.get(w.key, 0.0), key_weight if w.kind else 1.0)
+    return weights
+
+
+def _windows(context_of: Sequence[int], size: int) -> list[tuple[int, ...]]:
+    result: list[tuple[int, ...]] = []
+    for start in range(len(context_of)):
+        for width in range(1, size + 1):
+            stop = start + width
+            if stop > len(context_of) or context_of[stop - 1] != context_of[start]:
+                break
+            result.append(tuple(range(start, stop)))
+    return result
+
+
+def _best_window(
+    units: Sequence[Unit],
+    context_of: Sequence[int],
+    weights: dict[str, float],
+    question: frozenset[str],
+    p: SupportParams,
+) -> tuple[tuple[int, ...], float]:
+    """The window with the largest weighted share of the claim's words (question words break ties), and that share."""
+    total = sum(weights.values())
+    align = question - set(weights)
+    question_weight = p.question_weight if len(weights) >= p.short_claim_words else 1.0
+    best: tuple[float, float, int] = (-1.0, -1.0, 0)
+    chosen: tuple[int, ...] = ()
+    for window in _windows(context_of, p.lexical_window):
+        have = frozenset(k for i in window for k in units[i].keys)
+        share = sum(w for k, w in weights.items() if k in have) / total
+        asked = len(align & have) / len(align) if align else 0.0
+        score = (share + question_weight * asked, share, -len(window))
+        if score > best:
+            best, chosen = score, window
+    return chosen, best[1]
+
+
+def _logistic(z: float) -> float:
+    return float(1.0 / (1.0 + np.exp(-z)))
+
+
+def _base_value(lexical: float, anywhere: float, semantic: float, missing: float, p: SupportParams) -> float:
+    z = p.b0 + p.b_window * lexical + p.b_any * anywhere + p.b_sem * semantic - p.b_missing * missing
+    value = _logistic(z)
+    if p.verbatim_reads_one:
+        value = min(1.0, value / _logistic(p.b0 + p.b_window + p.b_any + p.b_sem))
+    return value
+
+
+def _penalty(conflicts: Sequence[Conflict], p: SupportParams) -> float:
+    factor = 1.0
+    for conflict in conflicts:
+        if conflict.present:
+            factor *= p.present_keep
+        elif conflict.anchored:
+            factor *= p.slot_keep
+        else:
+            factor *= p.sentence_keep.get(conflict.kind, 1.0)
+    return factor
+
+
+def claim_support(
+    claim: str,
+    evidence: Evidence,
+    claim_vector: np.ndarray | None = None,
+    question: str | None = None,
+    params: SupportParams | None = None,
+) -> Support:
+    """The graded support of one claim sentence by the evidence (see the module docstring)."""
+    p = params or load_params()
+    c = unit(strip_citations(claim))
+    weights = _weights(c, p.key_weight)
+    if not weights:
+        return Support(1.0, 1.0, None)
+    if not evidence.sentences:
+        return Support(0.0, 0.0, None)
+    units = evidence.units
+    question_keys = unit(question).keys if question else frozenset()
+    window, lexical = _best_window(units, evidence.context_of, weights, question_keys, p)
+    semantic = None
+    if claim_vector is not None and evidence.vectors is not None and len(evidence.vectors):
+        semantic = float(np.max(evidence.vectors @ claim_vector))
+    everywhere = frozenset(k for u in units for k in u.keys)
+    total = sum(weights.values())
+    anywhere = sum(w for k, w in weights.items() if k in everywhere) / total
+    missing_weight = sum(w for k, w in weights.items() if k not in everywhere)
+    base = _base_value(lexical, anywhere, semantic or 0.0, missing_weight, p)
+    window_units = [units[i] for i in window]
+    conflicts, missing = find_conflicts(
+        c, window_units, everywhere, question_keys, p.anchor_reach, p.slot_reach, p.present_keep < 1.0
+    )
+    value = base * _penalty(conflicts, p)
+    return Support(value, lexical, semantic, window, tuple(conflicts), tuple(missing), anywhere, missing_weight, base)
 
 
 def claims_of(text: str) -> list[str]:
-    """Sentences that carry at least one content token: the claims a text makes."""
-    return [s for s in sentences_of(text) if stems(s)]
+    """The claim sentences of a text: sentences with at least one content word, citation markers removed."""
+    return claim_sentences(text)
 
 
-def recall(claim: str, text: str) -> float:
-    """Share of the claim's content stems found in `text` (1.0 for a claim without any)."""
-    wanted = stems(claim)
-    if not wanted:
-        return 1.0
-    return len(wanted & stems(text)) / len(wanted)
-
-
-def shared_stems(left: str, right: str) -> int:
-    """How many distinct content stems two texts share (e.g. whether a cited block contributes to an answer)."""
-    return len(stems(left) & stems(right))
-
-
-def windows(texts: Iterable[str], max_sentences: int) -> list[str]:
-    """Every run of 1 to `max_sentences` consecutive sentences inside each text, each once."""
-    result: list[str] = []
-    for text in texts:
-        sentences = sentences_of(text)
-        for size in range(1, max_sentences + 1):
-            result.extend(" ".join(sentences[i : i + size]) for i in range(len(sentences) - size + 1))
-    return list(dict.fromkeys(result))
-
-
-def decide(lexical: float, semantic: float, numbers_ok: bool = True) -> bool:
-    """The support rule on the evidence (see the module docstring)."""
-    if not numbers_ok:
-        return False
-    return (
-        lexical >= LEXICAL_SUPPORT_RECALL
-        or semantic >= SEMANTIC_SUPPORT_COSINE
-        or (lexical >= COMBINED_SUPPORT_RECALL and semantic >= COMBINED_SUPPORT_COSINE)
-    )
-
-
-def texts_to_embed(claims: Iterable[str], texts: Sequence[str]) -> list[str]:
-    """What `support` embeds for these claims and texts: the claims and the semantic windows."""
-    return [*claims, *windows(texts, SEMANTIC_WINDOW_SENTENCES)]
-
-
-def support(claims: Sequence[str], texts: Sequence[str], embedder: Embedder | None = None) -> list[Support]:
-    """The support verdict of each claim against all `texts` (lexical evidence only when `embedder` is None)."""
-    lexical_windows = windows(texts, LEXICAL_WINDOW_SENTENCES)
-    if not lexical_windows:
-        return [Support(0.0, 0.0, False, False) for _ in claims]
-    if not claims:
-        return []
-    if embedder is not None:
-        semantic_windows = windows(texts, SEMANTIC_WINDOW_SENTENCES)
-        cosines = embedder.similarity(list(claims), semantic_windows).max(axis=1)
-    else:
-        cosines = np.zeros(len(claims), dtype=np.float32)
-    numbers = {t for text in texts for t in stems(text) if is_number(t)}
-    results = []
-    for claim, cosine in zip(claims, cosines, strict=True):
-        lexical = max(recall(claim, window) for window in lexical_windows)
-        numbers_ok = not NUMBERS_MUST_MATCH or all(t in numbers for t in stems(claim) if is_number(t))
-        results.append(Support(lexical, float(cosine), numbers_ok, decide(lexical, float(cosine), numbers_ok)))
-    return results
+def support(
+    claims: Sequence[str], texts: Sequence[str], embedder: Embedder | None = None, question: str | None = None
+) -> list[Support]:
+    """The graded support of each claim sentence by `texts` (lexical evidence only when `embedder` is None)."""
+    vectors_for = embedder.embed if embedder is not None else None
+    evidence = Evidence.of(texts, vectors_for)
+    claim_vectors = embedder.embed([strip_citations(c) for c in claims]) if embedder is not None and claims else None
+    return [
+        claim_support(c, evidence, None if claim_vectors is None else claim_vectors[i], question)
+        for i, c in enumerate(claims)
+    ]
 
 
 def is_supported(claim: str, texts: Sequence[str], embedder: Embedder | None = None) -> bool:
-    """Every claim sentence of `claim` (or the whole text, when it has no sentence with content) is supported."""
+    """Every claim sentence of `claim` (or the whole text, when it has no sentence with content) is supported by
+    `texts`: graded support >= `SUPPORTED_AT`. Lexical evidence only when `embedder` is None (stricter)."""
     units = claims_of(claim) or [claim]
     return all(s.supported for s in support(units, texts, embedder))
+
+
+def stems(text: str) -> frozenset[str]:
+    """The content keys of a text (words cut to their stem, numbers normalised)."""
+    return content_keys(text)
+
+
+def recall(claim: str, text: str) -> float:
+    """Share of the claim's content keys found in `text` (1.0 for a claim without any)."""
+    wanted = content_keys(claim)
+    return len(wanted & content_keys(text)) / len(wanted) if wanted else 1.0
+
+
+def shared_stems(left: str, right: str) -> int:
+    """How many distinct content keys two texts share (e.g. whether a cited block contributes to an answer)."""
+    return len(content_keys(left) & content_keys(right))

@@ -4,10 +4,10 @@ Score = w_f1 * TP / (TP + (FP + FN) / 2) + w_sim * cosine(answer, ground_truth),
 (RAGAS), configurable: `AnswerCorrectness(weights=(1.0, 0.0))`. TP: answer statements the ground truth supports;
 FP: answer statements it does not; FN: ground-truth statements the answer does not contain.
 LLM judge: statements are extracted from both texts (the run's shared statement step: the answer's statements are
-the ones faithfulness judges), then classified by the RAGAS prompt in one call. Local judge: the
-statements are the sentences with content words (hedges dropped); "supports" is the local support rule with the
-other text as the context. Edge cases: no ground_truth -> failed "needs ground_truth"; an empty answer -> 0.0;
-a refusal -> 0.0 "refusal: the answer states nothing" (it gives none of the reference's facts).
+the ones faithfulness judges), then classified by the RAGAS prompt in one call. Local judge: the statements are the
+sentences with content words (hedges dropped); TP, FP and FN are graded sums of the support function with the other
+text as the evidence (`evaluation.local_scoring`). Edge cases: no ground_truth -> failed "needs ground_truth"; an
+empty answer -> 0.0; a refusal -> 0.0 "refusal: the answer states nothing" (it gives none of the reference's facts).
 """
 
 from __future__ import annotations
@@ -15,12 +15,17 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
+from evaluation import local_scoring
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
 from evaluation.metrics.text_overlap import cosine_similarity
-from evaluation.prompts import CorrectnessClassification, correctness_call, statements_call
-from evaluation.refusal import is_noncommittal_sentence, is_refusal
+from evaluation.prompts import (
+    CorrectnessClassification,
+    correctness_call,
+    statements_call,
+)
+from evaluation.refusal import is_refusal
 from evaluation.sample import Sample
 from evaluation.scores import CORRECTNESS_WEIGHTS, answer_correctness_score
 from evaluation.statements import plain_statements
@@ -47,27 +52,19 @@ class AnswerCorrectness(Metric):
             return MetricResult.ok(0.0, "refusal: the answer states nothing")
         return None
 
-    @staticmethod
-    def _statements(judge: LocalJudge, text: str) -> list[str]:
-        return [s for s in judge.claims(text) if not is_noncommittal_sentence(s)]
-
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         answer, reference = sample.answer or "", sample.ground_truth or ""
-        ours, theirs = self._statements(judge, answer), self._statements(judge, reference)
         return [
             answer,
             reference,
-            *judge.texts_for_support(ours, [reference]),
-            *judge.texts_for_support(theirs, [answer]),
+            *judge.claims(answer),
+            *judge.statements(reference),
+            *judge.evidence_texts([reference]),
+            *judge.evidence_texts([answer]),
         ]
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
-        answer, reference = sample.answer or "", sample.ground_truth or ""
-        ours, theirs = self._statements(judge, answer), self._statements(judge, reference)
-        tp = sum(s.supported for s in judge.support(ours, [reference]))
-        fn = sum(not s.supported for s in judge.support(theirs, [answer]))
-        similarity = cosine_similarity(judge.embedder, answer, reference)
-        return answer_correctness_score(tp, len(ours) - tp, fn, similarity, self.weights)
+        return local_scoring.answer_correctness(sample, judge, self.weights)
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
         """Both texts' statements (the shared step; sentences stand in for them), then one classification."""

@@ -1,62 +1,39 @@
 """Answer relevancy: does the answer address the question (completely and without digression)?
 
 LLM judge (RAGAS): generate 3 questions from the answer alone (one call); the score is their mean cosine
-similarity to the real question (computed in the judge's CPU worker); a noncommittal answer scores 0. Local judge
-(it cannot generate questions): RAGAS' answer relevancy
-penalises incomplete answers, so the question is split into its parts ("When did X start, and what does it
-pass?" has two) and each part must be addressed by some answer sentence; the score is the mean over the parts of
-the best cosine similarity between the part and what an answer sentence adds to the question (the sentence without
-the words it shares with the question: a restatement of the question adds nothing; all-MiniLM-L6-v2 was trained
-on question-answer pairs). An answer containing a refusal or hedge phrase is noncommittal and scores 0.0 (reason
-"noncommittal answer").
+similarity to the real question (computed in the judge's CPU worker); a noncommittal answer scores 0. Local judge (it
+cannot generate questions; `evaluation.local_relevance`): the calibrated relevance of the best answer sentence
+(centred cosine with the fixed shipped centring mean, mapped by a fitted Platt curve: a direct answer reads ~0.9-1.0,
+an off-topic one ~0.0) times the share of the question's parts the answer addresses (RAGAS penalises incomplete
+answers). An answer containing a refusal or hedge phrase is noncommittal and scores 0.0 (reason "noncommittal
+answer"); one that only repeats the question's words scores 0.0.
 
-Cosines are anisotropy-corrected (`evaluation.centring`: embeddings centred on the mean of the run's context
-sentences), so unrelated texts score near 0 instead of ~0.6; the raw cosine is in the reason and the details, and
-`answer_relevancy_raw` scores with it (RAGAS' published definition). Edge cases: no question -> failed
-"empty question"; an empty answer -> 0.0 "empty answer".
+Cosines are anisotropy-corrected (`ragtest_core.relevance`: embeddings centred on a fixed mean shipped with the
+package, never one from the run), so unrelated texts score near 0 instead of ~0.6; the raw cosine is in the reason
+and the details, and `answer_relevancy_raw` scores with it (RAGAS' published definition). Edge cases: no question
+-> failed "empty question"; an empty answer -> 0.0 "empty answer".
 """
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 import numpy as np
 
+from evaluation import local_relevance
 from evaluation import thresholds as th
 from evaluation.centring import centred_similarity
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
 from evaluation.prompts import GeneratedQuestions, question_generation_call
-from evaluation.refusal import is_noncommittal
 from evaluation.sample import Sample
 from evaluation.scores import answer_relevancy_score
 from ragtest_core.llm.plan import PlannedCall
+from ragtest_core.relevance import question_parts
 from ragtest_core.schema import ANSWER, QUESTION, MetricResult
-from ragtest_core.text import content_tokens, sentences_of
 
-_OPENER = r"(?:what|how|when|where|who|whom|whose|why|which|is|are|was|were|does|do|did|can|could|has|have|had)"
-#: Where a question splits into parts: "..., and <wh-word or auxiliary> ...", a question mark, a semicolon.
-_PART_BOUNDARY = re.compile(rf",?\s+and\s+(?={_OPENER}\b)|\?\s*|;\s*", re.IGNORECASE)
-
-
-def question_parts(question: str) -> list[str]:
-    """The sub-questions of a compound question (the whole question when it has one part)."""
-    parts = [p.strip() for p in _PART_BOUNDARY.split(question) if p and content_tokens(p)]
-    return parts or [question]
-
-
-def answer_additions(judge: LocalJudge, question: str, answer: str) -> list[str]:
-    """Each answer sentence without the words it shares with the question: what the answer adds. A restatement of
-    the question adds nothing, so it cannot make an answer look relevant."""
-    asked = judge.tokens(question)
-    additions = []
-    for sentence in sentences_of(answer) or [answer]:
-        kept = [w for w in sentence.split() if not (judge.tokens(w) and judge.tokens(w) <= asked)]
-        if any(judge.tokens(w) for w in kept):
-            additions.append(" ".join(kept))
-    return list(dict.fromkeys(additions))
+__all__ = ["AnswerRelevancy", "AnswerRelevancyRaw", "question_parts"]
 
 
 class AnswerRelevancy(Metric):
@@ -64,7 +41,6 @@ class AnswerRelevancy(Metric):
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER)
     #: Score with the centred (anisotropy-corrected) cosine; the raw cosine is always in the details.
     centred: ClassVar[bool] = True
-    uses_reference_mean: ClassVar[bool] = True
 
     def precheck(self, sample: Sample) -> MetricResult | None:
         if sample.question is None:
@@ -74,8 +50,7 @@ class AnswerRelevancy(Metric):
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        question = sample.question or ""
-        return [*question_parts(question), *answer_additions(judge, question, sample.answer or "")]
+        return [sample.question or "", *judge.claims(sample.answer or "")]
 
     def _result(self, raw: np.ndarray, centred: np.ndarray, mean: np.ndarray | None, what: str) -> MetricResult:
         chosen = centred if self.centred and mean is not None else raw
@@ -94,17 +69,9 @@ class AnswerRelevancy(Metric):
         )
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
-        question, answer = sample.question or "", sample.answer or ""
-        if is_noncommittal(answer):
-            return answer_relevancy_score([], noncommittal=True)
-        parts = question_parts(question)
-        additions = answer_additions(judge, question, answer)
-        if not additions:
-            return MetricResult.ok(0.0, "the answer only repeats the question")
-        raw = judge.cosine(parts, additions).max(axis=1)
-        centred = centred_similarity(judge.embedder, parts, additions, judge.reference_mean).max(axis=1)
-        result = self._result(raw, centred, judge.reference_mean, f"question-part/answer ({len(parts)} part(s))")
-        return result.model_copy(update={"details": {**result.details, "question_parts": parts}})
+        if self.centred:
+            return local_relevance.answer_relevancy(sample, judge)
+        return local_relevance.answer_relevancy_raw(sample, judge)
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
         return [question_generation_call(sample.answer or "")]
@@ -134,4 +101,3 @@ class AnswerRelevancyRaw(AnswerRelevancy):
 
     name: ClassVar[str] = "answer_relevancy_raw"
     centred: ClassVar[bool] = False
-    uses_reference_mean: ClassVar[bool] = True

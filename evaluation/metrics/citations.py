@@ -12,7 +12,8 @@ Sentences without content words (and hedges) are not statements.
   imprecise. A marker beyond the last context cites nothing and is imprecise.
 
 "Supports": the LLM judge answers an entailment prompt (premise: the cited contexts; hypothesis: the statement);
-the local judge applies the local support rule. Under the LLM judge the statements are the run's shared statement
+the local judge's verdict is the graded support on the cited contexts' sentences reaching 0.5
+(`evaluation.local_scoring.citation_supported`). Under the LLM judge the statements are the run's shared statement
 step (`LLMJudge.statements`, the ones faithfulness judges), each keeping its sentence's markers; a statement the
 judge returned without markers cites what the answer sentence it comes from cites (the sentence whose content
 words it covers most).
@@ -28,6 +29,7 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
+from evaluation import local_scoring
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
@@ -41,6 +43,7 @@ from evaluation.statements import strip_markers
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.schema import ANSWER, CONTEXTS, MetricResult
 from ragtest_core.text import content_tokens, sentences_of
+from ragtest_core.textunits import strip_citations
 
 _LEADING = re.compile(r"^\s*(?:\[\d+(?:\s*,\s*\d+)*\]\s*)+")
 Subset = tuple[int, ...]
@@ -56,7 +59,7 @@ def cited_statements(answer: str) -> list[tuple[str, tuple[int, ...]]]:
             units[-1][1].extend(_numbers(leading.group(0)))
             sentence = sentence[leading.end() :]
         numbers = _numbers(sentence)
-        text = _MARKER.sub("", sentence).strip()
+        text = strip_citations(sentence).strip()
         if not content_tokens(text) and units:  # markers after the full stop belong to the sentence before
             units[-1][1].extend(numbers)
             continue
@@ -140,15 +143,15 @@ class _CitationMetric(Metric):
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         statements = [s for s, _ in cited_statements(sample.answer or "")]
-        return judge.texts_for_support(statements, sample.contexts)
+        return [*statements, *judge.evidence_texts(sample.contexts)]
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         judgements = []
         for statement, citations in cited_statements(sample.answer or ""):
-            verdicts: dict[Subset, bool] = {}
-            for subset in subsets_to_judge(citations):
-                found = cited_contexts(sample.contexts, subset)
-                verdicts[subset] = bool(found) and judge.support([statement], found)[0].supported
+            verdicts = {
+                subset: local_scoring.citation_supported(statement, subset, sample, judge)
+                for subset in subsets_to_judge(citations)
+            }
             judgements.append(assemble(citations, verdicts))
         return self.formula(judgements)
 

@@ -4,10 +4,12 @@ Each retrieved context, in rank order, gets a verdict "useful for arriving at th
 score is sum_k(precision@k * v_k) / (number of useful contexts + 1e-10). The reference is `ground_truth`; when a
 row has none, the answer is the reference (as ragas' context precision without reference) and the reason says so.
 LLM judge: one call judges all of a row's contexts and returns one verdict per context, in rank order (RAGAS asks
-once per context; the verdicts and the formula are the same). Local judge: a context is useful when it supports at
-least one reference sentence (the local support rule).
+once per context; the verdicts and the formula are the same). Local judge: a context is useful when it alone
+supports a reference statement, or holds its part of a statement that the contexts support together
+(`evaluation.local_scoring`: both gold chunks of a two-chunk answer count).
 Edge cases: no contexts -> 0.0 "no contexts retrieved"; no useful context -> 0.0 "no relevant context";
-neither ground_truth nor answer -> failed.
+neither ground_truth nor answer -> failed; an unanswerable row (its reference declines to answer) -> no score,
+reason "unanswerable: ...": no context can be useful for a refusal.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import ClassVar
 
+from evaluation import local_scoring
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric, align_verdicts, with_note
 from evaluation.prompts import ContextVerdicts, context_precision_call
+from evaluation.refusal import is_unanswerable_reference
 from evaluation.sample import Sample
 from evaluation.scores import context_precision_score
 from ragtest_core.llm.plan import PlannedCall
@@ -56,21 +60,19 @@ class ContextPrecision(Metric):
         reference, note = reference_of(sample)
         if reference is None:
             return MetricResult.failed("needs ground_truth (or an answer to use as the reference)")
+        if is_unanswerable_reference(reference, sample.question_type):
+            return with_note(MetricResult.failed("unanswerable: the reference declines to answer"), note)
         if not sample.contexts:
             return with_note(MetricResult.ok(0.0, "no contexts retrieved"), note)
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         reference, _ = reference_of(sample)
-        return judge.texts_for_support(judge.claims(reference or ""), sample.contexts)
+        return [*judge.statements(reference or ""), *judge.evidence_texts(sample.contexts)]
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         reference, note = reference_of(sample)
-        claims = judge.claims(reference or "")
-        if not claims:
-            return MetricResult.failed("the reference has no content words to compare")
-        verdicts = [any(s.supported for s in judge.support(claims, [context])) for context in sample.contexts]
-        return with_note(context_precision_score(verdicts), note)
+        return with_note(local_scoring.context_precision(reference or "", sample, judge), note)
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
         """One call with every retrieved context, in rank order."""

@@ -1,18 +1,22 @@
 """Context recall: the share of the reference answer's sentences attributable to the retrieved contexts.
 
-The reference (`ground_truth`) is split with `ragtest_core.text.split_sentences`. Local judge: a sentence is
-attributable when the contexts support it (the local support rule). Edge cases: no ground_truth -> failed
-"needs ground_truth"; no contexts -> 0.0, nothing is attributable.
+The reference (`ground_truth`) is split with `ragtest_core.text.split_sentences`. Local judge: the mean graded
+support of the reference's statements by the contexts (`evaluation.local_scoring`). Edge cases: no ground_truth ->
+failed "needs ground_truth"; an unanswerable row (question_type "unanswerable", or a reference that only declines,
+such as the generator's "The corpus does not contain this information.") -> no score, reason "unanswerable: ...":
+there is nothing to attribute; no contexts -> 0.0, nothing is attributable.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from evaluation import local_scoring
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric, align_verdicts, with_note
 from evaluation.prompts import Attributions, context_recall_call
+from evaluation.refusal import is_unanswerable_reference
 from evaluation.sample import Sample
 from evaluation.scores import context_recall_score
 from ragtest_core.llm.plan import PlannedCall
@@ -28,17 +32,17 @@ class ContextRecall(Metric):
     def precheck(self, sample: Sample) -> MetricResult | None:
         if sample.ground_truth is None:
             return MetricResult.failed("needs ground_truth")
+        if is_unanswerable_reference(sample.ground_truth, sample.question_type):
+            return MetricResult.failed("unanswerable: the reference declines to answer, so nothing is to be recalled")
         if not sample.contexts:
             return MetricResult.ok(0.0, "no contexts retrieved: nothing is attributable")
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        return judge.texts_for_support(judge.claims(sample.ground_truth or ""), sample.contexts)
+        return [*judge.statements(sample.ground_truth or ""), *judge.evidence_texts(sample.contexts)]
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
-        sentences = judge.claims(sample.ground_truth or "")
-        support = judge.support(sentences, sample.contexts)
-        return context_recall_score([s.supported for s in support])
+        return local_scoring.context_recall(sample, judge)
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
         """One call classifying every sentence of the reference."""

@@ -4,19 +4,22 @@ Edge cases: an answer that only refuses ("I don't know") -> 1.0 "refusal: no cla
 unsupported claims and a refusal makes none (answer_relevancy, answer_correctness and negative_rejection judge
 whether refusing was right); an empty answer likewise -> 1.0 "empty answer: no claims"; no contexts -> 0.0, no
 statement can be supported. Refusal sentences inside a longer answer are not statements. The local judge takes
-each remaining answer sentence as one statement. LLM judge (RAGAS): the answer's statements (the run's shared
-statement step, `LLMJudge.statements`, citation markers removed), then one call with a verdict per statement.
+each remaining answer sentence as one statement and scores the mean of their graded support
+(`evaluation.local_scoring`: partial support counts partially, a contradicted entity, number or date counts
+little). LLM judge (RAGAS, binary verdicts): the answer's statements (the run's shared statement step,
+`LLMJudge.statements`, citation markers removed), then one call with a verdict per statement.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from evaluation import local_scoring
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric, align_verdicts, with_note
 from evaluation.prompts import StatementVerdicts, faithfulness_call, statements_call
-from evaluation.refusal import is_noncommittal_sentence, is_refusal
+from evaluation.refusal import is_refusal
 from evaluation.sample import Sample
 from evaluation.scores import faithfulness_score
 from evaluation.statements import plain_statements
@@ -38,27 +41,11 @@ class Faithfulness(Metric):
             return MetricResult.ok(0.0, "no contexts retrieved: no statement can be supported")
         return None
 
-    def _statements(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        return [s for s in judge.claims(sample.answer or "") if not is_noncommittal_sentence(s)]
-
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        return judge.texts_for_support(self._statements(sample, judge), sample.contexts)
+        return [*judge.claims(sample.answer or ""), *judge.evidence_texts(sample.contexts)]
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
-        statements = self._statements(sample, judge)
-        support = judge.support(statements, sample.contexts)
-        result = faithfulness_score([s.supported for s in support])
-        details = [
-            {
-                "statement": st,
-                "lexical": round(sp.lexical, 3),
-                "semantic": round(sp.semantic, 3),
-                "numbers_ok": sp.numbers_ok,
-                "verdict": int(sp.supported),
-            }
-            for st, sp in zip(statements, support, strict=True)
-        ]
-        return result.model_copy(update={"details": {"statements": details}})
+        return local_scoring.faithfulness(sample, judge)
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
         """The shared statement step, then the verdicts (the answer's sentences stand in for its statements)."""

@@ -70,21 +70,24 @@ def test_pass_a_metric_instance(embedder: Embedder) -> None:
 def test_local_judge_on_a_hand_made_row(embedder: Embedder) -> None:
     result = evaluate_dataset(one_row(), embedder=embedder, show_progress=False)
     row = result.frame.iloc[0]
-    assert row["faithfulness"] == pytest.approx(2 / 3)  # "painted blue" is not supported
-    assert row["context_recall"] == 1.0
+    assert row["faithfulness"] == pytest.approx(2 / 3, abs=0.02)  # graded: "painted blue" is not supported
+    assert row["context_recall"] >= 0.95  # graded: paraphrased ("from 1887 to 1889"), not verbatim
     assert row["context_precision"] == pytest.approx((1 + 2 / 3) / 2)  # bananas at rank 2 are useless
     assert 0 < row["context_relevance"] < 1
     assert 0 < row["answer_relevancy"] <= 1  # centred cosine: lower than the raw one
     relevancy = result.results[0]["answer_relevancy"].details
-    assert relevancy["raw"] > relevancy["centred"] and relevancy["scored_with"] == "centred"
+    assert 0 < relevancy["raw"] < 1 and relevancy["similarity"] >= 0.8  # calibrated: a direct answer reads high
     statements = result.results[0]["faithfulness"].details["statements"]
-    assert [s["verdict"] for s in statements] == [1, 1, 0]
+    assert [s["support"] >= 0.5 for s in statements] == [True, True, False]
+    assert statements[0]["support"] >= 0.95 and statements[2]["support"] <= 0.05
 
 
 def test_changed_number_is_not_supported(embedder: Embedder) -> None:
     frame = one_row(answer="The Eiffel Tower is in Paris. It was built in 1999.")
     result = evaluate_dataset(frame, ["faithfulness"], embedder=embedder, show_progress=False)
-    assert result.frame.loc[0, "faithfulness"] == 0.5
+    assert result.frame.loc[0, "faithfulness"] == pytest.approx(0.5, abs=0.02)  # 1999 contradicts 1889
+    (_, changed) = result.results[0]["faithfulness"].details["statements"]
+    assert changed["support"] <= 0.1
 
 
 def test_output_frame_and_summary_structure(embedder: Embedder) -> None:
@@ -127,7 +130,7 @@ def test_rag_error_rows(embedder: Embedder) -> None:
     failed = result.frame.iloc[1]
     assert failed["faithfulness"] is None and failed["faithfulness_reason"] == "RAG error: timeout after 30 s"
     assert failed["answer_relevancy"] is None
-    assert failed["context_recall"] == 1.0  # the contexts were retrieved before the RAG failed
+    assert failed["context_recall"] >= 0.95  # the contexts were retrieved before the RAG failed
     assert result.frame.iloc[0]["faithfulness"] is not None
 
 
@@ -153,7 +156,7 @@ def test_unknown_judge_and_duplicate_metrics() -> None:
 
 def test_async_entry_point(embedder: Embedder) -> None:
     result = asyncio.run(aevaluate_dataset(one_row(), ["context_recall"], embedder=embedder, show_progress=False))
-    assert result.frame.loc[0, "context_recall"] == 1.0
+    assert result.frame.loc[0, "context_recall"] >= 0.95
 
 
 def test_progress_bar(embedder: Embedder, capsys: pytest.CaptureFixture[str]) -> None:
@@ -178,4 +181,4 @@ def test_partial_hedge_is_noncommittal_locally(embedder: Embedder) -> None:
         one_row(answer=answer), ["answer_relevancy", "faithfulness"], embedder=embedder, show_progress=False
     )
     assert result.frame.loc[0, "answer_relevancy"] == 0.0
-    assert result.frame.loc[0, "faithfulness"] == 1.0  # the hedge is not a statement; the other one is supported
+    assert result.frame.loc[0, "faithfulness"] >= 0.95  # the hedge is not a statement; the other one is supported

@@ -15,7 +15,6 @@ from evaluation import evaluate_dataset
 from evaluation.local_judge import LocalJudge
 from ragtest_core.datasets import read_dataset
 from ragtest_core.embeddings import Embedder
-from ragtest_core.support import decide as supports
 from tests.evaluation.helpers import one_row
 
 FIVE = ["faithfulness", "answer_relevancy", "context_relevance", "context_precision", "context_recall"]
@@ -34,23 +33,18 @@ class CountingEmbedder(Embedder):
         return super().embed(texts)
 
 
-def test_support_rule() -> None:
-    assert supports(0.8, 0.0)
-    assert supports(0.0, 0.8)
-    assert supports(0.6, 0.65)
-    assert not supports(0.6, 0.6)
-    assert not supports(0.5, 0.7)
-
-
 def test_support_evidence(embedder: Embedder) -> None:
     judge = LocalJudge(embedder)
-    contexts = ["The tower was built from 1887 to 1889. It is 330 metres tall.", "Bananas are yellow."]
-    found = judge.support(["The tower was built in 1889.", "The tower is 500 metres tall.", "Cats purr."], contexts)
+    evidence = judge.evidence(["The tower was built from 1887 to 1889. It is 330 metres tall.", "Bananas are yellow."])
+    found = judge.support(["The tower was built in 1889.", "The tower is 500 metres tall.", "Cats purr."], evidence)
     assert [s.supported for s in found] == [True, False, False]
-    assert found[0].lexical == 1.0
-    assert not found[1].numbers_ok
-    assert judge.support(["anything"], []) == [judge.support(["anything"], [])[0]]
-    assert not judge.support(["anything"], [])[0].supported
+    assert found[0].lexical == 1.0 and found[0].semantic is not None
+    assert [(c.claim_token, c.competitor) for c in found[1].conflicts] == [("500", "330")]  # a contradicted number
+    assert found[0].value >= 0.9 and found[1].value < 0.1 and found[2].value < 0.1
+    assert found[1].value == pytest.approx(found[1].base * 0.1)  # the contradicted slot keeps a tenth
+    assert evidence.vectors is not None and len(evidence.vectors) == len(evidence.sentences) == 3
+    (nothing,) = judge.support(["anything"], judge.evidence([]))
+    assert nothing.value == 0.0 and not nothing.supported
 
 
 def test_local_judge_embeds_a_run_in_one_batch(embedder: Embedder) -> None:
@@ -60,8 +54,7 @@ def test_local_judge_embeds_a_run_in_one_batch(embedder: Embedder) -> None:
     assert counting.computed[0] > 0
     assert sum(counting.computed) == len(counting._memo)  # every distinct text embedded exactly once
     busy = [i for i, n in enumerate(counting.computed) if n]
-    assert busy == list(range(len(busy)))  # all embedding happens up front, in batches, before scoring
-    assert len(busy) <= 2  # the run's texts, then the reference sample's few extra texts
+    assert busy == [0]  # all embedding happens up front, in one batch, before scoring (no reference sample)
 
 
 def test_fiqa_all_metrics_defined(shared_data: Path, embedder: Embedder) -> None:
@@ -136,3 +129,23 @@ def test_wikieval_pairwise_agreement_report(shared_data: Path, embedder: Embedde
     assert agreement["faithfulness"] >= 0.9
     assert agreement["answer_relevancy"] > 0.5
     assert agreement["context_relevance"] > 0.5
+
+
+def test_judge_settings_name_every_parameter_and_shipped_file() -> None:
+    from evaluation import judge_settings
+    from evaluation.local_judge import LocalJudgeSettings, sha256_of
+    from ragtest_core.relevance import ANSWER_MAP_FILE, CENTRING_MEAN_FILE
+    from ragtest_core.support import SUPPORT_PARAMS_FILE
+
+    local = judge_settings("local")
+    settings = local["settings"]
+    assert settings["files"] == {
+        p.name: sha256_of(p) for p in (SUPPORT_PARAMS_FILE, CENTRING_MEAN_FILE, ANSWER_MAP_FILE)
+    }
+    assert settings["support"]["b0"] < 0 < settings["support"]["b_sem"] and settings["supported_at"] == 0.5
+    assert settings["embedding_model"] == "all-MiniLM-L6-v2" and settings["calibrated_for_this_mean"]
+    assert "evaluation.local_scoring" in settings["constants"]
+    assert judge_settings("local") == local  # deterministic
+    other = judge_settings("local", LocalJudgeSettings(centring_source="my corpus"))
+    assert other["fingerprint"] != local["fingerprint"] and not other["settings"]["calibrated_for_this_mean"]
+    assert judge_settings("llm")["fingerprint"] != local["fingerprint"]

@@ -52,8 +52,8 @@ def test_citation_formulas_follow_alce() -> None:
 def test_citation_parsing() -> None:
     answer = "The tower is in Paris [1]. It was built in 1889 [1][3]. Bananas are yellow. [2, 4]"
     assert cited_statements(answer) == [
-        ("The tower is in Paris .", (1,)),
-        ("It was built in 1889 .", (1, 3)),
+        ("The tower is in Paris.", (1,)),  # markers removed with the space before them
+        ("It was built in 1889.", (1, 3)),
         ("Bananas are yellow.", (2, 4)),
     ]
     assert subsets_to_judge((1, 3)) == [(1, 3), (1,), (3,)]
@@ -78,7 +78,8 @@ def test_local_answer_correctness(embedder: Embedder) -> None:
     result = evaluate_dataset(frame, ["answer_correctness"], embedder=embedder, show_progress=False)
     scores = result.frame["answer_correctness"].tolist()
     details = result.results[0]["answer_correctness"].details
-    assert details["f1"] == pytest.approx(2 / (2 + 0.5))  # TP 2 (Paris, 1889), FP 1 (blue), FN 0
+    # graded counts: TP ~2 (Paris, 1889), FP ~1 (blue), FN ~0
+    assert details["f1"] == pytest.approx(2 / (2 + 0.5), abs=0.01)
     assert scores[0] > scores[1] > scores[2] == 0.0
     assert result.frame.loc[2, "answer_correctness_reason"].startswith("refusal")
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from evaluation import evaluate_dataset, get_metric
 from evaluation.metrics.retrieval import dedupe, hit_rate, ndcg, reciprocal_rank
+from ragtest_core.datasets import read_dataset, write_dataset
+from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import MissingColumnsError
 
 
@@ -67,3 +70,30 @@ def test_through_the_engine_with_k_in_the_name() -> None:
     assert get_metric("ndcg@10").name == "ndcg@10"
     with pytest.raises(MissingColumnsError, match="hit_rate needs reference_context_ids"):
         evaluate_dataset(frame.drop(columns=["reference_context_ids"]), ["hit_rate"], show_progress=False)
+
+
+def test_in_memory_and_file_round_trip_score_alike(tmp_path: Path, embedder: Embedder) -> None:
+    """`ragtest run` scores the rows in memory (a RAG without ids gives context_ids None); `answer` + `evaluate`
+    scores them after the file round trip (where they read []). Both paths give the same scores and reasons."""
+    gold = {
+        "reference_context_ids": ["c1"],
+        "reference_contexts": ["The Eiffel Tower is in Paris."],
+        "ground_truth": "The Eiffel Tower is in Paris.",
+    }
+    rows = [
+        {"question": "Where is it?", "answer": "In Paris.", "contexts": ["The Eiffel Tower is in Paris."], **gold},
+        {"question": "Where is it?", "answer": "In Paris.", "contexts": ["It is in Paris, France."], **gold},
+        {"question": "Where is it?", "answer": "I don't know.", "contexts": [], **gold},
+    ]
+    for row in rows:
+        row["context_ids"] = None
+    metrics = ["hit_rate", "mrr", "ndcg", "context_recall", "faithfulness"]
+    memory = evaluate_dataset(pd.DataFrame(rows), metrics, embedder=embedder, show_progress=False).frame
+    path = write_dataset(rows, tmp_path / "answers.jsonl")
+    assert read_dataset(path)["context_ids"].tolist() == [[], [], []]
+    disk = evaluate_dataset(read_dataset(path), metrics, embedder=embedder, show_progress=False).frame
+    for name in metrics:
+        assert memory[f"{name}_reason"].tolist() == disk[f"{name}_reason"].tolist()
+        assert memory[name].tolist() == pytest.approx(disk[name].tolist(), abs=1e-6)
+    assert memory["hit_rate"].tolist() == [1.0, 0.0, 0.0]
+    assert memory.loc[2, "hit_rate_reason"] == "nothing retrieved"

@@ -1,0 +1,144 @@
+"""Question relevance on a calibrated, row-independent scale: the anisotropy-corrected cosine with a fixed centring
+mean, mapped by a fitted logistic (Platt) curve onto "probability that this text answers the question", and the
+question's parts with a lexical check of which ones an answer addresses.
+
+- Centring: sentence embeddings share a common direction, so unrelated texts of one domain have raw cosines of
+  0.3-0.6 with all-MiniLM-L6-v2. Subtracting a mean embedding before the cosine removes it (Ethayarajh 2019; Su et
+  al. 2021). The mean is FIXED and shipped (`CENTRING_MEAN_FILE`, built by `bench/calibration/build_centring_mean.py`
+  from the seven Wikipedia articles in ../shared/data/wikipedia; provenance in the JSON beside it): it never comes
+  from the texts being scored, so a row's score never depends on the other rows.
+- Calibration: `Platt` maps the best centred cosine between a question and a text onto [0, 1]; fitted by
+  `bench/calibration/fit_answer_relevancy.py` (the fit set is named in the parameter file). The map was fitted for
+  the shipped mean: with another mean, refit it or read the scores as uncalibrated.
+- Parts: a compound question ("When did X start, and what does it pass?") has parts; a part whose question word
+  expects a type ("when" -> a year, month or weekday; "how many" -> a number; "who"/"where" -> a name) is
+  addressed when the answer states a key token of that type that the question lacks; another part when an answer
+  sentence shares a content word with it and the answer adds at least `MIN_NEW_WORDS` word(s) of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ragtest_core.embeddings import Embedder
+from ragtest_core.textunits import MONTH, NAME, NUMBER, ORDINAL, WEEKDAY, YEAR, claim_sentences, unit
+
+PARAMS_DIR = Path(__file__).resolve().parent / "params"
+CENTRING_MEAN_FILE = PARAMS_DIR / "centring_mean_wiki7.npy"
+ANSWER_MAP_FILE = PARAMS_DIR / "answer_relevancy_platt.json"
+#: A part without an expected answer type is addressed by an answer that adds at least this many content words.
+MIN_NEW_WORDS = 1
+
+_OPENER = r"(?:what|how|when|where|who|whom|whose|why|which|is|are|was|were|does|do|did|can|could|has|have|had)"
+#: Where a question splits into parts: "..., and <wh-word or auxiliary> ...", a question mark, a semicolon.
+_PART_BOUNDARY = re.compile(rf",?\s+and\s+(?={_OPENER}\b)|\?\s*|;\s*", re.IGNORECASE)
+_TIME = re.compile(r"^\s*(?:when\b|(?:in |since )?what (?:year|date|month|day|time)\b|(?:in )?which year\b)", re.I)
+_COUNT = re.compile(
+    r"^\s*(?:how (?:many|much|long|old|far|tall|big|large|high)\b|what (?:percentage|number|amount|proportion)\b)",
+    re.I,
+)
+_PERSON_PLACE = re.compile(r"^\s*(?:who|whom|whose|where)\b", re.I)
+
+
+@lru_cache(maxsize=8)
+def load_centring_mean(path: str | None = None) -> np.ndarray:
+    """The centring mean (float32 vector): the shipped one, or one built for a user's corpus."""
+    return np.asarray(np.load(Path(path or CENTRING_MEAN_FILE)), dtype=np.float32)
+
+
+def centre(vectors: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """Rows minus the mean, re-normalised."""
+    shifted = np.atleast_2d(vectors) - mean
+    return np.asarray(shifted / np.maximum(np.linalg.norm(shifted, axis=1, keepdims=True), 1e-12), dtype=np.float32)
+
+
+def centred_cosine(left: np.ndarray, right: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """Cosine similarities (len(left) x len(right)) of the centred vectors."""
+    if len(np.atleast_2d(left)) == 0 or len(np.atleast_2d(right)) == 0:
+        return np.zeros((len(np.atleast_2d(left)), len(np.atleast_2d(right))), dtype=np.float32)
+    return np.asarray(centre(left, mean) @ centre(right, mean).T, dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class Platt:
+    """p = 1 / (1 + exp(-(slope * x + intercept)))."""
+
+    slope: float
+    intercept: float
+
+    def __call__(self, x: np.ndarray | float) -> np.ndarray:
+        return np.asarray(1.0 / (1.0 + np.exp(-(self.slope * np.asarray(x, dtype=float) + self.intercept))))
+
+    @property
+    def midpoint(self) -> float:
+        """The x that maps to 0.5."""
+        return -self.intercept / self.slope
+
+    @classmethod
+    def load(cls, path: str | Path) -> Platt:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls(float(data["slope"]), float(data["intercept"]))
+
+
+@lru_cache(maxsize=4)
+def load_answer_map(path: str | None = None) -> Platt:
+    """The calibration of question relevance (the shipped fit unless `path` names another)."""
+    return Platt.load(path or ANSWER_MAP_FILE)
+
+
+def calibrated_relevance(
+    question: np.ndarray, texts: np.ndarray, mean: np.ndarray | None = None, mapping: Platt | None = None
+) -> np.ndarray:
+    """Per text: the calibrated relevance to the question (Platt map of the centred cosine), in [0, 1]."""
+    chosen = load_centring_mean() if mean is None else mean
+    cosines = centred_cosine(np.atleast_2d(question), texts, chosen)[0]
+    return np.asarray((mapping or load_answer_map())(cosines), dtype=float)
+
+
+def question_answer_relevance(embedder: Embedder, question: str, answer: str) -> float:
+    """The calibrated relevance of a whole answer text to a question (the best of its sentences)."""
+    units = claim_sentences(answer) or [answer]
+    vectors = embedder.embed([question, *units])
+    return float(calibrated_relevance(vectors[0], vectors[1:]).max())
+
+
+def question_parts(question: str) -> list[str]:
+    """The sub-questions of a compound question (the whole question when it has one part)."""
+    parts = [p.strip() for p in _PART_BOUNDARY.split(question) if p and unit(p).keys]
+    return parts or [question]
+
+
+def expected_kinds(part: str) -> frozenset[str] | None:
+    """The key-token kinds that answer a part, or None when the part asks for no particular type."""
+    if _TIME.search(part):
+        return frozenset({YEAR, MONTH, WEEKDAY})
+    if _COUNT.search(part):
+        return frozenset({NUMBER, YEAR, ORDINAL})
+    if _PERSON_PLACE.search(part):
+        return frozenset({NAME})
+    return None
+
+
+def parts_addressed(question: str, claims: Sequence[str]) -> tuple[float, list[tuple[str, bool]]]:
+    """The share of the question's parts that the answer's claim sentences address, and each part's verdict."""
+    asked = unit(question).keys
+    units = [unit(c) for c in claims]
+    added = frozenset(k for u in units for k in u.keys) - asked
+    typed = {w.kind for u in units for w in u.words if w.kind and w.key not in asked}
+    verdicts: list[tuple[str, bool]] = []
+    for part in question_parts(question):
+        kinds = expected_kinds(part)
+        if kinds is not None:
+            ok = bool(typed & kinds)
+        else:
+            part_keys = unit(part).keys
+            ok = not part_keys or (any(u.keys & part_keys for u in units) and len(added) >= MIN_NEW_WORDS)
+        verdicts.append((part, ok))
+    return sum(ok for _, ok in verdicts) / len(verdicts), verdicts

@@ -1,0 +1,133 @@
+"""The local judge on hand-made cases: contradictions, citation markers, multi_context precision, unanswerable rows,
+and answer relevancy read on a scale people can read (real all-MiniLM-L6-v2 embeddings)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from evaluation import evaluate_dataset
+from evaluation.refusal import is_refusal, is_unanswerable_reference
+from ragtest_core.embeddings import Embedder
+from ragtest_core.support import is_supported, support
+
+CPYTHON = [
+    "CPython, the reference implementation of Python, is written in C.",
+    "Python was created by Guido van Rossum and first released in 1991.",
+]
+MULTI = {
+    "question": "What are MyHDL and PyPy?",
+    "ground_truth": "MyHDL: a Python-based hardware description language; PyPy: a faster, compliant interpreter of "
+    "Python 2.7 and 3.10",
+    "contexts": [
+        "MyHDL is a Python-based hardware description language (HDL), that converts MyHDL code to Verilog or VHDL "
+        "code.",
+        "PyPy is a faster, compliant interpreter of Python 2.7 and 3.10.",
+    ],
+}
+DISTRACTOR = "The polar bear is a large bear native to the Arctic."
+
+
+def score(rows: list[dict[str, object]], metrics: list[str], embedder: Embedder) -> pd.DataFrame:
+    return evaluate_dataset(pd.DataFrame(rows), metrics, embedder=embedder, show_progress=False).frame
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "right"),
+    [
+        (
+            "Catherine Cortez Masto served as Attorney General of California.",
+            "Catherine Marie Cortez Masto is an American politician. She served as the Attorney General of Nevada "
+            "from 2007 to 2015.",
+            "Catherine Cortez Masto served as Attorney General of Nevada.",
+        ),
+        (
+            "House ran on the NBC network for eight seasons.",
+            "House is an American medical drama that originally ran on the Fox network for eight seasons.",
+            "House ran on the Fox network for eight seasons.",
+        ),
+    ],
+)
+def test_a_swapped_entity_is_not_supported(claim: str, passage: str, right: str, embedder: Embedder) -> None:
+    wrong, correct = support([claim, right], [passage], embedder)
+    assert wrong.value <= 0.15 and wrong.conflicts  # the passage states a rival for the same slot
+    assert correct.value >= 0.8
+    assert not is_supported(claim, [passage], embedder) and is_supported(right, [passage], embedder)
+
+
+def test_citation_markers_are_not_claims(embedder: Embedder) -> None:
+    answers = [
+        "CPython is written in C [2].",
+        "CPython is written in C [1]. It was first released in 1991 [2].",
+        "CPython is written in Java [1].",
+    ]
+    rows = [{"question": "What is CPython written in?", "answer": a, "contexts": CPYTHON} for a in answers]
+    values = score(rows, ["faithfulness"], embedder)["faithfulness"].tolist()
+    assert values[0] >= 0.95 and values[1] >= 0.9  # "[2]" is not a number the contexts must state
+    assert values[2] <= 0.2
+
+
+def test_multi_context_perfect_retrieval_has_full_precision(embedder: Embedder) -> None:
+    frame = score([MULTI], ["context_precision", "context_recall"], embedder)
+    assert frame.loc[0, "context_precision"] == pytest.approx(1.0)  # both gold chunks are useful
+    assert frame.loc[0, "context_recall"] >= 0.95
+    spanning = {
+        "question": "Which was released first, Python 2.0 or Python 2.7.18?",
+        "ground_truth": "Python 2.0 was released in 2000, before Python 2.7.18, which was released in 2020.",
+        "contexts": ["Python 2.0 was released in 2000.", "Python 2.7.18, released in 2020, was the last release."],
+    }
+    assert score([spanning], ["context_precision"], embedder).loc[0, "context_precision"] == pytest.approx(1.0)
+
+
+def test_precision_verdicts_follow_the_ranks(embedder: Embedder) -> None:
+    gold_first = {**MULTI, "contexts": [MULTI["contexts"][0], DISTRACTOR, MULTI["contexts"][1]]}
+    noise_first = {**MULTI, "contexts": [DISTRACTOR, *MULTI["contexts"]]}
+    only_noise = {**MULTI, "contexts": [DISTRACTOR]}
+    frame = score([gold_first, noise_first, only_noise], ["context_precision"], embedder)
+    assert frame["context_precision"].tolist() == pytest.approx([(1 + 2 / 3) / 2, (1 / 2 + 2 / 3) / 2, 0.0])
+
+
+def test_unanswerable_rows_get_no_recall_or_precision(embedder: Embedder) -> None:
+    assert is_refusal("The corpus does not contain this information.")  # the generator's own reference
+    assert is_unanswerable_reference("Paris.", "unanswerable")
+    assert not is_unanswerable_reference("Paris.", "simple")
+    rows = [
+        {
+            "question": "What is the airspeed of Python?",
+            "ground_truth": "The corpus does not contain this information.",
+            "contexts": ["Python is a programming language."],
+            "question_type": "unanswerable",
+        },
+        {
+            "question": "What is the airspeed of Python?",
+            "ground_truth": "The context does not provide this information.",
+            "contexts": ["Python is a programming language."],
+            "question_type": "simple",
+        },
+    ]
+    frame = score(rows, ["context_recall", "context_precision"], embedder)
+    for name in ("context_recall", "context_precision"):
+        assert frame[name].tolist() == [None, None]
+        assert all(r.startswith("unanswerable") for r in frame[f"{name}_reason"])
+
+
+def test_answer_relevancy_reads_like_what_it_is(embedder: Embedder) -> None:
+    question = "What is Python?"
+    answers = [
+        "Python is a high-level, general-purpose programming language.",
+        "The polar bear is a large bear native to the Arctic.",
+        "Java was released by Sun Microsystems in 1995.",
+        "What is Python?",
+        "I don't know.",
+    ]
+    values = score([{"question": question, "answer": a} for a in answers], ["answer_relevancy"], embedder)
+    direct, bear, java, restated, refusal = values["answer_relevancy"].tolist()
+    assert direct >= 0.8
+    assert bear <= 0.2 and java <= 0.2
+    assert restated == 0.0 and refusal == 0.0
+    compound = {
+        "question": "When was Python first released, and who created it?",
+        "answer": "Python was created by Guido van Rossum.",
+    }
+    half = score([compound], ["answer_relevancy"], embedder).loc[0, "answer_relevancy"]
+    assert half <= 0.5 + 1e-9  # one of two question parts answered (no date)
