@@ -60,9 +60,15 @@ def _style(axis: Any, title: str) -> None:
         axis.spines[side].set_visible(False)
 
 
+#: Fewer scored rows than this make no histogram: the report's table already lists them (and a run that plots
+#: nothing never imports matplotlib, a second of start-up).
+MIN_ROWS_TO_PLOT = 5
+
+
 def score_distributions(scores: Mapping[str, Sequence[float]]) -> str | None:
-    """One histogram per metric of the scored rows (ten bins over [0, 1]), with the mean marked."""
-    metrics = [name for name, values in scores.items() if len(values)]
+    """One histogram per metric of the scored rows (ten bins over [0, 1]), with the mean marked; None when no
+    metric has `MIN_ROWS_TO_PLOT` scored rows."""
+    metrics = [name for name, values in scores.items() if len(values) >= MIN_ROWS_TO_PLOT]
     if not metrics:
         return None
     figure, axes = _figure(len(metrics))
@@ -77,8 +83,9 @@ def score_distributions(scores: Mapping[str, Sequence[float]]) -> str | None:
 
 
 def means_by_group(summary: Mapping[str, Mapping[str, Any]], column: str = "by_question_type") -> str | None:
-    """Per metric: the mean and its 95% interval for each group (e.g. question type)."""
-    metrics = [name for name, entry in summary.items() if len(entry.get(column) or {}) > 0]
+    """Per metric: the mean and its 95% interval for each group (e.g. question type); None when no metric has two
+    groups to set side by side (one group's interval is the summary table's)."""
+    metrics = [name for name, entry in summary.items() if len(entry.get(column) or {}) > 1]
     if not metrics:
         return None
     figure, axes = _figure(len(metrics), height=_PANEL_H + 0.2)

@@ -34,7 +34,10 @@ def test_weakest_rows_are_strictly_below_the_median() -> None:
 
 
 def test_run_report_has_plots_and_no_remote_resource(tmp_path: Path) -> None:
-    by_type = {"simple": {"mean": 1.0, "ci_low": 0.7, "ci_high": 1.0, "rows_scored": 4}}
+    by_type = {
+        "simple": {"mean": 1.0, "ci_low": 0.7, "ci_high": 1.0, "rows_scored": 4},
+        "multi_context": {"mean": 1.0, "ci_low": 0.3, "ci_high": 1.0, "rows_scored": 2},
+    }
     summary = {
         "faithfulness": {"mean": 1.0, "ci_low": 0.8, "ci_high": 1.0, "rows_scored": 6, "rows_failed": 0},
         "context_recall": {"mean": 0.7, "ci_low": 0.3, "ci_high": 0.9, "rows_scored": 5, "rows_failed": 1},
@@ -49,3 +52,14 @@ def test_run_report_has_plots_and_no_remote_resource(tmp_path: Path) -> None:
     html = html_path.read_text()
     assert html.count("<svg") == 2 and "http" not in html.replace("http-equiv", "")
     assert "No row scores below the median" in html and "types renormalised" in html and "Q3?" in html
+
+
+def test_too_few_rows_or_groups_draw_no_plot(tmp_path: Path) -> None:
+    """Four rows make no histogram and one question type no by-type chart: the tables say it all."""
+    small = frame().head(4)
+    summary = {"faithfulness": {"mean": 1.0, "ci_low": 0.5, "ci_high": 1.0, "rows_scored": 4, "rows_failed": 0}}
+    summary["faithfulness"]["by_question_type"] = {
+        "simple": {"mean": 1.0, "ci_low": 0.5, "ci_high": 1.0, "rows_scored": 3}
+    }
+    html_path = write_run_report(tmp_path / "report", small, {"metrics": summary, "scoring": {}, "run": {}}, {}, {})[1]
+    assert "<svg" not in html_path.read_text()
