@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from bench import eval_bench, interval_coverage, judge_bench, llm_bench, llm_judge_bench, one_row_bench, testgen_bench
+from bench import eval_bench, interval_coverage, judge_bench, llm_bench, one_row_bench, testgen_bench
 
 
 def main() -> int:
     print("== bench.llm_bench: LLM runtime throughput and fault overhead ==", flush=True)
     llm_bench.main()
-    print("\n== bench.llm_judge_bench: LLM judge requests, prompt tokens, utilisation (WikiEval, stub) ==", flush=True)
-    llm_judge_bench.main(["--repeats", "1"])
     print("\n== bench.testgen_bench: generator calls, rejections, duplicates, retrievability ==", flush=True)
     testgen_bench.main([])
     print("\n== bench.interval_coverage: coverage of 95% interval methods at n = 8..60 ==", flush=True)
