@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.documents import Document
@@ -15,15 +14,8 @@ from ragtest.config import RunConfig
 from ragtest_core.errors import RagtestError
 
 
-@dataclass
-class Sources:
-    """The documents of a run, the files skipped (path -> reason) and any warnings to show."""
-
-    documents: list[Document] = field(default_factory=list)
-    skipped_files: dict[str, str] = field(default_factory=dict)
-
-    def warnings(self) -> list[str]:
-        return [f"skipped {path}: {reason}" for path, reason in self.skipped_files.items()]
+class Sources(testgen.LoadedFiles):
+    """The documents of a run (Wikipedia pages and files), the files skipped (path -> reason) and their warnings."""
 
     def described(self) -> list[dict[str, Any]]:
         """Per document: source, origin, revision, URL and a hash of its text (the manifest's record of the corpus)."""
@@ -82,7 +74,7 @@ def load_sources(config: RunConfig) -> Sources:
     if sources.source:
         files = testgen.read_files(sources.source)
         loaded.documents.extend(files.documents)
-        loaded.skipped_files.update(files.skipped)
+        loaded.skipped.update(files.skipped)
     for warning in loaded.warnings():
         print(f"ragtest: warning: {warning}", file=sys.stderr)
     return loaded

@@ -112,7 +112,7 @@ def record_sources(state: RunState, sources: Sources, output: Path) -> None:
     """The manifest's record of the corpus (revisions, text hashes, skipped files) and, for Wikipedia topics, a
     topics file pinning each page's revision plus the command that re-creates this test set from it."""
     state.stats["sources"] = sources.described()
-    state.stats["skipped_files"] = dict(sources.skipped_files)
+    state.stats["skipped_files"] = dict(sources.skipped)
     pinned = sources.pinned_topics()
     if not pinned:
         return
