@@ -11,18 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from types import ModuleType
 
 import numpy as np
 
+from evaluation.intervals import scipy_stats
+
 Score = float | None
-
-
-def _stats() -> ModuleType:
-    """scipy.stats, imported on first use: it costs 1-3 s of start-up that most commands never need."""
-    from scipy import stats
-
-    return stats
 
 
 def pairwise_accuracy(preferred: Sequence[Score], other: Sequence[Score]) -> float | None:
@@ -55,9 +49,9 @@ def correlations(scores: Sequence[Score], labels: Sequence[float]) -> dict[str, 
     result: dict[str, float | None] = {"pearson": None, "spearman": None, "kendall": None, "n": float(x.size)}
     if x.size < 2 or np.all(x == x[0]) or np.all(y == y[0]):
         return result
-    result["pearson"] = _defined(_stats().pearsonr(x, y).statistic)
-    result["spearman"] = _defined(_stats().spearmanr(x, y).statistic)
-    result["kendall"] = _defined(_stats().kendalltau(x, y).statistic)
+    result["pearson"] = _defined(scipy_stats().pearsonr(x, y).statistic)
+    result["spearman"] = _defined(scipy_stats().spearmanr(x, y).statistic)
+    result["kendall"] = _defined(scipy_stats().kendalltau(x, y).statistic)
     return result
 
 

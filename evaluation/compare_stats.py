@@ -19,12 +19,11 @@ import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from evaluation.intervals import BOOTSTRAP_SEED, CONFIDENCE_LEVEL, difference_ci
+from evaluation.intervals import BOOTSTRAP_SEED, CONFIDENCE_LEVEL, difference_ci, scipy_stats
 
 TIE_TOLERANCE = 1e-9
 #: The fewest changed rows with which a two-sided sign-flip test can reach p < 0.05 (2^(1-6) = 0.031).
@@ -39,13 +38,6 @@ BORDERLINE = "borderline"
 TOO_FEW = "too few changed rows"
 UNCHANGED = "no row changed"
 NO_ROWS = "no rows scored on both sides"
-
-
-def _stats() -> ModuleType:
-    """scipy.stats, imported on first use: it costs 1-3 s of start-up that most commands never need."""
-    from scipy import stats
-
-    return stats
 
 
 @dataclass(frozen=True)
@@ -86,7 +78,7 @@ def sign_flip_p_value(base: np.ndarray, new: np.ndarray, seed: int = BOOTSTRAP_S
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = _stats().permutation_test(
+        result = scipy_stats().permutation_test(
             (base, new),
             mean_difference,
             permutation_type="samples",

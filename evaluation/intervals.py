@@ -43,7 +43,7 @@ ALL_EQUAL = "all-equal bound"
 EXPANDED = "expanded percentile bootstrap"
 
 
-def _stats() -> ModuleType:
+def scipy_stats() -> ModuleType:
     """scipy.stats, imported on first use: it costs 1-3 s of start-up that most commands never need."""
     from scipy import stats
 
@@ -64,13 +64,13 @@ class Interval:
 
 
 def _z(level: float) -> float:
-    return float(_stats().norm.ppf(0.5 + level / 2))
+    return float(scipy_stats().norm.ppf(0.5 + level / 2))
 
 
 def expanded_level(n: int, level: float = CONFIDENCE_LEVEL) -> float:
     """The confidence level at which a percentile interval of n values covers about `level` (Hesterberg)."""
     alpha = 1 - level
-    tail = _stats().norm.sf(np.sqrt(n / (n - 1)) * _stats().t.ppf(1 - alpha / 2, n - 1))
+    tail = scipy_stats().norm.sf(np.sqrt(n / (n - 1)) * scipy_stats().t.ppf(1 - alpha / 2, n - 1))
     return float(1 - 2 * tail)
 
 
@@ -81,7 +81,7 @@ def scipy_bootstrap(
     method is undefined (BCa on a constant row)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = _stats().bootstrap(
+        result = scipy_stats().bootstrap(
             (data,),
             np.mean,
             axis=-1,
@@ -123,7 +123,7 @@ def student_t(data: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     """The classic t interval: mean +- t_{n-1} * s / sqrt(n)."""
     n = data.shape[1]
     means = data.mean(axis=1)
-    half = _stats().t.ppf(0.5 + level / 2, n - 1) * data.std(axis=1, ddof=1) / np.sqrt(n)
+    half = scipy_stats().t.ppf(0.5 + level / 2, n - 1) * data.std(axis=1, ddof=1) / np.sqrt(n)
     return means - half, means + half
 
 
