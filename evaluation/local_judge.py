@@ -23,7 +23,15 @@ import numpy as np
 from evaluation.refusal import is_noncommittal_sentence
 from ragtest_core import relevance as rel
 from ragtest_core.embeddings import Embedder
-from ragtest_core.support import SUPPORT_PARAMS_FILE, Evidence, Support, SupportParams, claim_support, load_params
+from ragtest_core.support import (
+    SUPPORT_PARAMS_FILE,
+    SUPPORTED_AT,
+    Evidence,
+    Support,
+    SupportParams,
+    claim_support,
+    load_params,
+)
 from ragtest_core.textunits import claim_sentences, content_keys, unit
 
 #: How many rows' evidence a judge keeps (the metrics of one row share it; a row's score never depends on it).
@@ -56,7 +64,7 @@ class LocalJudgeSettings:
         """Every parameter, and the sha256 of each shipped parameter file and of the mean in use."""
         return {
             "support": self.support.as_dict(),
-            "supported_at": 0.5,
+            "supported_at": SUPPORTED_AT,
             "answer_map": {"slope": self.answer_map.slope, "intercept": self.answer_map.intercept},
             "centring_source": self.centring_source,
             "centring_mean_sha256": hashlib.sha256(np.ascontiguousarray(self.centring_mean).tobytes()).hexdigest(),

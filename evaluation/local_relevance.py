@@ -24,23 +24,25 @@ from ragtest_core.schema import MetricResult
 from ragtest_core.textunits import unit
 
 
-def _decided(question: str, answer: str, claims: list[str]) -> MetricResult | None:
-    """0.0 for an answer that evades, says nothing, or only restates the question; None to go on."""
+def _claims_or_decision(sample: Sample, judge: LocalJudge) -> tuple[str, list[str]] | MetricResult:
+    """(question, the answer's claim sentences), or 0.0 for an answer that evades, says nothing, or only restates
+    the question."""
+    question, answer = sample.question or "", sample.answer or ""
     if is_noncommittal(answer):
         return answer_relevancy_score([], noncommittal=True)
+    claims = judge.claims(answer)
     if not claims:
         return MetricResult.ok(0.0, "the answer makes no statement")
     if not frozenset(k for c in claims for k in unit(c).keys) - unit(question).keys:
         return MetricResult.ok(0.0, "the answer only repeats the question")
-    return None
+    return question, claims
 
 
 def answer_relevancy(sample: Sample, judge: LocalJudge) -> MetricResult:
-    question, answer = sample.question or "", sample.answer or ""
-    claims = judge.claims(answer)
-    decided = _decided(question, answer, claims)
-    if decided is not None:
-        return decided
+    found = _claims_or_decision(sample, judge)
+    if isinstance(found, MetricResult):
+        return found
+    question, claims = found
     centred = judge.centred(question, claims)
     best = int(np.argmax(centred))
     similarity = float(judge.settings.answer_map(float(centred[best])))
@@ -65,11 +67,10 @@ def answer_relevancy(sample: Sample, judge: LocalJudge) -> MetricResult:
 
 
 def answer_relevancy_raw(sample: Sample, judge: LocalJudge) -> MetricResult:
-    question, answer = sample.question or "", sample.answer or ""
-    claims = judge.claims(answer)
-    decided = _decided(question, answer, claims)
-    if decided is not None:
-        return decided
+    found = _claims_or_decision(sample, judge)
+    if isinstance(found, MetricResult):
+        return found
+    question, claims = found
     raw = judge.cosine([question], claims)[0]
     value = float(np.clip(raw.max(), 0.0, 1.0))
     return MetricResult.ok(value, f"raw cosine {value:.3f} (best of {len(claims)} answer sentence(s))", raw=value)
