@@ -18,7 +18,8 @@ import pytest
 
 import ragtest
 from rag_under_test import HTTPAdapter, answer_samples, default_concurrency
-from ragtest.cli import CONFIG_OPTIONS, NOT_CONFIG, build_parser, main
+from ragtest.cli import main
+from ragtest.cli_args import CONFIG_OPTIONS, NOT_CONFIG, build_parser
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_jsonl
 from ragtest_core.schema import RAGAnswer
