@@ -35,7 +35,7 @@ DATE = (
 _PAREN = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
 _FRONTED = re.compile(
     r"^(?P<prep>In|On|By|During|Since|As of|Until|From|After|Before|Around|At|Within|Across|Throughout|Among)"
-    r" (?P<phrase>[^,]{1,45}), (?P<body>.+)$"
+    rf" (?P<phrase>{_MONTH} \d{{1,2}}, \d{{4}}|[^,]{{1,45}}), (?P<body>.+)$"
 )
 _ADVERBS = frozenset(
     [
@@ -138,6 +138,8 @@ _ADJECTIVES = frozenset(
 )
 _ADJECTIVE_SUFFIX = re.compile(r"(?:al|ic|ive|ous|ful|ory|ary|ent|ant|less|able|ible)$")
 _REGULAR_PARTICIPLE = re.compile(r"^[a-z]{3,}ed$")
+_CARDINAL = re.compile(r"^(?:\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens|hundreds)$")
+_COMMON_NOUN_SUFFIX = re.compile(r"[a-z]{3}(?:tion|sion|ment|ness|ity|ance|ence|ism|ship|hood)s?$")
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w.'’+#-]*|\d[\w.+-]*|van|von|de|der|da|del|du|la|le|of|the|and|&)$")
 
 
@@ -170,6 +172,8 @@ class Casing:
         key = word.lower()
         if self.lower[key] > 0 and self.lower[key] >= self.inner_capital[key]:
             return key
+        if self.inner_capital[key] == 0 and _COMMON_NOUN_SUFFIX.search(key):
+            return key  # "Copulation ...": never capitalised inside a sentence, and shaped like a common noun
         return word
 
     def is_name(self, phrase: str) -> bool:
@@ -369,6 +373,8 @@ def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> s
         raise Skip("pronoun_or_vague_subject")
     if any(w in PRONOUNS | POSSESSIVES | DEICTIC for w in lowered[1:]) or any(w in ("and", "or") for w in lowered[-1:]):
         raise Skip("pronoun_or_vague_subject")
+    if len(tokens) > 1 and _CARDINAL.match(lowered[0]) and tokens[1].islower():
+        raise Skip("pronoun_or_vague_subject")  # "Two techniques were developed ...": which two?
     if any(w in ("which", "who", "that", "whose", "when", "where") for w in lowered):
         raise Skip("complex_subject")
     if any(not re.match(r"^[\w.'’+#&/-]+$", t) for t in tokens):

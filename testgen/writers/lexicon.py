@@ -110,6 +110,7 @@ _IRREGULAR = {  # base: (third person, past, participle)
     "plan": ("plans", "planned", "planned"),
     "stop": ("stops", "stopped", "stopped"),
     "outrun": ("outruns", "outran", "outrun"),
+    "buy": ("buys", "bought", "bought"),
 }
 
 #: creation verbs: "X was created by Y" -> "Who created X?"; "Y created X" -> "Who created X?".
@@ -122,7 +123,7 @@ CREATION = words(
 DATED = CREATION | words(
     """open complete adopt standardize standardise deprecate discontinue add remove rename elect begin start end
     sign win list ban protect recognize approve return reach become replace retire merge close shut confirm
-    record observe extinct extirpate reintroduce introduce hold award grant invent demonstrate"""
+    record observe extinct extirpate reintroduce introduce hold award grant invent demonstrate buy join file sue"""
 )
 #: verbs whose object is a clean answer: "Polar bears hunt seals" -> "What do polar bears hunt?"
 CONTENT = words(
@@ -160,6 +161,24 @@ PLACE_PARTICIPLES = words("found located based headquartered situated distribute
 #: participles after "is/are" that take "as": "X is classified as Y" -> "How is X classified?"
 AS_PARTICIPLES = words("classified listed regarded considered described recognized recognised designated known")
 
+#: "a total of", "an average of", "a period of": quantities, not attributes of the subject.
+NOT_ATTRIBUTES = words(
+    "total average number maximum minimum mean range series couple lot set group pair variety handful period amount"
+    " time"
+)
+#: "The brown bear is depicted on the reverse of the 5-kuna coin" -> "Where is the brown bear depicted?"
+DEPICTION_PARTICIPLES = words("depicted featured pictured portrayed displayed shown painted")
+#: "Polar bears were harvested for the fur" -> "What were polar bears harvested for?"; "for" after other participles
+#: is too often "in the field of" ("superseded for ASR by LSTM").
+FOR_PARTICIPLES = words(
+    "hunted harvested killed valued prized kept bred sold traded known noted praised criticized criticised filmed"
+    " awarded famed"
+)
+#: "The desktop version was renamed J2SE" -> "What was the desktop version renamed?"
+NAMING_PARTICIPLES = words("renamed called named nicknamed dubbed codenamed titled")
+#: "X is considered to be Y" -> "What is X considered to be?"
+OPINION_PARTICIPLES = words("considered thought believed regarded said known estimated")
+
 #: verbs known only so that the subject ends before them (no question uses them).
 OTHER = words(
     """receive show tend seem appear remain follow contribute depict play help say suggest argue claim estimate
@@ -173,7 +192,7 @@ ALL_VERBS = CREATION | DATED | CONTENT | COMPOSITION | PURPOSE | PLACE | OTHER |
 PREP_ADJECTIVES = words(
     """compatible available similar related equivalent responsible immune susceptible vulnerable famous popular
     common dependent capable prone sensitive resistant limited specific unique closely suitable essential
-    necessary important useful critical central"""
+    necessary important useful critical central prevalent abundant adapted endemic rich"""
 )
 
 

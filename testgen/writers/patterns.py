@@ -13,14 +13,30 @@ from dataclasses import replace
 
 from ragtest_core.text import content_tokens, word_count
 from testgen.filters import DEFAULT_MAX_WORDS, is_specific
-from testgen.writers.clause import DATE, Casing, Skip, clean_sentence, parse_clause, strip_discourse
-from testgen.writers.lexicon import VAGUE_HEADS
+from testgen.writers.clause import DATE, Casing, Clause, Skip, clean_sentence, parse_clause, strip_discourse
+from testgen.writers.lexicon import AUX_BE, FORMS, MODALS, VAGUE_HEADS
 from testgen.writers.rules import COUNT, MAX_ANSWER_WORDS, RULES, Turned, clip
 
 __all__ = ["Casing", "Skip", "Turned", "proper_nouns", "turn_all", "turn_sentence"]
 
 _PREPOSITIONS = frozenset(
     ["in", "on", "at", "by", "for", "from", "with", "during", "since", "after", "before", "under"]
+)
+#: "It is thought that S", "Genetic evidence suggests that S", "Studies have shown that S": S is asked about.
+_REPORTED = re.compile(
+    r"^(?:It (?:is|was|has been) (?:thought|believed|known|estimated|suggested|reported|assumed|likely) that"
+    r"|[A-Z][\w-]*(?: [\w-]+){0,4} (?:suggests?|suggested|shows?|showed|revealed|reveals|indicates?|indicated"
+    r"|confirms?|confirmed|found|finds|(?:has|have) (?:shown|indicated|suggested|found|revealed|confirmed)) that)"
+    r" (?P<inner>[A-Za-z].+)$"
+)
+_RELATIVE_SUBJECT = re.compile(
+    r"^(?P<subject>[A-Z][\w.'’+#-]*(?: [A-Z0-9][\w.'’+#-]*){0,3}), (?:which|who) (?P<relative>[a-z][^,;]{5,80}),"
+    r" (?P<main>[a-z].+)$"
+)
+_FINITE = AUX_BE | MODALS | frozenset(["has", "have", "had", "that", "which", "who"])
+_SECOND = re.compile(
+    r"(?:^|(?P<comma>,)? )and (?:(?:also|then|later|often|usually|sometimes|eventually) )?"
+    r"(?P<vp>(?P<verb>[a-z]+) .+)$"
 )
 _NAME = r"(?P<name>[A-Z][\w.'’+#-]*(?: [A-Z0-9][\w.'’+#-]*){0,3})"
 
@@ -45,9 +61,12 @@ def turn_all(sentence: str, casing: Casing | None = None, max_words: int = DEFAU
         candidates.extend(_whole_sentence(sentence, casing))
     except Skip as skip:
         reasons.append(skip.reason)
-    try:
-        clause = parse_clause(sentence, casing)
-        condition = _condition(clause.fronted)
+    for clause in _clauses(sentence, casing, reasons):
+        try:
+            condition = _condition(clause.fronted)
+        except Skip as skip:
+            reasons.append(skip.reason)
+            continue
         for rule in RULES:
             try:
                 for turned in rule(clause, casing):
@@ -56,8 +75,6 @@ def turn_all(sentence: str, casing: Casing | None = None, max_words: int = DEFAU
                     candidates.append(_with_condition(turned, condition))
             except Skip as skip:
                 reasons.append(skip.reason)
-    except Skip as skip:
-        reasons.append(skip.reason)
     kept: list[Turned] = []
     for turned in candidates:
         reason = _problem(turned, sentence, max_words)
@@ -68,6 +85,57 @@ def turn_all(sentence: str, casing: Casing | None = None, max_words: int = DEFAU
     if not kept:
         raise Skip(reasons[0] if reasons else "no_pattern")
     return kept
+
+
+def _clauses(sentence: str, casing: Casing, reasons: list[str]) -> list[Clause]:
+    """The sentence's main clause, the clause a reporting frame introduces ("Studies have shown that X ..."), and
+    a second predicate of the same subject ("X is omnivorous, and consumes Y" -> "X consumes Y")."""
+    texts = [sentence]
+    relative = _RELATIVE_SUBJECT.match(sentence.strip())
+    if relative:  # "Oracle, which bought Sun in 2010, offers X." -> "Oracle offers X." and "Oracle bought Sun in 2010."
+        texts = [
+            f"{relative.group('subject')} {relative.group('main')}",
+            f"{relative.group('subject')} {relative.group('relative')}.",
+        ]
+    reported = _REPORTED.match(sentence.strip())
+    if reported:
+        inner = reported.group("inner")
+        texts.append(inner[0].upper() + inner[1:])
+    clauses: list[Clause] = []
+    for text in texts:
+        try:
+            clause = parse_clause(text, casing)
+        except Skip as skip:
+            reasons.append(skip.reason)
+            continue
+        clauses.append(clause)
+        second = _second_predicate(clause)
+        if second is not None:
+            try:
+                clauses.append(replace(parse_clause(second, casing), fronted=clause.fronted))
+            except Skip as skip:
+                reasons.append(skip.reason)
+    return clauses
+
+
+def _second_predicate(clause: Clause) -> str | None:
+    """ "The brown bear is omnivorous, and consumes Y" -> "The brown bear consumes Y." (None when there is none).
+
+    After "and" comes a verb of the subject: an auxiliary or a third-person verb, or (after a comma) a past-tense
+    verb; "has been tamed and trained" (a second participle) and "and their eggs" (a noun) are not."""
+    if any(FORMS.get(word.lower()) for word in clause.subject_as_written.split()[1:]):
+        return None  # "Boychenko announced the city was ...": a subject holding a verb was cut in the wrong place
+    for match in _SECOND.finditer(clause.rest):
+        if _FINITE & set(clause.rest[: match.start()].lower().split()):
+            return None  # "X announced the city was ... and had ...": the second verb may be the inner clause's
+        word = match.group("verb")
+        form = FORMS.get(word)
+        verb_like = word in AUX_BE | MODALS | {"has", "have", "had"} or (form is not None and form.tense == "pres3")
+        if match.group("comma") and form is not None and form.tense in ("past", "pres") and not clause.passive:
+            verb_like = form.tense == "past" or clause.plural
+        if verb_like:
+            return f"{clause.subject_as_written} {match.group('vp')}."
+    return None
 
 
 def _problem(turned: Turned, sentence: str, max_words: int) -> str | None:

@@ -19,9 +19,14 @@ from testgen.writers.lexicon import (
     CONTENT,
     CREATION,
     DATED,
+    DEPICTION_PARTICIPLES,
+    FOR_PARTICIPLES,
     FORMS,
     MEASURE,
     MODALS,
+    NAMING_PARTICIPLES,
+    NOT_ATTRIBUTES,
+    OPINION_PARTICIPLES,
     PERSON_NOUNS,
     PHRASAL,
     PLACE,
@@ -41,8 +46,8 @@ _APPROX = (
 )
 COUNT = rf"(?P<count>{_APPROX}{_NUMBER})"
 _UNITS = (
-    r"kg|g|lb|lbs|t|tonnes|tons|kilograms|pounds|grams|km|m|cm|mm|ft|in|mi|metres|meters|feet|inches|miles"
-    r"|kilometres|kilometers|centimetres|centimeters|years|months|weeks|days|hours|minutes|seconds|km/h|mph|%|percent"
+    r"km/h|mph|kg|g|lb|lbs|t|tonnes|tons|kilograms|pounds|grams|km|m|cm|mm|ft|in|mi|metres|meters|feet|inches|miles"
+    r"|kilometres|kilometers|centimetres|centimeters|years|months|weeks|days|hours|minutes|seconds|%|percent"
 )
 AMOUNT = rf"(?P<amount>{_APPROX}{_NUMBER}(?:[–-]{_NUMBER})?(?: to {_NUMBER})? ?(?P<unit>{_UNITS})\b)"
 _LENGTH_UNITS = frozenset(
@@ -61,6 +66,15 @@ _MODIFIER = re.compile(
     r"|over|as|among|around|near|between|using|because|due|than|against|without)\b ?(?P<tail>.*)$"
 )
 _LIST = re.compile(r"^[^,]{1,40}(?:, [^,]{1,40})*,? (?:and|or) [^,]{1,40}$")
+_VALUE = (
+    rf"(?P<value>{_APPROX}{_NUMBER}(?:[–-]{_NUMBER})?(?: to {_NUMBER})?(?: ?(?:{_UNITS})\b)?"
+    r"(?: (?:individuals|species|members|people|users|animals|bears))?)(?=$|[ ,;.])"
+)
+_ATTRIBUTE_NAME = r"(?P<attr>[a-z][\w-]*(?: [a-z][\w-]*){0,2})"
+_ATTRIBUTE = re.compile(rf"^(?:a|an) {_ATTRIBUTE_NAME} of {_VALUE}")
+_WITH_ATTRIBUTE = re.compile(rf"^(?:a|an) [^,]{{3,60}}, with (?:a|an) {_ATTRIBUTE_NAME} of {_VALUE}")
+#: "Polar bears will scavenge at garbage dumps": a verb used without an object; not asked with "What".
+_OBJECT_NOT_START = frozenset(["at", "in", "on", "from", "with", "into", "through", "during", "near", "around"])
 MAX_ANSWER_WORDS = 15
 #: "X is the result of Y": asked as "What is X the result of?" (not "What is X?").
 RELATIONAL_HEADS = "result|cause|consequence|effect|reason|source|outcome|product|basis|origin"
@@ -181,14 +195,24 @@ def rule_passive(clause: Clause, casing: Casing) -> list[Turned]:
         past, third = inflect(base)[1], inflect(base)[0]
         verb = past if be in ("was", "were") else (base if clause.plural else third)
         out.append(Turned(f"Who {verb} {subject}?", agent.group("agent"), "passive_by"))
-    date = re.match(rf"^(?:[\w'’-]+ ){{0,4}}?(?:in|on|around|during) (?P<date>{DATE})", rest)
-    if date and be in ("was", "were"):
-        out.append(Turned(f"When {be} {subject} {participle}?", date.group("date"), "passive_date"))
+    date = re.match(rf"^(?:[\w'’-]+ ){{0,6}}?(?:in|on|around|during) (?P<date>{DATE})", rest)
+    when = date.group("date") if date else (_date_of(clause, None, "") if base in DATED else None)
+    if when and be in ("was", "were"):
+        out.append(Turned(f"When {be} {subject} {participle}?", when, "passive_date"))
+    if participle in NAMING_PARTICIPLES and rest[:1].isupper():
+        name = re.match(r"^[A-Z][\w.'’+#-]*(?: [A-Z0-9][\w.'’+#-]*){0,3}", rest)
+        if name and casing.is_name(name.group()) and rest[name.end() :][:1] in ("", ",", " "):
+            out.append(Turned(f"What {be} {subject} {participle}?", name.group(), "naming"))
     if participle in PLACE_PARTICIPLES and re.match(r"^(?:mainly |mostly |primarily )?(?:in|throughout|across) ", rest):
         place = (
             rest.split(" ", 1)[1] if not rest.startswith(("mainly", "mostly", "primarily")) else rest.split(" ", 2)[2]
         )
         out.append(Turned(f"Where {be} {subject} {participle}?", _place_answer(place), "place"))
+    if participle in OPINION_PARTICIPLES and rest.startswith("to be ") and not rest.startswith("to be the "):
+        opinion = rest[6:]
+        one_of = "one of the " if opinion.startswith("one of the ") else ""
+        answer = one_of + clip(opinion[len(one_of) :])
+        out.append(Turned(f"What {be} {subject} {participle} to be?", answer, "considered"))
     preposition = rest.split(" ", 1)[0] if rest else ""
     tail = rest.split(" ", 1)[1] if " " in rest else ""
     if participle in AS_PARTICIPLES and preposition == "as" and tail:
@@ -211,12 +235,29 @@ def rule_passive(clause: Clause, casing: Casing) -> list[Turned]:
         ("inspired", "by"): "What {be} {subject} inspired by?",
         ("replaced", "by"): "What {be} {subject} replaced by?",
     }.get((participle, preposition))
+    if fixed is None and preposition == "for" and participle in FOR_PARTICIPLES and _is_reason(tail):
+        fixed = "What {be} {subject} " + participle + " for?"  # "Polar bears were harvested for the fur, meat ..."
+    if participle in DEPICTION_PARTICIPLES and preposition in ("on", "in") and tail.startswith(("the ", "a ")):
+        out.append(Turned(f"Where {be} {subject} {participle}?", clip(tail), "place"))
     if fixed and tail and not (preposition == "in" and re.match(r"^\d", tail)):
         answer = clip(tail)
         if fixed.startswith("Who") and not answer[:1].isupper():
             fixed = fixed.replace("Who", "What", 1)
         out.append(Turned(fixed.format(be=be, subject=subject), answer, "passive_prep"))
     return out
+
+
+def _is_reason(tail: str) -> bool:
+    """ "for the fur, meat and fat", "for its speed": a thing; not a duration ("for millennia", "for 20 years")."""
+    first = tail.split(" ", 1)[0].lower()
+    return (
+        bool(first)
+        and first not in ("a", "an", "over", "about", "up", "at", "several", "many", "some", "long", "decades")
+        and not first[:1].isdigit()
+        and not re.match(
+            r"^(?:the )?(?:\w+ )?(?:years?|months?|weeks?|days?|hours?|centuries|millennia|decades?|time)\b", tail
+        )
+    )
 
 
 def rule_copula(clause: Clause, casing: Casing) -> list[Turned]:
@@ -276,11 +317,29 @@ def rule_have(clause: Clause, casing: Casing) -> list[Turned]:
     return [Turned(f"How many {noun} {do_form(clause)} {clause.subject} have?", match.group("count"), "count")]
 
 
+def rule_attribute(clause: Clause, casing: Casing) -> list[Turned]:
+    """ "X has a shoulder height of 70 to 153 cm" / "X ..., with an average lifespan of 25 years"
+    -> "What is the shoulder height of X?"."""
+    has = clause.aux in ("has", "have", "had") and clause.verb is None and not clause.passive
+    found = _ATTRIBUTE.match(clause.rest) if has else None
+    if clause.aux in AUX_BE and clause.verb is None:  # "X is a long-lived animal, with ...": the with-phrase is X's
+        found = found or _WITH_ATTRIBUTE.match(clause.rest)
+    if found is None or found.group("attr").split()[-1] in NOT_ATTRIBUTES:
+        return []
+    be = "was" if clause.past else "is"
+    question = f"What {be} the {found.group('attr')} of {clause.subject}?"
+    return [Turned(question, found.group("value").strip(), "attribute")]
+
+
 def rule_measure(clause: Clause, casing: Casing) -> list[Turned]:
     if clause.verb is None or clause.passive:
         return []
     base = clause.verb.base
-    rest = re.sub(r"^(?:to |an average of |on average |between )", "", clause.rest)
+    rest = re.sub(
+        r"^(?:to |for |an average of |on average |between |at (?:estimated |top |maximum )?speeds? of )",
+        "",
+        clause.rest,
+    )
     match = re.match(rf"^{AMOUNT}", rest)
     if (base not in MEASURE and base not in ("reach", "grow", "run", "swim")) or not match:
         return []
@@ -290,7 +349,7 @@ def rule_measure(clause: Clause, casing: Casing) -> list[Turned]:
         if unit not in _LENGTH_UNITS:
             return []
         how, base = ("How tall", "grow") if "tall" in rest.split()[:4] else ("How long", "grow")
-    if base in ("live", "last") and unit not in ("years", "months", "weeks", "days", "hours"):
+    if base in ("live", "last") and unit not in ("years", "months", "weeks", "days", "hours", "minutes"):
         return []
     if base in ("run", "swim"):
         if unit not in ("km/h", "mph"):
@@ -303,9 +362,11 @@ def rule_measure(clause: Clause, casing: Casing) -> list[Turned]:
 
 
 def rule_active(clause: Clause, casing: Casing) -> list[Turned]:
-    if clause.verb is None or clause.passive or clause.aux is not None:
+    if clause.verb is None or clause.passive or (clause.aux is not None and clause.aux not in MODALS):
         return []
-    base, subject, rest, do = clause.verb.base, clause.subject, clause.rest, do_form(clause)
+    base, subject, rest, do = clause.verb.base, clause.subject, clause.rest, clause.aux or do_form(clause)
+    if clause.aux is not None and base not in CONTENT and base not in PHRASAL and base not in PLACE:
+        return []  # "X can eat Y" -> "What can X eat?"; other verbs after a modal are too loose to ask about
     out: list[Turned] = []
     if base in PHRASAL and rest.startswith(PHRASAL[base] + " "):
         obj = split_object(rest[len(PHRASAL[base]) + 1 :])[0]
@@ -318,7 +379,7 @@ def rule_active(clause: Clause, casing: Casing) -> list[Turned]:
         return out
     obj_text, prep, tail = split_object(rest)
     date = _date_of(clause, prep, tail)
-    if date and clause.past and base in DATED:
+    if date and clause.past and base in DATED and obj_text.split(" ", 1)[0] not in _OBJECT_NOT_START | {"and"}:
         try:
             out.append(Turned(f"When did {subject} {base} {short_object(obj_text)}?", date, "active_date"))
         except Skip:
@@ -327,9 +388,14 @@ def rule_active(clause: Clause, casing: Casing) -> list[Turned]:
         obj = short_object(obj_text, 6)
         if casing.is_name(obj) or len(content_tokens(obj)) >= 2:
             out.append(Turned(f"Who {inflect(base)[1]} {obj}?", clause.subject_as_written, "creator"))
-    if base in CONTENT or (base in COMPOSITION | PURPOSE and len(content_tokens(subject)) >= 2):
+    if (base in CONTENT or (base in COMPOSITION | PURPOSE and len(content_tokens(subject)) >= 2)) and (
+        obj_text.split(" ", 1)[0] not in _OBJECT_NOT_START or obj_text.startswith(("at least ", "at most "))
+    ):
         out.append(Turned(f"What {do} {subject} {base}?", clip(obj_text if base in CONTENT else rest), "object"))
-    if base in PURPOSE | CONTENT and prep in ("for", "to") and tail:
+    if base in PURPOSE and prep == "as" and re.match(r"^(?:the|a|an) [a-z][\w-]*(?: [a-z][\w-]*)?$", tail):
+        question = f"What {do} {subject} {base} as {tail}?"  # "HotSpot uses G1GC as the default"
+        out.append(Turned(question, clip(obj_text, keep_list=False), "purpose"))
+    if base in PURPOSE and prep in ("for", "to") and tail:
         goal = re.split(r" (?:in|on|at|by|with|from|and|or|as|into|of the)\b|[,;]", tail)[0].strip()
         first = goal.split()[0].lower() if goal else ""
         verb_ok = prep == "for" or (first != "be" and _looks_like_base_verb(first))
@@ -354,4 +420,4 @@ def _date_of(clause: Clause, prep: str | None, tail: str) -> str | None:
     return None
 
 
-RULES: tuple[Rule, ...] = (rule_passive, rule_copula, rule_have, rule_measure, rule_active)
+RULES: tuple[Rule, ...] = (rule_passive, rule_copula, rule_have, rule_attribute, rule_measure, rule_active)

@@ -10,6 +10,7 @@ from testgen import ChunkingConfig, ExtractiveWriter, chunk_documents, load_file
 from testgen.contexts import Context
 from testgen.filters import QuestionRules, is_specific
 from testgen.writers.patterns import Casing, Skip, turn_all, turn_sentence
+from testgen.writers.topic import resolve, topic_of
 
 PYTHON_FILE = "Python_(programming_language).txt"
 ARTICLES = (
@@ -80,6 +81,115 @@ def test_other_patterns(sentence: str, question: str, answer: str) -> None:
     casing = Casing(sentence + " the adult polar bears of Paris and Sun Java; brown bears")
     turned = turn_sentence(sentence, casing)
     assert (turned.question, turned.answer) == (question, answer)
+
+
+@pytest.mark.parametrize(
+    ("article", "start", "question", "answer"),
+    [
+        ("Brown_bear.txt", "Copulation is prolonged", "How long does copulation last?", "over 20 minutes"),
+        (
+            "Brown_bear.txt",
+            "It is omnivorous",
+            "What does the brown bear consume?",
+            "a variety of plant and animal species",
+        ),
+        ("Brown_bear.txt", "Brown bears may also kill", "What may brown bears kill?", "Asian black bears"),
+        (
+            "Brown_bear.txt",
+            "The brown bear is depicted",
+            "Where is the brown bear depicted?",
+            "the reverse of the Croatian 5-kuna coin",
+        ),
+        ("Brown_bear.txt", "It is thought that brown bears", "What may brown bears catch?", "canine distemper virus"),
+        (
+            "Brown_bear.txt",
+            "The brown bear is considered",
+            "What is the brown bear considered to be?",
+            "one of the most popular of the world's charismatic megafauna",
+        ),
+        (
+            "Polar_bear.txt",
+            "Bears were harvested",
+            "What were polar bears harvested for?",
+            "the fur, meat, fat, tendons, bones and teeth",
+        ),
+        ("Java_(programming_language).txt", "Oracle, which bought Sun", "When did Oracle buy Sun?", "2010"),
+        (
+            "Java_(programming_language).txt",
+            "The desktop version was renamed",
+            "What was the desktop version renamed?",
+            "J2SE",
+        ),
+        ("Java_(programming_language).txt", "In 2004, generics were added", "When were generics added?", "2004"),
+        (
+            "Java_(programming_language).txt",
+            "Since Java 9, HotSpot uses",
+            "What does HotSpot use as the default since Java 9?",
+            "the Garbage First Garbage Collector",
+        ),
+    ],
+)
+def test_more_sentence_shapes_from_real_articles(
+    wiki_dir: Path, article: str, start: str, question: str, answer: str
+) -> None:
+    """Shapes added so one article gives 20 questions: a second predicate, a modal, a reporting frame, a relative
+    clause on a name, depiction/naming/"harvested for" passives, a fronted date, a comma date."""
+    text = (wiki_dir / article).read_text(encoding="utf-8")
+    sentence = _find(text, start)
+    sentence = resolve(sentence, topic_of(article), True) or sentence  # "It is ..." after a sentence on the topic
+    turned = {t.question: t.answer for t in turn_all(sentence, Casing(text))}
+    assert turned.get(question) == answer, turned
+    assert answer in sentence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "answer"),
+    [
+        (
+            "Brown bears have a head-and-body length of 1.4 to 2.8 m (4 ft 7 in to 9 ft 2 in).",
+            "What is the head-and-body length of brown bears?",
+            "1.4 to 2.8 m",
+        ),
+        (
+            "The brown bear is a long-lived animal, with an average lifespan of 25 years in the wild.",
+            "What is the average lifespan of the brown bear?",
+            "25 years",
+        ),
+        ("Polar bears can run at estimated speeds of up to 40 km/h.", "How fast can polar bears run?", "up to 40 km/h"),
+        ("On April 2, 2010, Oracle bought the Sun company.", "When did Oracle buy the Sun company?", "April 2, 2010"),
+    ],
+)
+def test_attributes_speeds_and_comma_dates(sentence: str, question: str, answer: str) -> None:
+    casing = Casing(sentence + " the brown bears of Oracle and Sun; polar bears")
+    turned = {t.question: t.answer for t in turn_all(sentence, casing)}
+    assert turned.get(question) == answer, turned
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # the second verb belongs to the inner clause, not to Boychenko
+        "Boychenko announced the city was suffering from a water outage and had experienced massive casualties.",
+        "Polar bears will also scavenge at garbage dumps during ice-free periods.",  # no object to ask for
+        "Convolutional neural networks were superseded for ASR by LSTM.",  # "for" = "in the field of"
+        # the with-phrase belongs to the increase, not to OpenAI
+        "OpenAI found a 300,000-fold increase in the amount of compute required, with a doubling-time trendline of"
+        " 3.4 months.",
+        "Two techniques were developed in 2015.",  # which two?
+    ],
+)
+def test_shapes_that_would_mislead_are_not_asked(sentence: str) -> None:
+    try:
+        turned = turn_all(sentence, Casing(sentence + " OpenAI Boychenko ASR LSTM"))
+    except Skip:
+        return
+    questions = [t.question for t in turned]
+    assert not any(
+        q.startswith(("Who announced", "What will polar bears scavenge", "What were convolutional"))
+        or "trendline" in q
+        or "two techniques" in q
+        for q in questions
+    ), questions
 
 
 def test_passive_by_and_active_creator_ask_who() -> None:
