@@ -123,8 +123,10 @@ def _second_predicate(clause: Clause) -> str | None:
 
     After "and" comes a verb of the subject: an auxiliary or a third-person verb, or (after a comma) a past-tense
     verb; "has been tamed and trained" (a second participle) and "and their eggs" (a noun) are not."""
-    if any(FORMS.get(word.lower()) for word in clause.subject_as_written.split()[1:]):
-        return None  # "Boychenko announced the city was ...": a subject holding a verb was cut in the wrong place
+    words = clause.subject_as_written.lower().split()
+    if "and" in words or "or" in words or any(FORMS.get(word) for word in words[1:]):
+        return None  # "Boychenko announced the city was ...": a subject holding a verb was cut in the wrong place;
+        # "The cost for re-opening and upgrading is ... and is ...": a long coordinated subject reads as two questions
     for match in _SECOND.finditer(clause.rest):
         if _FINITE & set(clause.rest[: match.start()].lower().split()):
             return None  # "X announced the city was ... and had ...": the second verb may be the inner clause's

@@ -198,7 +198,11 @@ def rule_passive(clause: Clause, casing: Casing) -> list[Turned]:
     date = re.match(rf"^(?:[\w'’-]+ ){{0,6}}?(?:in|on|around|during) (?P<date>{DATE})", rest)
     when = date.group("date") if date else (_date_of(clause, None, "") if base in DATED else None)
     if when and be in ("was", "were"):
-        out.append(Turned(f"When {be} {subject} {participle}?", when, "passive_date"))
+        goal = re.match(r"^(?:to|into|onto|from) (?:the |a |an )?[\w.+#-]+(?: [\w.+#-]+){0,3}?(?= in | on |,|$)", rest)
+        question = f"When {be} {subject} {participle}?"
+        if goal and not re.search(r"\d", goal.group()) and len(question.split()) + len(goal.group().split()) <= 10:
+            question = f"{question[:-1]} {goal.group()}?"  # "When were generics added to the Java language?"
+        out.append(Turned(question, when, "passive_date"))
     if participle in NAMING_PARTICIPLES and rest[:1].isupper():
         name = re.match(r"^[A-Z][\w.'’+#-]*(?: [A-Z0-9][\w.'’+#-]*){0,3}", rest)
         if name and casing.is_name(name.group()) and rest[name.end() :][:1] in ("", ",", " "):

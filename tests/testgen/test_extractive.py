@@ -120,7 +120,12 @@ def test_other_patterns(sentence: str, question: str, answer: str) -> None:
             "What was the desktop version renamed?",
             "J2SE",
         ),
-        ("Java_(programming_language).txt", "In 2004, generics were added", "When were generics added?", "2004"),
+        (
+            "Java_(programming_language).txt",
+            "In 2004, generics were added",
+            "When were generics added to the Java language?",
+            "2004",
+        ),
         (
             "Java_(programming_language).txt",
             "Since Java 9, HotSpot uses",
