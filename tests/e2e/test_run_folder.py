@@ -112,3 +112,26 @@ def test_the_readme_brown_bear_example_works_offline(tmp_path: Path, wiki_dir: P
     rows = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 15 and all(row["ground_truth"].endswith(".") and row["answer_span"] for row in rows)
     assert not any(" and " in row["question"] for row in rows if row["question_type"] == "multi_context")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "topic",
+    [
+        "Artificial intelligence",
+        "Brown bear",
+        "Deep learning",
+        "Java (programming language)",
+        "Machine learning",
+        "Polar bear",
+        "Python (programming language)",
+    ],
+)
+def test_each_shared_article_gives_20_questions_offline(tmp_path: Path, wiki_dir: Path, topic: str) -> None:
+    """`ragtest generate --topic T --size 20 --offline --seed 11` for each article on its own (issue 12)."""
+    output = tmp_path / "one" / "testset.jsonl"
+    args = ["--quiet", "generate", "--topic", topic, "--wiki-cache", str(wiki_dir), "--offline", "--seed", "11"]
+    assert main([*args, "--size", "20", "--output", str(output)]) == 0
+    rows = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 20 and len({row["question"].lower() for row in rows}) == 20
+    assert all(row["ground_truth"].endswith(".") and row["answer_span"] in row["ground_truth"] for row in rows)
