@@ -78,10 +78,24 @@ def _read_html(path: Path) -> tuple[str, str]:
 
 
 def _read_pdf(path: Path) -> tuple[str, str]:
+    """A PDF's text layer. An encrypted PDF is opened with the empty password, as viewers do (AES needs the
+    `cryptography` package, which ragtest's install brings); one that needs a password, or a file that cannot be
+    parsed, is skipped with its reason, like a binary file."""
     from pypdf import PdfReader
+    from pypdf.errors import DependencyError
 
-    reader = PdfReader(str(path))
-    return "\n\n".join((page.extract_text() or "").strip() for page in reader.pages).strip(), "pdf"
+    try:
+        reader = PdfReader(str(path))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise SkippedFile("encrypted PDF that needs a password to open (save an unencrypted copy to use it)")
+        return "\n\n".join((page.extract_text() or "").strip() for page in reader.pages).strip(), "pdf"
+    except SkippedFile:
+        raise
+    except DependencyError as exc:
+        message = f"encrypted PDF; decrypting it needs a missing package: {exc} (pip install cryptography)"
+        raise SkippedFile(message) from None
+    except Exception as exc:  # pypdf raises many kinds on a damaged file: the file is named and skipped
+        raise SkippedFile(f"unreadable PDF ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})") from None
 
 
 READERS: dict[str, Callable[[Path], tuple[str, str]]] = {
