@@ -3,7 +3,8 @@
 The HTML has no script, no link and no remote resource: its plots are inline SVG (`ragtest.plots`) and a
 Content-Security-Policy of `default-src 'none'` forbids the browser any request, so it works from a file:// URL.
 Every string that comes from documents, questions, answers or reasons is escaped by Jinja2's autoescape; only
-the SVG that matplotlib wrote is inserted as markup.
+the SVG that matplotlib wrote is inserted as markup. In the Markdown, every value printed goes through
+`ragtest.markdown_text.markdown_inline` (no HTML, link or image can come from the data).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from ragtest import plots
+from ragtest.markdown_text import markdown_inline
 from ragtest_core.datasets import as_str_list
 from ragtest_core.files import atomic_write_text
 from ragtest_core.schema import reason_column
@@ -27,13 +29,16 @@ REPORT_HTML = "report.html"
 WEAKEST_ROWS = 5
 
 
-def environment() -> Environment:
+def environment(markdown: bool = False) -> Environment:
+    """The templates' environment: HTML autoescaped; Markdown (`markdown=True`) with every printed value passed
+    through `markdown_inline`, which neutralises HTML and links coming from the data."""
     return Environment(
         loader=PackageLoader("ragtest", "templates"),
         autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=markdown_inline if markdown else None,
     )
 
 
@@ -121,9 +126,12 @@ def run_report_context(
 
 def render(stem: Path, templates: Sequence[tuple[str, str]], context: Mapping[str, Any]) -> list[Path]:
     """Render each (template, suffix) into `<stem><suffix>` atomically."""
-    env = environment()
+    envs = {markdown: environment(markdown) for markdown in (False, True)}
     return [
-        atomic_write_text(stem.with_name(stem.name + suffix), env.get_template(template).render(**context))
+        atomic_write_text(
+            stem.with_name(stem.name + suffix),
+            envs[template.endswith(".md.j2")].get_template(template).render(**context),
+        )
         for template, suffix in templates
     ]
 
