@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
 import inspect
 import json
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from rag_under_test.adapter import AnyAdapter, AsyncRAGAdapter, RAGAdapter
@@ -18,16 +21,14 @@ from ragtest_core.errors import RagtestError
 def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
     """Import `module:attr`; a class or factory is called with `kwargs`, an instance is used as it is.
 
-    The current directory is importable, so `--rag my_rag:MyRAG` finds ./my_rag.py.
+    `--rag my_rag:MyRAG` finds ./my_rag.py (see `import_user_module`: the current folder never shadows the
+    standard library or an installed package).
     """
     module_name, _, attr = path.partition(":")
     if not module_name or not attr:
         raise RagtestError(f"--rag expects 'module.path:ClassOrFactory', got {path!r}")
-    cwd = str(Path.cwd())
-    if cwd not in sys.path:
-        sys.path.insert(0, cwd)
     try:
-        module = importlib.import_module(module_name)
+        module = import_user_module(module_name)
     except ImportError as exc:
         raise RagtestError(f"cannot import {module_name!r} for --rag: {exc}") from exc
     try:
@@ -46,6 +47,28 @@ def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
             f"{path} gave a {type(adapter).__name__}, which has no answer(question) or aanswer(question) method"
         )
     return adapter
+
+
+def import_user_module(module_name: str) -> ModuleType:
+    """The `--rag` module: its top-level module or package is taken from the current folder when it is there
+    (./my_rag.py, ./mypkg/), else from the installed packages. The current folder goes to the END of sys.path, so
+    the adapter's own helper modules beside it import, but a file there named like a standard or installed module
+    (a unittest.py, a json.py) never shadows that module, for ragtest or for the adapter."""
+    cwd = str(Path.cwd())
+    if cwd not in sys.path:
+        sys.path.append(cwd)
+    top = module_name.split(".", 1)[0]
+    if top not in sys.modules:
+        spec = importlib.machinery.PathFinder.find_spec(top, [cwd])
+        if spec is not None and spec.loader is not None:
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[top] = module
+            try:
+                spec.loader.exec_module(module)
+            except BaseException:
+                sys.modules.pop(top, None)
+                raise
+    return importlib.import_module(module_name)
 
 
 def _is_factory(target: Any) -> bool:
