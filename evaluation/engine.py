@@ -23,7 +23,7 @@ from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Judge, Metric
 from evaluation.registry import resolve_metrics
-from evaluation.sample import Sample
+from evaluation.sample import DEFAULT_MAX_FIELD_CHARS, Sample
 from evaluation.stats import summarise
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import records
@@ -47,6 +47,9 @@ class EvaluationResult:
     summary: dict[str, dict[str, Any]]
     results: list[dict[str, MetricResult]] = field(default_factory=list)
     judge: str = "local"
+    #: Texts cut to the size limit before scoring: {"limit", "rows", "fields": {field: rows}, "row_numbers"}
+    #: (empty when none was).
+    fields_cut: dict[str, Any] = field(default_factory=dict)
 
     @property
     def metric_names(self) -> list[str]:
@@ -99,12 +102,13 @@ async def aevaluate_dataset(
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     show_progress: bool = True,
+    max_field_chars: int | None = DEFAULT_MAX_FIELD_CHARS,
 ) -> EvaluationResult:
     """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
     selected = resolve_metrics(metrics)
     check_columns(frame, selected)
     active = make_judge(judge, llm, embedder)
-    samples = [Sample.from_row(row) for row in records(frame)]
+    samples = [Sample.from_row(row, max_field_chars) for row in records(frame)]
     if isinstance(active, LocalJudge):
         prepare_local(active, selected, samples)
     try:
@@ -112,13 +116,39 @@ async def aevaluate_dataset(
     finally:
         if isinstance(active, LLMJudge):
             active.close()
+    results = [note_cuts(sample, row, max_field_chars) for sample, row in zip(samples, results, strict=True)]
     names = [m.name for m in selected]
     return EvaluationResult(
         frame=scored_frame(frame, names, results),
         summary=summarise(names, results, groups=groups_of(samples)),
         results=results,
         judge=str(judge),
+        fields_cut=cuts_summary(samples, max_field_chars),
     )
+
+
+def note_cuts(sample: Sample, results: dict[str, MetricResult], limit: int | None) -> dict[str, MetricResult]:
+    """A row's results, each reason saying which of its texts were cut to the size limit before scoring."""
+    if not sample.cut:
+        return results
+    cut = ", ".join(f"{name} ({length:,} characters)" for name, length in sample.cut)
+    note = f"[scored on the first {limit:,} characters of: {cut}; max_field_chars]"
+    return {
+        name: result.model_copy(update={"reason": f"{result.reason} {note}".strip()})
+        for name, result in results.items()
+    }
+
+
+def cuts_summary(samples: Sequence[Sample], limit: int | None) -> dict[str, Any]:
+    """How many rows had a text cut to the size limit, by field (contexts counted as one field)."""
+    rows = [number for number, sample in enumerate(samples, start=1) if sample.cut]
+    if not rows:
+        return {}
+    fields: dict[str, int] = {}
+    for sample in samples:
+        for name in sorted({name.split("[", 1)[0] for name, _ in sample.cut}):
+            fields[name] = fields.get(name, 0) + 1
+    return {"limit": limit, "rows": len(rows), "fields": fields, "row_numbers": rows[:100]}
 
 
 async def score_rows(
@@ -144,6 +174,7 @@ def evaluate_dataset(
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     show_progress: bool = True,
+    max_field_chars: int | None = DEFAULT_MAX_FIELD_CHARS,
 ) -> EvaluationResult:
     """Score every row of `frame` with every selected metric.
 
@@ -152,9 +183,10 @@ def evaluate_dataset(
     checked first (`MissingColumnsError`, before any LLM call); `judge="llm"` without `llm` is a `RagtestError`.
     Rows with an `answer_error` get failed results ("RAG error: ...") for metrics that need the RAG output.
     The result's frame has the input columns, one score column per metric (float in [0, 1] or None, never NaN)
-    and a non-empty `<metric>_reason` column per metric.
+    and a non-empty `<metric>_reason` column per metric. A text longer than `max_field_chars` is scored on its
+    first `max_field_chars` characters (None: no limit); the row's reasons and `fields_cut` say so.
     """
-    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress))
+    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, max_field_chars))
 
 
 def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> pd.DataFrame:

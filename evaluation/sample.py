@@ -1,4 +1,9 @@
-"""One dataset row as the metrics see it: clean strings, a tuple of non-empty contexts, None for missing."""
+"""One dataset row as the metrics see it: clean strings, a tuple of non-empty contexts, None for missing.
+
+Each text is at most `max_chars` characters (`DEFAULT_MAX_FIELD_CHARS`, 100,000): a longer answer, question,
+reference or context is cut to that length (at a word boundary) before any metric reads it, so the cost of
+scoring a row is bounded whatever a RAG returns (a 5 MB answer scores in seconds), and `Sample.cut` records each
+text cut with its full length, which the engine writes into the row's reasons and the summary."""
 
 from __future__ import annotations
 
@@ -22,6 +27,9 @@ from ragtest_core.schema import (
     REFERENCE_CONTEXTS,
     SOURCE,
 )
+
+#: Characters of one text a metric reads at most (the rest is cut off, and the row's reasons say so).
+DEFAULT_MAX_FIELD_CHARS = 100_000
 
 
 def clean_text(value: Any) -> str | None:
@@ -49,22 +57,43 @@ class Sample:
     reference_contexts: tuple[str, ...] = ()
     question_type: str | None = None
     source: str | None = None
+    #: The texts cut to the size limit: (field, full length in characters), e.g. ("answer", 5242880).
+    cut: tuple[tuple[str, int], ...] = ()
 
     @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> Sample:
-        contexts = tuple(c.strip() for c in as_str_list(row.get(CONTEXTS)) if c and c.strip())
+    def from_row(cls, row: Mapping[str, Any], max_chars: int | None = DEFAULT_MAX_FIELD_CHARS) -> Sample:
+        cuts: list[tuple[str, int]] = []
+
+        def bounded(text: str | None, name: str) -> str | None:
+            if text is None or max_chars is None or len(text) <= max_chars:
+                return text
+            cuts.append((name, len(text)))
+            return cut_text(text, max_chars)
+
+        def texts(column: str) -> tuple[str, ...]:
+            found = [c.strip() for c in as_str_list(row.get(column)) if c and c.strip()]
+            return tuple(str(bounded(c, f"{column}[{i}]")) for i, c in enumerate(found))
+
         return cls(
-            question=clean_text(row.get(QUESTION)),
-            answer=clean_text(row.get(ANSWER)),
-            contexts=contexts,
-            ground_truth=clean_text(row.get(GROUND_TRUTH)),
+            question=bounded(clean_text(row.get(QUESTION)), QUESTION),
+            answer=bounded(clean_text(row.get(ANSWER)), ANSWER),
+            contexts=texts(CONTEXTS),
+            ground_truth=bounded(clean_text(row.get(GROUND_TRUTH)), GROUND_TRUTH),
             answer_error=clean_text(row.get(ANSWER_ERROR)),
             context_ids=id_tuple(row, CONTEXT_IDS),
             reference_context_ids=id_tuple(row, REFERENCE_CONTEXT_IDS),
-            reference_contexts=tuple(c.strip() for c in as_str_list(row.get(REFERENCE_CONTEXTS)) if c and c.strip()),
+            reference_contexts=texts(REFERENCE_CONTEXTS),
             question_type=clean_text(row.get(QUESTION_TYPE)),
             source=clean_text(row.get(SOURCE)),
+            cut=tuple(cuts),
         )
+
+
+def cut_text(text: str, limit: int) -> str:
+    """`text`'s first `limit` characters, ending at the last whitespace when there is one in the last tenth."""
+    head = text[:limit]
+    space = max(head.rfind(" "), head.rfind("\n"))
+    return head[:space].rstrip() if space >= limit * 0.9 else head
 
 
 def id_tuple(row: Mapping[str, Any], column: str) -> tuple[str, ...] | None:

@@ -39,7 +39,9 @@ async def call_adapter(adapter: AnyAdapter, question: str) -> RAGAnswer:
 
 
 def coerce_answer(value: Any) -> RAGAnswer:
-    """Accept a RAGAnswer, a mapping with answer/contexts[/context_ids] (or ragas' names), or a plain string."""
+    """Accept a RAGAnswer, a mapping with answer/contexts[/context_ids] (or ragas' names), or a plain string. An
+    answer that is not text, or a context that is neither text nor a LangChain Document, is a TypeError (the row
+    records it): its repr would otherwise be scored as if the RAG had said it."""
     if isinstance(value, RAGAnswer):
         return value
     if isinstance(value, str):
@@ -47,12 +49,26 @@ def coerce_answer(value: Any) -> RAGAnswer:
     if isinstance(value, Mapping):
         fields = {RAGAS_ALIASES[key]: item for key, item in value.items() if key in RAGAS_ALIASES}
         fields.update({str(key): item for key, item in value.items() if key not in RAGAS_ALIASES})  # ours win
+        answer = fields.get(ANSWER, fields.get("output"))
+        if not isinstance(answer, str):
+            raise TypeError(f"the adapter's answer must be text, got {type(answer).__name__}")
         contexts = fields.get(CONTEXTS) or []
-        texts = [c if isinstance(c, str) else str(getattr(c, "page_content", c)) for c in contexts]
+        if isinstance(contexts, str) or not isinstance(contexts, (list, tuple)):
+            raise TypeError(f"the adapter's contexts must be a list of texts, got {type(contexts).__name__}")
+        texts = [context_text(c, index) for index, c in enumerate(contexts)]
         ids = fields.get(CONTEXT_IDS)
-        answer = fields.get(ANSWER, fields.get("output", ""))
-        return RAGAnswer(answer=str(answer), contexts=texts, context_ids=[str(i) for i in ids] if ids else None)
+        return RAGAnswer(answer=answer, contexts=texts, context_ids=[str(i) for i in ids] if ids else None)
     raise TypeError(f"a RAG adapter returned {type(value).__name__}; expected RAGAnswer, dict or str")
+
+
+def context_text(context: Any, index: int) -> str:
+    """A retrieved context as text: a string, or a LangChain Document's page_content."""
+    if isinstance(context, str):
+        return context
+    content = getattr(context, "page_content", None)
+    if isinstance(content, str):
+        return content
+    raise TypeError(f"the adapter's context {index} is {type(context).__name__}, not text (nor a Document)")
 
 
 class RunnableAdapter:

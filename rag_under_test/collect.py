@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from tqdm.auto import tqdm
 
 from rag_under_test.adapter import AnyAdapter, AsyncRAGAdapter, call_adapter
-from ragtest_core.datasets import JsonlAppender, read_jsonl
 from ragtest_core.errors import LLMPermanentError
+from ragtest_core.progress import Identity, ProgressWriter, read_progress
+from ragtest_core.redact import redact_text
 from ragtest_core.schema import (
     ANSWER,
     ANSWER_ERROR,
@@ -25,9 +26,12 @@ from ragtest_core.schema import (
 )
 
 
-async def answer_one(adapter: AnyAdapter, question: str, timeout_s: float) -> RAGAnswer:
-    """One question; an exception or a timeout becomes a recorded error, not a lost row. A permanent LLM error
-    (bad key, unknown model) is not the question's fault: it stops the run."""
+async def answer_one(
+    adapter: AnyAdapter, question: str, timeout_s: float, redact: Callable[[str], str] = redact_text
+) -> RAGAnswer:
+    """One question; an exception or a timeout becomes a recorded error, not a lost row (its message through
+    `redact`: an adapter's error may quote a URL with a password, or a token). A permanent LLM error (bad key,
+    unknown model) is not the question's fault: it stops the run."""
     started = time.perf_counter()
     try:
         result = await asyncio.wait_for(call_adapter(adapter, question), timeout=timeout_s)
@@ -36,7 +40,8 @@ async def answer_one(adapter: AnyAdapter, question: str, timeout_s: float) -> RA
     except asyncio.TimeoutError:
         return RAGAnswer(answer="", error=f"timed out after {timeout_s:g} s", latency_s=timeout_s)
     except Exception as exc:
-        return RAGAnswer(answer="", error=f"{type(exc).__name__}: {exc}", latency_s=time.perf_counter() - started)
+        error = redact(f"{type(exc).__name__}: {exc}")
+        return RAGAnswer(answer="", error=error, latency_s=time.perf_counter() - started)
     latency = result.latency_s if result.latency_s is not None else time.perf_counter() - started
     return result.model_copy(update={"latency_s": round(latency, 4)})
 
@@ -63,8 +68,15 @@ def default_concurrency(adapter: AnyAdapter) -> int:
     return ASYNC_CONCURRENCY if isinstance(adapter, AsyncRAGAdapter) else SYNC_CONCURRENCY
 
 
+def question_of(sample: Mapping[str, Any]) -> str:
+    """The sample's question (ragtest's `question`, or ragas' `user_input`)."""
+    return str(sample[QUESTION] if QUESTION in sample else sample["user_input"])
+
+
 def row_key(sample: Mapping[str, Any]) -> str:
-    return str(sample.get(SAMPLE_ID) or stable_id(str(sample[QUESTION])))
+    """A sample's identity for resuming: its id and its question, so that a saved answer is reused only for the
+    same question (another test set may reuse an id for another question)."""
+    return stable_id(str(sample.get(SAMPLE_ID) or ""), question_of(sample))
 
 
 async def answer_samples(
@@ -74,25 +86,32 @@ async def answer_samples(
     concurrency: int | None = None,
     timeout_s: float = 120.0,
     progress_path: str | Path | None = None,
+    identity: Identity | None = None,
     show_progress: bool = True,
+    redact: Callable[[str], str] = redact_text,
 ) -> list[dict[str, Any]]:
     """Answer every sample, in input order, `concurrency` at a time (default: `default_concurrency`).
 
-    With `progress_path`, rows are appended as they complete and rows already there (from an interrupted run)
-    are reused, so a re-run asks nothing twice; rows that failed there (`answer_error`) are asked again."""
+    With `progress_path`, rows are appended as they complete, under a header recording `identity` (what answers:
+    the adapter and its arguments; default: the adapter's class), and rows already there from an interrupted run
+    of the same identity are reused for the same questions, so a re-run asks nothing twice; rows that failed there
+    (`answer_error`) are asked again. A file from another identity raises `ProgressMismatchError` naming the
+    difference: answers of two RAG systems never mix."""
     samples = list(samples)
+    identity = identity or Identity({"adapter": f"{type(adapter).__module__}.{type(adapter).__qualname__}"}, {})
     done: dict[str, dict[str, Any]] = {}
-    if progress_path is not None and Path(progress_path).exists():
-        done = {row_key(row): row for row in read_jsonl(progress_path) if not row.get(ANSWER_ERROR)}
+    if progress_path is not None:
+        saved = read_progress(progress_path, identity)
+        done = {row_key(row): row for row in saved if not row.get(ANSWER_ERROR)}
     todo = [s for s in samples if row_key(s) not in done]
     semaphore = asyncio.Semaphore(concurrency if concurrency is not None else default_concurrency(adapter))
     bar = tqdm(total=len(samples), initial=len(samples) - len(todo), desc="answer", unit="q", disable=not show_progress)
-    appender = JsonlAppender(progress_path) if progress_path is not None else None
+    appender = ProgressWriter(progress_path, identity) if progress_path is not None else None
     errors: list[str] = []
 
     async def run(sample: Mapping[str, Any]) -> None:
         async with semaphore:
-            result = await answer_one(adapter, str(sample[QUESTION]), timeout_s)
+            result = await answer_one(adapter, question_of(sample), timeout_s, redact)
         row = answered_row(sample, result)
         done[row_key(sample)] = row
         if appender is not None:

@@ -1,11 +1,15 @@
 """Reading and writing datasets as JSONL (default), JSON (one array of row objects), Parquet or CSV.
 
-Readers accept ragas' newer column names and turn list columns stored as text (CSV) back into lists.
-JSONL output is deterministic: the same rows always give the same bytes.
+Readers accept ragas' newer column names and turn list columns stored as text (CSV) back into lists. What a user
+gives is checked at the boundary (`ragtest_core.dataset_checks`): a problem is an error naming the file, line and
+column, never a silently dropped row or a coerced value. JSONL output is deterministic: the same rows always give
+the same bytes.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -15,6 +19,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragtest_core.dataset_checks import (
+    DatasetError,
+    InputRepairWarning,
+    ListCells,
+    RowChecker,
+    decode_utf8,
+    kind_of,
+)
 from ragtest_core.errors import RagtestError
 from ragtest_core.files import atomic_path, atomic_write, atomic_write_text
 from ragtest_core.schema import LIST_COLUMNS, RAGAS_ALIASES
@@ -22,39 +34,125 @@ from ragtest_core.schema import LIST_COLUMNS, RAGAS_ALIASES
 SUPPORTED_SUFFIXES = (".jsonl", ".json", ".parquet", ".csv")
 
 
-def read_dataset(path: str | Path) -> pd.DataFrame:
-    """Read a dataset file into a DataFrame with ragtest's column names."""
+def input_file(path: str | Path) -> Path:
+    """A dataset file a user named: it must exist and be a file (a folder is named as one)."""
     path = Path(path)
     if not path.exists():
         raise RagtestError(f"dataset file not found: {path}")
+    if path.is_dir():
+        raise RagtestError(f"{path} is a folder, not a dataset file: name the file (.jsonl, .json, .csv or .parquet)")
+    return path
+
+
+def output_file(path: str | Path) -> Path:
+    """A file to write: not an existing folder."""
+    path = Path(path)
+    if path.is_dir():
+        raise RagtestError(f"{path} is a folder: --output names the file to write, e.g. {path / 'answers.jsonl'}")
+    return path
+
+
+def read_dataset(path: str | Path) -> pd.DataFrame:
+    """Read a user's dataset file into a DataFrame with ragtest's column names, checked at the boundary
+    (`ragtest_core.dataset_checks`): every problem named with its file, line and column; no row is dropped."""
+    path = input_file(path)
     suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise RagtestError(f"unsupported dataset format {suffix!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
+    if not path.read_bytes().strip():
+        raise DatasetError([f"{path} is empty: a dataset needs at least one row"])
+    locations: list[str] | None = None
     if suffix == ".jsonl":
-        frame = pd.DataFrame(read_jsonl(path))
+        rows, numbers = _jsonl_rows(path, torn_tail="error")
+        frame, locations = pd.DataFrame(rows), [str(n) for n in numbers]
     elif suffix == ".json":
         frame = pd.DataFrame(read_json_array(path))
     elif suffix == ".parquet":
-        frame = pd.read_parquet(path)
-    elif suffix == ".csv":
-        frame = pd.read_csv(path, keep_default_na=False, na_values=[""])  # only empty cells are missing
+        frame = _read_parquet(path)
     else:
-        raise RagtestError(f"unsupported dataset format {suffix!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
-    return normalise_columns(frame)
+        frame, locations = _read_csv(path)
+    if frame.empty:
+        raise DatasetError([f"{path} holds no rows"])
+    return normalise_columns(frame, source=str(path), locations=locations, text_cells=suffix == ".csv")
 
 
-def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    """Rows of a JSONL file; a torn last line (from a killed run) is skipped."""
+def _read_parquet(path: Path) -> pd.DataFrame:
+    try:
+        return pd.read_parquet(path)
+    except Exception as exc:  # pyarrow's ArrowInvalid, OSError, ...: a file that is not Parquet
+        raise DatasetError([f"{path}: not a readable Parquet file ({' '.join(str(exc).split())[:200]})"]) from None
+
+
+#: Text columns read from a CSV as text ("42" stays "42"), under our names and ragas'.
+_CSV_TEXT_COLUMNS = ("question", "user_input", "answer", "response", "ground_truth", "reference", "sample_id")
+
+
+def _read_csv(path: Path) -> tuple[pd.DataFrame, list[str]]:
+    """A CSV's rows (text columns as text), and where each row starts ("line N")."""
+    text = decode_utf8(path.read_bytes(), str(path))
+    try:
+        frame = pd.read_csv(
+            io.StringIO(text),
+            keep_default_na=False,
+            na_values=[""],  # only empty cells are missing
+            dtype={name: str for name in _CSV_TEXT_COLUMNS},
+        )
+    except pd.errors.EmptyDataError:
+        raise DatasetError([f"{path} is empty: a dataset needs a header line and at least one row"]) from None
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise DatasetError([f"{path}: not valid CSV ({' '.join(str(exc).split())})"]) from None
+    starts: list[int] = []
+    short: list[str] = []
+    reader, previous = csv.reader(io.StringIO(text)), 0
+    for record in reader:
+        if record:
+            starts.append(previous + 1)
+            if len(starts) > 1 and len(record) < len(frame.columns):
+                short.append(
+                    f"{path}:{previous + 1}: {len(record)} field(s) where the header has {len(frame.columns)} "
+                    "(a torn or broken line)"
+                )
+        previous = reader.line_num
+    if short:
+        raise DatasetError(short)
+    lines = [str(line) for line in starts[1:]]
+    if len(lines) != len(frame):
+        lines = [f"row {index + 1}" for index in range(len(frame))]
+    return frame, lines
+
+
+def read_jsonl(path: str | Path, torn_tail: str = "error") -> list[dict[str, Any]]:
+    """Rows of a JSONL file, each line checked: bytes that are not UTF-8, a line that is not JSON or a row that is
+    not an object raise `DatasetError` naming the line and column. `torn_tail="skip"` drops an unparseable last
+    line instead: for ragtest's own progress files after a crash, never for a file a user gave."""
+    return _jsonl_rows(Path(path), torn_tail)[0]
+
+
+def _jsonl_rows(path: Path, torn_tail: str) -> tuple[list[dict[str, Any]], list[int]]:
+    lines = decode_utf8(path.read_bytes(), str(path)).splitlines()
     rows: list[dict[str, Any]] = []
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    numbers: list[int] = []
+    problems: list[str] = []
+    last = max((n for n, line in enumerate(lines, start=1) if line.strip()), default=0)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            rows.append(json.loads(line))
+            row = json.loads(line)
         except json.JSONDecodeError as exc:
-            if number == len(lines):
+            if number == last and torn_tail == "skip":
                 break
-            raise RagtestError(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
-    return rows
+            torn = " (a torn line: the file was cut off)" if number == last else ""
+            problems.append(f"{path}:{number}:{exc.colno}: not valid JSON ({exc.msg}){torn}")
+            continue
+        if not isinstance(row, dict):
+            problems.append(f"{path}:{number}: a row must be a JSON object ({{...}}), got {kind_of(row)}")
+            continue
+        rows.append(row)
+        numbers.append(number)
+    if problems:
+        raise DatasetError(problems)
+    return rows, numbers
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -62,32 +160,75 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [{str(key): value for key, value in row.items()} for row in frame.to_dict(orient="records")]
 
 
-def read_rows(path: str | Path) -> list[dict[str, Any]]:
-    """A dataset file's rows as dicts: JSONL rows as written (no column renaming), other formats via `read_dataset`."""
-    if not Path(path).exists():
-        raise RagtestError(f"dataset file not found: {path}")
-    if Path(path).suffix.lower() == ".jsonl":
-        return read_jsonl(path)
-    return records(read_dataset(path))
+def read_rows(path: str | Path, required: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """A dataset file's rows as dicts, checked like `read_dataset` (`required`: columns every row needs, e.g.
+    the question): JSONL rows as written (no column renaming), other formats via `read_dataset`."""
+    path = input_file(path)
+    if path.suffix.lower() != ".jsonl":
+        rows = records(read_dataset(path))
+        check_rows(rows, str(path), [f"row {n}" for n in range(1, len(rows) + 1)], required)
+        return rows
+    if not path.read_bytes().strip():
+        raise DatasetError([f"{path} is empty: a dataset needs at least one row"])
+    rows, numbers = _jsonl_rows(path, torn_tail="error")
+    check_rows(rows, str(path), [str(n) for n in numbers], required)
+    return rows
+
+
+def check_rows(
+    rows: Sequence[Mapping[str, Any]], source: str, locations: Sequence[str], required: tuple[str, ...] = ()
+) -> None:
+    """`DatasetError` listing every problem of `rows` (wrong types, null questions, ...), if there is any."""
+    checker = RowChecker(source, required, text_lists=False)
+    for row, where in zip(rows, locations, strict=True):
+        checker.check(row, where)
+    checker.raise_if_any()
 
 
 def read_json_array(path: str | Path) -> list[dict[str, Any]]:
     """Rows of a `.json` file: a JSON array of objects (what `write_dataset` writes and pandas users expect)."""
+    text = decode_utf8(Path(path).read_bytes(), str(path))
     try:
-        value = json.loads(Path(path).read_text(encoding="utf-8"))
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RagtestError(f"{path}: not valid JSON ({exc.msg}); a .json dataset is one array of row objects") from exc
+        where = f"{path}:{exc.lineno}:{exc.colno}"
+        raise DatasetError(
+            [f"{where}: not valid JSON ({exc.msg}); a .json dataset is one array of row objects"]
+        ) from None
     if isinstance(value, dict):  # {"column": [values...]} as pandas' orient="list"/"columns" writes
         return records(pd.DataFrame(value))
-    if not isinstance(value, list) or not all(isinstance(row, dict) for row in value):
-        raise RagtestError(f"{path}: a .json dataset must be an array of row objects")
+    if not isinstance(value, list):
+        raise DatasetError([f"{path}: a .json dataset must be an array of row objects, got {kind_of(value)}"])
+    bad = [f"{path}: item {i}: a row must be an object, got {kind_of(row)}" for i, row in enumerate(value)
+           if not isinstance(row, dict)]  # fmt: skip
+    if bad:
+        raise DatasetError(bad)
     return value
 
 
-def normalise_columns(frame: pd.DataFrame) -> pd.DataFrame:
-    """Rename ragas' newer names to ours and make list columns real lists."""
+def normalise_columns(
+    frame: pd.DataFrame,
+    source: str = "the dataset",
+    locations: Sequence[str] | None = None,
+    text_cells: bool = True,
+) -> pd.DataFrame:
+    """Rename ragas' newer names to ours, check every row (`DatasetError` naming each problem) and make list
+    columns real lists. With `text_cells` (a CSV, or a DataFrame a user built), a list column may hold text: a JSON
+    list, a Python list (read as a list, with a warning) or a plain text (one item); elsewhere it must be a list."""
     renames = {old: new for old, new in RAGAS_ALIASES.items() if old in frame.columns and new not in frame.columns}
     frame = frame.rename(columns=renames)
+    where = list(locations) if locations is not None else [f"row {n}" for n in range(1, len(frame) + 1)]
+    cells = ListCells(source)
+    for column in LIST_COLUMNS:
+        if column in frame.columns and text_cells:
+            frame[column] = [cells.parse(v, column, at) for v, at in zip(frame[column], where, strict=True)]
+    if cells.problems:
+        raise DatasetError(cells.problems)
+    checker = RowChecker(source, text_lists=text_cells)
+    for row, at in zip(records(frame), where, strict=True):
+        checker.check(row, at)
+    checker.raise_if_any()
+    cells.report()
     for column in LIST_COLUMNS:
         if column in frame.columns:
             frame[column] = [as_str_list(value) for value in frame[column]]
@@ -207,3 +348,24 @@ class JsonlAppender:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "DatasetError",
+    "InputRepairWarning",
+    "JsonlAppender",
+    "as_str_list",
+    "check_rows",
+    "input_file",
+    "join_if_list",
+    "normalise_columns",
+    "output_file",
+    "read_dataset",
+    "read_json_array",
+    "read_jsonl",
+    "read_rows",
+    "records",
+    "write_dataset",
+    "write_jsonl",
+]

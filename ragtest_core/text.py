@@ -3,6 +3,12 @@
 Sentence splitting uses pysbd (abbreviations, decimals, CJK punctuation 。！？). Tokens are lower-cased words
 for alphabetic scripts and single characters for Chinese and Japanese, so word counts and overlaps stay
 meaningful in every language.
+
+pysbd's time grows much faster than the length of what it splits (a 500 KB line took minutes), so a line longer
+than `LONG_LINE` characters is first cut into pieces of about `PIECE` characters, each ending where a sentence
+visibly ends (., !, ?, 。, ！ or ？ then a space and a capital, a digit, a quote or a CJK character; failing
+that, a space), and pysbd splits each piece: time proportional to the length. Lines up to `LONG_LINE` (all real
+prose: the longest line in ../shared/data has 5,611 characters) go to pysbd whole, as before.
 """
 
 from __future__ import annotations
@@ -191,8 +197,20 @@ def _segmenter(language: str) -> pysbd.Segmenter:
     return segmenters[code]
 
 
+#: Lines up to this many characters are split by pysbd whole; longer ones piece by piece (see the module doc).
+LONG_LINE = 10_000
+#: The size of the pieces a long line is cut into before pysbd splits each.
+PIECE = 4_000
+#: Where a piece may end: a sentence's end mark, closing quotes or brackets, spaces, and the start of a sentence.
+#: (Two lower-case letters or digits before the mark: "Dr. Smith", "e.g. The" and "U.S. Army" are not ends.)
+_PIECE_END = re.compile(
+    r"""(?<=[a-z0-9]{2})[.!?]["'”’)\]]*\s+(?=["'“‘(\[]?[A-Z0-9\u3040-\u30ff\u4e00-\u9fff])|[。！？]"""
+)
+
+
 def split_sentences(text: str, language: str | None = None) -> list[str]:
-    """Sentences of `text`, stripped, with empty ones dropped. Line breaks always end a sentence."""
+    """Sentences of `text`, stripped, with empty ones dropped. Line breaks always end a sentence. Time is
+    proportional to the length of `text` (long lines are split piece by piece)."""
     language = language or detect_language(text)
     segmenter = _segmenter(language)
     sentences: list[str] = []
@@ -200,8 +218,30 @@ def split_sentences(text: str, language: str | None = None) -> list[str]:
         line = line.strip()
         if not line:
             continue
-        sentences.extend(s.strip() for s in segmenter.segment(line) if s.strip())
+        for piece in line_pieces(line):
+            sentences.extend(s.strip() for s in segmenter.segment(piece) if s.strip())
     return sentences
+
+
+def line_pieces(line: str, long_line: int = LONG_LINE, piece: int = PIECE) -> list[str]:
+    """`line` whole when it has at most `long_line` characters; else pieces of at most about `piece` characters
+    (at least half of it), each ending at a visible sentence end where there is one, else at a space."""
+    if len(line) <= long_line:
+        return [line]
+    pieces: list[str] = []
+    start = 0
+    while len(line) - start > piece:
+        window = line[start + piece // 2 : start + piece]
+        ends = [match.end() for match in _PIECE_END.finditer(window)]
+        if ends:
+            cut = start + piece // 2 + ends[-1]
+        else:
+            space = window.rfind(" ")
+            cut = start + piece // 2 + space + 1 if space >= 0 else start + piece
+        pieces.append(line[start:cut])
+        start = cut
+    pieces.append(line[start:])
+    return [p for p in pieces if p.strip()]
 
 
 #: A full stop glued to the next sentence ("crisis.Sri Lanka"): a lower-case letter or digit, [.!?], a capital.

@@ -11,6 +11,7 @@ from ragtest_core.errors import RagtestError
 from ragtest_core.llm.cache import LLMCache
 from ragtest_core.llm.client import LLMClient, LLMConfig
 from ragtest_core.llm.usage import UsageTracker
+from ragtest_core.redact import redact_url
 
 DEFAULT_BASE_URL_MODEL = "default"
 _EXTRAS = ("openai", "ollama", "anthropic")  # optional-dependency groups in pyproject.toml
@@ -84,11 +85,13 @@ def _openai_compatible(base_url: str, model_name: str, config: LLMConfig) -> Bas
 
 
 def model_identity(spec: str | None, base_url: str | None) -> str:
-    """The model's name as cached and priced: the spec, plus the URL for OpenAI-compatible servers."""
+    """The model's name as cached, priced, written and printed: the spec, plus the URL for OpenAI-compatible
+    servers, without the credentials a URL may carry (`http://user:PASSWORD@host/v1` -> `http://<redacted>@host/v1`:
+    a password is not part of what answers, and it must not reach the cache, the manifest or the console)."""
     if spec and spec.startswith(("http://", "https://")):
-        return f"{spec}#{DEFAULT_BASE_URL_MODEL}"
+        return f"{redact_url(spec)}#{DEFAULT_BASE_URL_MODEL}"
     if base_url:
-        return f"{base_url}#{spec or DEFAULT_BASE_URL_MODEL}"
+        return f"{redact_url(base_url)}#{spec or DEFAULT_BASE_URL_MODEL}"
     return spec or ""
 
 

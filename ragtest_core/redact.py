@@ -1,0 +1,165 @@
+"""Keeping secrets off disk and off the console: credentials inside URLs, values of arguments named like keys,
+tokens or passwords, header values, and bearer tokens inside free text, each replaced by `REDACTED`.
+
+What is redacted:
+
+- a URL's user information (`http://user:PASSWORD@host/v1` -> `http://<redacted>@host/v1`: a user name alone can
+  be a token too, as in `https://TOKEN@host`), and the values of query parameters named like secrets
+  (`?api_key=...`, `&sig=...`);
+- the value of a name that reads as a secret: its words (split on `_`, `-`, `.` and case changes) include key,
+  token, password, secret, credential, auth, cookie, signature, ... (`api_key`, `openaiToken`, `X-Api-Key`);
+- every value under a name that reads as headers (`headers={"Authorization": "Bearer ..."}`): header names stay,
+  their values go, since any header can carry a credential;
+- `Bearer XYZ` / `Basic XYZ` and URLs with credentials inside any text (error messages, commands).
+
+Redaction is for what is written or printed; the values themselves still reach the code that needs them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+REDACTED = "<redacted>"
+
+#: Words that make a name a secret's name.
+SECRET_WORDS = frozenset(
+    {
+        "key",
+        "apikey",
+        "token",
+        "password",
+        "passwd",
+        "pwd",
+        "pass",
+        "secret",
+        "credential",
+        "credentials",
+        "auth",
+        "authorization",
+        "cookie",
+        "signature",
+        "sig",
+        "bearer",
+        "session",
+        "private",
+    }
+)
+#: Names whose value is a mapping of headers: every value in it is redacted.
+HEADER_NAMES = frozenset({"headers", "header", "http_headers", "default_headers", "extra_headers"})
+
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+#: scheme://userinfo@ : the user information of a URL inside text (up to the first '@' before the host part).
+_URL_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<userinfo>[^\s/@?#]+)@")
+_AUTH_SCHEME = re.compile(r"(?i)\b(?P<scheme>bearer|basic|token)\s+(?P<value>[A-Za-z0-9._~+/=-]{8,})")
+_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
+
+
+def name_words(name: str) -> list[str]:
+    """`openaiApiKey` -> ["openai", "api", "key"]; `X-Api-Key` -> ["x", "api", "key"]."""
+    return [word.lower() for part in re.split(r"[^A-Za-z0-9]+", name) for word in _NAME_WORDS.findall(part)]
+
+
+def is_secret_name(name: str) -> bool:
+    """True when a name reads as a secret's (api_key, openaiToken, X-Api-Key, password, client_secret, ...)."""
+    words = name_words(name)
+    return any(word in SECRET_WORDS for word in words) or "apikey" in "".join(words)
+
+
+def is_header_name(name: str) -> bool:
+    return name.lower().replace("-", "_") in HEADER_NAMES
+
+
+def redact_url(url: str) -> str:
+    """A URL without its credentials: user information and secret-named query values replaced."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return redact_text(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = f"{REDACTED}@{netloc.rsplit('@', 1)[1]}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if any(is_secret_name(name) for name, _ in pairs):
+            query = urlencode([(name, REDACTED if is_secret_name(name) else value) for name, value in pairs], safe="<>")
+    if netloc == parts.netloc and query == parts.query:
+        return url
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def redact_text(text: str) -> str:
+    """`text` with every URL's credentials and every `Bearer ...`/`Basic ...` token replaced."""
+    if "://" in text:
+        text = _URL.sub(lambda match: redact_url(match.group(0)), text)
+        text = _URL_USERINFO.sub(lambda match: f"{match.group('scheme')}{REDACTED}@", text)
+    return _AUTH_SCHEME.sub(lambda match: f"{match.group('scheme')} {REDACTED}", text)
+
+
+def redact_value(value: Any, name: str | None = None) -> Any:
+    """`value` as it may be written under `name`: all of it when the name reads as a secret's, every header value
+    under a headers name, else its parts (mappings by their keys, lists item by item, texts by `redact_text`)."""
+    if name is not None and is_secret_name(name) and value not in (None, ""):
+        return REDACTED
+    if name is not None and is_header_name(name) and isinstance(value, Mapping):
+        return {str(key): REDACTED for key in value}
+    if isinstance(value, Mapping):
+        return {key: redact_value(item, str(key)) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(redact_value(item) for item in value)
+    if isinstance(value, str):
+        return redact_text(value)
+    return value
+
+
+def redact_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
+    """A mapping of named values (adapter arguments, settings) with each value redacted by its name."""
+    return {key: redact_value(item, str(key)) for key, item in values.items()}
+
+
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    """`text` with each literal secret value (and what `redact_text` finds) replaced: for messages that may quote
+    a value wherever it appears (an exception from the user's adapter, say)."""
+    for secret in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
+        text = text.replace(secret, REDACTED)
+    return redact_text(text)
+
+
+def secret_values(value: Any, name: str | None = None) -> list[str]:
+    """The literal secrets inside `value` (what `redact_value` would hide), for `scrub`."""
+    found: list[str] = []
+    if name is not None and (is_secret_name(name) or is_header_name(name)):
+        if isinstance(value, Mapping):
+            found += [str(item) for item in value.values() if item not in (None, "")]
+        elif value not in (None, ""):
+            found.append(str(value))
+        return found
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found += secret_values(item, str(key))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found += secret_values(item)
+    elif isinstance(value, str) and "://" in value:
+        for match in _URL.finditer(value):
+            found += url_secrets(match.group(0))
+    return found
+
+
+def url_secrets(url: str) -> list[str]:
+    """The credentials inside a URL: its user information (whole, and the password alone) and secret query values."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    found: list[str] = []
+    if "@" in parts.netloc:
+        userinfo = parts.netloc.rsplit("@", 1)[0]
+        found.append(userinfo)
+        if parts.password:
+            found.append(parts.password)
+    found += [value for name, value in parse_qsl(parts.query, keep_blank_values=True) if is_secret_name(name) and value]
+    return found
