@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import sys
 
-from bench import eval_bench, interval_coverage, judge_bench, llm_bench, one_row_bench, testgen_bench
+from bench import (
+    eval_bench,
+    interval_coverage,
+    judge_bench,
+    llm_bench,
+    long_text_bench,
+    one_row_bench,
+    testgen_bench,
+)
 
 
 def main() -> int:
@@ -18,6 +26,8 @@ def main() -> int:
     eval_bench.main([])
     print("\n== bench.one_row_bench: start-up, one row with the local judge, against another checkout ==", flush=True)
     one_row_bench.main([])
+    print("\n== bench.long_text_bench: splitting, refusal check and evaluate of a 500 KB, 1 MB and 5 MB answer ==")
+    long_text_bench.main([])
     print("\n== bench.judge_bench: the LLM judge beside ragas 0.4.3 (builds .venv-ragas once) ==", flush=True)
     return judge_bench.main([])
 

@@ -37,9 +37,9 @@ make_config.__signature__ = _MAKE_CONFIG.__signature__  # type: ignore[attr-defi
 
 def generate(config: RunConfig, run_dir: str | Path, show_progress: bool = True) -> pd.DataFrame:
     """Build the test set into `run_dir` (testset.jsonl plus the Chroma store) and return it."""
-    state = open_run(config, run_dir, show_progress=show_progress)
-    samples = steps.generate_testset(state)
-    write_manifest(state, stage_manifest_path(state.run_dir / TESTSET_FILE))
+    with open_run(config, run_dir, show_progress=show_progress) as state:
+        samples = steps.generate_testset(state)
+        write_manifest(state, stage_manifest_path(state.run_dir / TESTSET_FILE))
     return pd.DataFrame([s.model_dump() for s in samples])
 
 
@@ -52,12 +52,15 @@ def answer(
 ) -> pd.DataFrame:
     """Run every question through `adapter` (any object with answer()/aanswer()), else config.rag, else the
     reference RAG on the run's store. Writes answers.jsonl and returns the answered rows."""
-    state = open_run(config, run_dir, show_progress=show_progress)
-    source = state.run_dir / TESTSET_FILE if isinstance(testset, pd.DataFrame) else Path(testset)
-    steps.inherit_testset_facts(state, input_manifest(source))
-    rows = records(testset) if isinstance(testset, pd.DataFrame) else read_rows(Path(testset))
-    answered = steps.answer_testset(state, rows, adapter=adapter)
-    write_manifest(state, stage_manifest_path(state.run_dir / ANSWERS_FILE))
+    if isinstance(testset, pd.DataFrame):
+        rows = records(normalise_columns(testset.copy(), source="the test set DataFrame"))
+    else:
+        rows = read_rows(Path(testset), required=("question",))
+    with open_run(config, run_dir, show_progress=show_progress) as state:
+        source = state.run_dir / TESTSET_FILE if isinstance(testset, pd.DataFrame) else Path(testset)
+        steps.inherit_testset_facts(state, input_manifest(source))
+        answered = steps.answer_testset(state, rows, adapter=adapter)
+        write_manifest(state, stage_manifest_path(state.run_dir / ANSWERS_FILE))
     return pd.DataFrame(answered)
 
 
@@ -72,13 +75,18 @@ def evaluate(
     `.frame` (one score and one reason column per metric) and `.summary`. With `run_dir`, also writes
     scores.jsonl, summary.json, manifest.json, report.md and report.html there (`columns="ragas"`: the scored rows
     under ragas' column names)."""
-    state = open_run(config or RunConfig(), run_dir if run_dir is not None else ".", show_progress=show_progress)
-    frame = normalise_columns(dataset.copy()) if isinstance(dataset, pd.DataFrame) else read_dataset(dataset)
-    result = steps.evaluate_frame(state, frame)
-    if run_dir is not None:
-        source = Path(run_dir) / ANSWERS_FILE if isinstance(dataset, pd.DataFrame) else Path(dataset)
-        write_scored(state, result, OutputPaths.in_dir(run_dir), columns, inherited=input_manifest(source))
-        write_manifest(state)
+    if isinstance(dataset, pd.DataFrame):
+        frame = normalise_columns(dataset.copy(), source="the DataFrame")
+    else:
+        frame = read_dataset(dataset)
+    folder = run_dir if run_dir is not None else "."
+    # an in-memory evaluate writes no file of a run (at most the LLM cache, which is safe to share): no lock
+    with open_run(config or RunConfig(), folder, show_progress=show_progress, lock=run_dir is not None) as state:
+        result = steps.evaluate_frame(state, frame)
+        if run_dir is not None:
+            source = Path(run_dir) / ANSWERS_FILE if isinstance(dataset, pd.DataFrame) else Path(dataset)
+            write_scored(state, result, OutputPaths.in_dir(run_dir), columns, inherited=input_manifest(source))
+            write_manifest(state)
     return result
 
 

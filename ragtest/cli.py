@@ -33,16 +33,19 @@ from ragtest.gates import (
 from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import input_manifest
 from ragtest.run_state import STORE_DIR, open_run
-from ragtest_core.datasets import read_rows
+from ragtest.settings import config_secrets
+from ragtest_core.datasets import input_file, output_file, read_rows
 from ragtest_core.errors import RagtestError
+from ragtest_core.redact import scrub
 
 EXIT_INTERRUPTED = 130
 
 
-def _command(args: argparse.Namespace) -> int:
+def _command(args: argparse.Namespace, secrets: list[str]) -> int:
     if args.command == "compare":
         return run_compare(args)
     config = config_from_args(args)
+    secrets.extend(config_secrets(config))
     progress = not args.quiet
     if args.command == "meta-eval":
         return _meta_eval(args, config)
@@ -56,42 +59,51 @@ def _command(args: argparse.Namespace) -> int:
         print(console.describe_run(state))
         return _finish_scoring(state.summary or {}, gate)
     if args.command == "generate":
-        output = Path(args.output)
-        state = open_run(config, output.parent, show_progress=progress)
+        return _generate(args, config)
+    if args.command == "answer":
+        return _answer(args, config)
+    return _evaluate(args, config, gate)
+
+
+def _generate(args: argparse.Namespace, config: RunConfig) -> int:
+    output = output_file(args.output)
+    with open_run(config, output.parent, show_progress=not args.quiet) as state:
         store_dir = Path(args.store) if args.store else output.parent / STORE_DIR
         samples = steps.generate_testset(state, output=output, store_dir=store_dir)
         print(f"wrote {len(samples)} questions to {output}")
         write_manifest(state, stage_manifest_path(output))
-    elif args.command == "answer":
-        return _answer(args, config)
-    elif args.command == "evaluate":
-        output = Path(args.output)
-        state = open_run(config, output.parent, show_progress=progress)
-        _, document = steps.evaluate_file(state, Path(args.input), output, columns=args.columns)
+        if state.llm is not None:
+            print(state.llm.usage.report())
+    return 0
+
+
+def _evaluate(args: argparse.Namespace, config: RunConfig, gate: list[GateRule]) -> int:
+    source, output = input_file(args.input), output_file(args.output)
+    with open_run(config, output.parent, show_progress=not args.quiet) as state:
+        _, document = steps.evaluate_file(state, source, output, columns=args.columns)
         print(f"wrote {document['rows']} scored rows to {output} (report: {output.stem}.report.html)")
         write_manifest(state, stage_manifest_path(output))
         print(console.format_summary(document["metrics"]))
+        for note in console.field_notes(document):
+            print(f"ragtest: warning: {note}", file=sys.stderr)
         if state.llm is not None:
             print(state.llm.usage.report())
-        return _finish_scoring(document, gate)
-    if state.llm is not None:
-        print(state.llm.usage.report())
-    return 0
+    return _finish_scoring(document, gate)
 
 
 def _answer(args: argparse.Namespace, config: RunConfig) -> int:
     """`answer`: every question through the RAG under test; exit 1 when every one of them failed."""
-    source = Path(args.input)
-    output = Path(args.output)
-    state = open_run(config, output.parent, show_progress=not args.quiet)
-    steps.inherit_testset_facts(state, input_manifest(source))
-    store_dir = Path(args.store) if args.store else source.parent / STORE_DIR
-    rows = steps.answer_testset(state, read_rows(source), output=output, store_dir=store_dir, columns=args.columns)
-    errors = [row["answer_error"] for row in rows if row.get("answer_error")]
-    print(f"wrote {len(rows)} answers to {output} ({len(errors)} with errors)")
-    write_manifest(state, stage_manifest_path(output))
-    if state.llm is not None:
-        print(state.llm.usage.report())
+    source, output = input_file(args.input), output_file(args.output)
+    samples = read_rows(source, required=("question",))
+    with open_run(config, output.parent, show_progress=not args.quiet) as state:
+        steps.inherit_testset_facts(state, input_manifest(source))
+        store_dir = Path(args.store) if args.store else source.parent / STORE_DIR
+        rows = steps.answer_testset(state, samples, output=output, store_dir=store_dir, columns=args.columns)
+        errors = [row["answer_error"] for row in rows if row.get("answer_error")]
+        print(f"wrote {len(rows)} answers to {output} ({len(errors)} with errors)")
+        write_manifest(state, stage_manifest_path(output))
+        if state.llm is not None:
+            print(state.llm.usage.report())
     if rows and len(errors) == len(rows):
         print(f"ragtest: every question failed in the RAG under test; the first error: {errors[0]}", file=sys.stderr)
         return EXIT_GATE_FAILED
@@ -115,21 +127,25 @@ def _meta_eval(args: argparse.Namespace, config: RunConfig) -> int:
     """WikiEval agreement of the chosen judge, as the RAGAS paper's table (or JSON)."""
     if args.judge == "llm" and not config.llm.configured:
         raise RagtestError("--judge llm needs --llm SPEC or --llm-base-url URL")
-    state = open_run(config, args.out, show_progress=not args.quiet)
-    table = run_wikieval(args.wikieval, judge=args.judge, llm=state.llm, limit=args.limit, show_progress=not args.quiet)
-    print(json.dumps(table.as_dict(), indent=2) if args.json else format_table(table))
-    if state.llm is not None:
-        print(state.llm.usage.report())
+    with open_run(config, args.out, show_progress=not args.quiet) as state:
+        table = run_wikieval(
+            args.wikieval, judge=args.judge, llm=state.llm, limit=args.limit, show_progress=not args.quiet
+        )
+        print(json.dumps(table.as_dict(), indent=2) if args.json else format_table(table))
+        if state.llm is not None:
+            print(state.llm.usage.report())
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    secrets: list[str] = []  # the run's secret values, kept out of every message
     try:
-        return _command(args)
+        with console.input_warnings_shown():
+            return _command(args, secrets)
     except RagtestError as exc:
-        print(f"ragtest: error: {exc}", file=sys.stderr)
+        print(f"ragtest: error: {scrub(str(exc), secrets)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("ragtest: interrupted; re-run the same command to resume", file=sys.stderr)

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from evaluation.sample import DEFAULT_MAX_FIELD_CHARS
 from rag_under_test.loader import parse_adapter_args
 from ragtest.settings import Opt, Section, flag_of
 from ragtest_core.embeddings import DEFAULT_MODEL
@@ -324,6 +325,15 @@ class RunConfig(Section):
             default_text="the five RAGAS metrics",
         ),
     ] = None
+    max_field_chars: Annotated[
+        int,
+        Field(
+            ge=1000,
+            description="characters of one text (an answer, question, reference or context) scored at most: a longer "
+            "one is scored on its first N characters, and its rows' reasons, the summary and the console say so",
+        ),
+        Opt(group="evaluation", metavar="N"),
+    ] = DEFAULT_MAX_FIELD_CHARS
     judge: Annotated[
         Literal["auto", "local", "llm"],
         Field(description="who scores: the LLM judge, or the local judge (auto: the LLM judge when --llm is given)"),

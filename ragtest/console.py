@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import json
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ragtest import dry_run
 from ragtest.config import RunConfig
-from ragtest.run_state import ANSWERS_FILE, SCORES_FILE, SUMMARY_FILE, TESTSET_FILE, RunState
-from ragtest_core.datasets import read_dataset, read_rows, records
+from ragtest.run_state import ANSWERS_FILE, SCORES_FILE, TESTSET_FILE, RunState
+from ragtest_core.datasets import InputRepairWarning, read_dataset, read_rows, records
 from ragtest_core.llm.usage import UsageTracker, load_prices
 
 
@@ -27,8 +30,11 @@ def format_summary(summary: dict[str, Any]) -> str:
 
 
 def describe_run(state: RunState) -> str:
-    """What a finished run wrote, its scores, time per stage and LLM usage."""
-    summary = json.loads((state.run_dir / SUMMARY_FILE).read_text(encoding="utf-8"))
+    """What a finished run wrote, its scores, time per stage and LLM usage: this run's own summary (the one it
+    holds in memory), never whatever a summary file on disk says."""
+    if state.summary is None:
+        raise RuntimeError("describe_run needs a scored run (state.summary is None)")
+    summary = state.summary
     timings = ", ".join(f"{stage} {seconds:.1f}s" for stage, seconds in state.timings.items())
     lines = [
         f"run directory: {state.run_dir}",
@@ -36,10 +42,41 @@ def describe_run(state: RunState) -> str:
         format_summary(summary["metrics"]),
         f"time: {timings}",
         f"report: {state.run_dir / 'report.md'} and report.html",
+        *(f"warning: {note}" for note in field_notes(summary)),
     ]
     if state.llm is not None:
         lines.append(state.llm.usage.report())
     return "\n".join(lines)
+
+
+def field_notes(summary: dict[str, Any]) -> list[str]:
+    """What the summary says about texts cut to the size limit before scoring (`fields_cut`), in words."""
+    cut = summary.get("fields_cut") or {}
+    if not cut.get("rows"):
+        return []
+    fields = ", ".join(f"{name} ({count})" for name, count in sorted((cut.get("fields") or {}).items()))
+    return [
+        f"{cut['rows']} row(s) had a text longer than {cut['limit']:,} characters ({fields}): scored on its first "
+        f"{cut['limit']:,} characters, as each row's reasons say (--max-field-chars)"
+    ]
+
+
+@contextmanager
+def input_warnings_shown() -> Iterator[None]:
+    """Show each `InputRepairWarning` (a repair made while reading a user's dataset) as a plain
+    "ragtest: warning: ..." line on stderr."""
+    shown = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if issubclass(category, InputRepairWarning):
+            print(f"ragtest: warning: {message}", file=sys.stderr)
+        else:
+            shown(message, category, *args, **kwargs)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", InputRepairWarning)
+        warnings.showwarning = show
+        yield
 
 
 def dry_run_report(config: RunConfig, command: str, input_path: str | None = None) -> str:

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import evaluation
+from ragtest.config import RunConfig
 from ragtest.run_state import RunState
-from ragtest.settings import settings_record
+from ragtest.settings import redact_argv, settings_record
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.files import write_json
 
@@ -45,7 +46,7 @@ def library_versions() -> dict[str, str | None]:
 def build_manifest(state: RunState) -> dict[str, Any]:
     return {
         "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "command": sys.argv,
+        "command": redact_argv(sys.argv, RunConfig),
         "config": settings_record(state.config),
         "seed": state.config.generation.seed,
         "judge": state.config.resolved_judge(),

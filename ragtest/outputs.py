@@ -5,9 +5,10 @@ summary.json (a run directory's `summary.json`, or `<output stem>.summary.json` 
 
     {"layout": 1, "rows": N, "rows_without_any_score": K,
      "metrics": {metric: {mean, ci_low, ci_high, interval_method, rows_scored, rows_failed, by_question_type, ...}},
-     "scoring": {judge, judge_model, judge_settings, embedding_model, embedding_precision, metrics},
+     "scoring": {judge, judge_model, judge_settings, embedding_model, embedding_precision, metrics, max_field_chars},
      "testset": {rows, fingerprint},
-     "run": {adapter, seed, llm, generation_warnings}}
+     "run": {adapter, seed, llm, generation_warnings},
+     "fields_cut": {limit, rows, fields, row_numbers} (texts scored on their first max_field_chars characters)}
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def scoring_identity(config: RunConfig, metrics: Sequence[str]) -> dict[str, Any
         "embedding_model": config.embedding_model,
         "embedding_precision": get_embedder(config.embedding_model).precision,
         "metrics": list(metrics),
+        "max_field_chars": config.max_field_chars,
     }
 
 
@@ -137,6 +139,7 @@ def summary_document(
         "scoring": scoring_identity(state.config, names),
         "testset": testset_identity(result.frame),
         "run": run_facts(state, inherited),
+        "fields_cut": result.fields_cut,
     }
 
 

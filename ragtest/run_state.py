@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragtest.config import RunConfig
-from ragtest_core.errors import LLMPermanentError
+from ragtest.run_lock import RunLock
+from ragtest_core.errors import LLMPermanentError, RagtestError
 from ragtest_core.llm.progress import llm_progress
 from ragtest_core.llm.usage import load_prices
 
@@ -23,7 +24,9 @@ if TYPE_CHECKING:  # annotations only: the client imports LangChain's chat model
 
 TESTSET_FILE = "testset.jsonl"
 ANSWERS_FILE = "answers.jsonl"
-ANSWERS_PROGRESS_FILE = "answers.partial.jsonl"
+#: Rows saved as they complete beside an output: answers.jsonl -> answers.partial.jsonl.
+PARTIAL_SUFFIX = ".partial.jsonl"
+ANSWERS_PROGRESS_FILE = "answers" + PARTIAL_SUFFIX
 SCORES_FILE = "scores.jsonl"
 SUMMARY_FILE = "summary.json"
 STORE_DIR = "chroma"
@@ -42,6 +45,20 @@ class RunState:
     show_progress: bool = True
     #: The summary document (`ragtest.outputs`) once the run has been scored.
     summary: dict[str, Any] | None = None
+    #: The run directory's lock, held until `close` (None: not locked, e.g. an in-memory evaluate).
+    lock: RunLock | None = None
+
+    def close(self) -> None:
+        """Release the run directory for the next run."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def __enter__(self) -> RunState:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @contextmanager
     def timed(self, stage: str) -> Iterator[None]:
@@ -72,11 +89,22 @@ class RunState:
             raise LLMPermanentError(str(llm.fatal))
 
 
-def open_run(config: RunConfig, run_dir: str | Path, show_progress: bool = True) -> RunState:
-    """Create the run directory and the LLM client (None offline), with the cache in the run dir by default."""
+def open_run(config: RunConfig, run_dir: str | Path, show_progress: bool = True, lock: bool = True) -> RunState:
+    """Create and lock the run directory (`ragtest.run_lock`: another run on it is refused), then the LLM client
+    (None offline), with the cache in the run dir by default. Use it as a context manager, or `close()` it, to
+    release the folder."""
     run_path = Path(run_dir)
+    if run_path.exists() and not run_path.is_dir():
+        raise RagtestError(f"{run_path} is a file, not a folder: pass a folder for the run's outputs")
     run_path.mkdir(parents=True, exist_ok=True)
-    return RunState(config=config, run_dir=run_path, llm=make_llm(config, run_path), show_progress=show_progress)
+    held = RunLock(run_path).acquire() if lock else None
+    try:
+        llm = make_llm(config, run_path)
+    except BaseException:
+        if held is not None:
+            held.release()
+        raise
+    return RunState(config=config, run_dir=run_path, llm=llm, show_progress=show_progress, lock=held)
 
 
 def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:

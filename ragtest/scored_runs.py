@@ -30,6 +30,7 @@ SCORING_KEYS = {
     "judge_settings": "judge settings",
     "embedding_model": "embedding model",
     "embedding_precision": "embedding precision",
+    "max_field_chars": "size limit per text (max_field_chars)",
 }
 
 
@@ -170,6 +171,8 @@ def comparability_problems(base: ScoredRun, new: ScoredRun, matching: Matching) 
         return problems, notes
     for key, words in SCORING_KEYS.items():
         left, right = base.scoring.get(key), new.scoring.get(key)
+        if key == "max_field_chars" and (left is None or right is None):
+            continue  # recorded since this setting exists; runs scored before it are not told apart by it
         if left != right:
             problems.append(f"different {words}: {left!r} in base, {right!r} in new")
     return problems, notes

@@ -6,12 +6,17 @@ CLI group and, where the command line spells it differently, how to read and wri
 Everything else is derived from the models: the command-line flags (`ragtest.cli_args`), `make_config`'s keyword
 arguments and their validation (`build_config`), the manifest's record (`settings_record`) and the command that
 re-creates a test set (`to_flags`). Adding a setting is adding one field.
+
+Secrets never reach a file or the console: `settings_record`, `to_flags(..., redacted=True)` and `redact_argv` write
+a setting declared `Opt(secret=True)` as "<redacted>", and every other value through `ragtest_core.redact`
+(credentials inside URLs, values under names like api_key/token/password, header values).
 """
 
 from __future__ import annotations
 
 import difflib
 import inspect
+import json
 import os
 import types
 import typing
@@ -24,6 +29,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from ragtest_core.errors import RagtestError
+from ragtest_core.redact import REDACTED, redact_text, redact_value, secret_values
 
 Model = TypeVar("Model", bound=BaseModel)
 #: Values an environment variable reads as "off".
@@ -257,21 +263,84 @@ def settings_record(config: BaseModel) -> dict[str, Any]:
     """The manifest's record of the settings: every value as JSON, secrets redacted."""
     record = config.model_dump(mode="json")
     for setting in iter_settings(type(config)):
-        if setting.opt.secret and setting.value_in(config) is not None:
-            target = record
-            for name in setting.path[:-1]:
-                target = target[name]
-            target[setting.name] = "<redacted>"
+        target = record
+        for name in setting.path[:-1]:
+            target = target[name]
+        target[setting.name] = written_value(setting, target[setting.name])
     return record
 
 
-def to_flags(config: BaseModel, settings: Sequence[Setting]) -> list[str]:
-    """The command-line words that set `settings` to their values in `config` (None values are left out)."""
+def written_value(setting: Setting, value: Any) -> Any:
+    """A setting's value as it may be written or printed: "<redacted>" for a secret, else with the credentials
+    inside it (a URL's password, an adapter argument named like a key, header values) redacted."""
+    if value is None:
+        return None
+    if setting.opt.secret:
+        return REDACTED
+    return redact_value(value, setting.name)
+
+
+def config_secrets(config: BaseModel) -> list[str]:
+    """The literal secret values inside `config` (what `written_value` hides), to scrub from messages that may
+    quote them, such as an error raised by the user's adapter."""
+    found: list[str] = []
+    for setting in iter_settings(type(config)):
+        value = setting.value_in(config)
+        if value is None:
+            continue
+        found += [str(value)] if setting.opt.secret else secret_values(value, setting.name)
+    return found
+
+
+def redact_argv(argv: Sequence[str], root: type[BaseModel]) -> list[str]:
+    """A command line as it may be written (the manifest's `command`): the word after a secret setting's flag
+    replaced, `--rag-arg NAME=VALUE` redacted by NAME, credentials inside any other word redacted."""
+    by_flag = {setting.flag: setting for setting in iter_settings(root) if setting.opt.cli}
+    words: list[str] = []
+    pending: Setting | None = None
+    for word in argv:
+        if pending is not None:
+            words.append(_redacted_word(pending, word))
+            pending = None
+            continue
+        flag, equals, value = word.partition("=")
+        setting = by_flag.get(flag) if word.startswith("--") else None
+        if setting is not None and equals:
+            words.append(f"{flag}={_redacted_word(setting, value)}")
+        else:
+            words.append(redact_text(word))
+            pending = setting
+    return words
+
+
+def _redacted_word(setting: Setting, word: str) -> str:
+    if setting.opt.secret:
+        return REDACTED
+    if setting.opt.parse is not None and setting.opt.action == "append":  # NAME=VALUE pairs (--rag-arg)
+        name, equals, text = word.partition("=")
+        if equals:
+            parsed = setting.opt.parse([word])
+            value = parsed.get(name.strip(), text) if isinstance(parsed, dict) else text
+            redacted = redact_value(value, name.strip())
+            if redacted == value:
+                return redact_text(word)
+            return f"{name}={redacted if isinstance(redacted, str) else json.dumps(redacted)}"
+    return redact_text(word)
+
+
+def to_flags(config: BaseModel, settings: Sequence[Setting], redacted: bool = False) -> list[str]:
+    """The command-line words that set `settings` to their values in `config` (None values are left out); with
+    `redacted`, as they may be written (secrets and credentials replaced, see `written_value`)."""
     words: list[str] = []
     for setting in settings:
         value = setting.value_in(config)
         if value is None or not setting.opt.cli:
             continue
+        if redacted and setting.opt.secret:
+            words += [setting.flag, REDACTED]
+            continue
+        if redacted:
+            value = written_value(setting, value)
         if setting.opt.render is not None:
             rendered = setting.opt.render(value)
             if setting.opt.action == "append":

@@ -17,20 +17,22 @@ from ragtest import dry_run
 from ragtest.config import RunConfig
 from ragtest.documents import Sources, load_sources
 from ragtest.manifest import write_manifest
-from ragtest.outputs import OutputPaths, input_manifest, write_rows, write_scored
+from ragtest.outputs import OutputPaths, input_manifest, testset_identity, write_rows, write_scored
 from ragtest.run_state import (
     ANSWERS_FILE,
-    ANSWERS_PROGRESS_FILE,
+    PARTIAL_SUFFIX,
     STORE_DIR,
     TESTSET_FILE,
     RunState,
     open_run,
 )
-from ragtest.settings import iter_settings, to_flags
+from ragtest.settings import config_secrets, iter_settings, settings_by_keyword, to_flags, written_value
 from ragtest_core.asyncio_utils import run_sync
-from ragtest_core.datasets import read_dataset, records, write_dataset
+from ragtest_core.datasets import check_rows, read_dataset, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
+from ragtest_core.progress import Identity
+from ragtest_core.redact import redact_mapping, redact_text, scrub
 from ragtest_core.schema import CORPUS_ID, TestSample
 
 
@@ -132,7 +134,13 @@ def reproduce_command(config: RunConfig, topics_path: Path, output: Path) -> str
     settings = list(iter_settings(RunConfig))
     generation = [s for s in settings if s.group == "generation"]
     kept = [s for s in settings if s.keyword in ("source", "wiki_cache", "llm", "llm_base_url")]
-    parts = ["ragtest", "generate", "--topics", str(topics_path), *to_flags(config, [*kept, *generation])]
+    parts = [
+        "ragtest",
+        "generate",
+        "--topics",
+        str(topics_path),
+        *to_flags(config, [*kept, *generation], redacted=True),
+    ]
     parts += ["--output", str(output.with_name(f"{output.stem}.reproduced{output.suffix}"))]
     return shlex.join(parts)
 
@@ -173,16 +181,23 @@ def answer_testset(
     adapter: rag_under_test.AnyAdapter | None = None,
     columns: str = "ragtest",
 ) -> list[dict[str, Any]]:
-    """Ask the RAG under test every question; rows are saved as they complete so a re-run resumes."""
+    """Ask the RAG under test every question; rows are saved as they complete (`<output stem>.partial.jsonl`,
+    under a record of the adapter and its arguments), so a re-run with the same RAG resumes, and a run with
+    another one stops, naming the difference, instead of mixing two systems' answers."""
     config = state.config
+    check_rows(samples, "the test set", [f"row {n}" for n in range(1, len(samples) + 1)], required=("question",))
+    if not samples:
+        raise RagtestError("the test set holds no rows: nothing to answer")
     if adapter is None and config.rag:
         adapter = rag_under_test.load_adapter(config.rag, **config.rag_args)
     elif adapter is None:
         adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR, samples)
     concurrency = config.rag_concurrency or rag_under_test.default_concurrency(adapter)
     state.stats["rag_adapter"] = describe_adapter(config, adapter, concurrency)
-    progress = state.run_dir / ANSWERS_PROGRESS_FILE
+    output = output or state.run_dir / ANSWERS_FILE
+    progress = progress_path(output)
     expected = len(samples) if isinstance(adapter, rag_under_test.ReferenceRAG) else None
+    secrets = config_secrets(config)
     with state.timed("answer"), state.llm_stage("answer", expected):
         rows = run_sync(
             rag_under_test.answer_samples(
@@ -191,22 +206,61 @@ def answer_testset(
                 concurrency=concurrency,
                 timeout_s=config.rag_timeout_s,
                 progress_path=progress,
+                identity=answer_identity(config, adapter),
                 show_progress=state.show_progress,
+                redact=lambda text: scrub(text, secrets),
             )
         )
-    write_rows(rows, output or state.run_dir / ANSWERS_FILE, columns)
+    write_rows(rows, output, columns)
     progress.unlink(missing_ok=True)
-    state.stats["answers"] = {"rows": len(rows), "errors": sum(1 for r in rows if r.get("answer_error"))}
+    state.stats["answers"] = {
+        "rows": len(rows),
+        "errors": sum(1 for r in rows if r.get("answer_error")),
+        "testset": testset_identity(pd.DataFrame(samples)),  # which test set was answered (as summary.json says it)
+    }
     return rows
 
 
-def describe_adapter(config: RunConfig, adapter: rag_under_test.AnyAdapter, concurrency: int) -> str:
-    """The RAG under test in words, for the manifest and the report."""
+def progress_path(output: Path) -> Path:
+    """Where `answer` saves rows as they complete: beside its output, named after it (answers.jsonl ->
+    answers.partial.jsonl), so two outputs in one folder never share one."""
+    return output.with_name(f"{output.stem}{PARTIAL_SUFFIX}")
+
+
+def answer_identity(config: RunConfig, adapter: rag_under_test.AnyAdapter) -> Identity:
+    """What makes the answers: the adapter and its arguments (the reference RAG: its k, LLM and embedding model).
+    Arguments are shown redacted; their real values only enter the fingerprint."""
     if isinstance(adapter, rag_under_test.ReferenceRAG):
-        reader = f"LLM answers ({config.llm.spec or config.llm.base_url})" if adapter.llm else "extractive answers"
+        shown: dict[str, Any] = {
+            "adapter": "reference RAG",
+            "rag_k": config.rag_k,
+            "llm": written_value_of(config, "llm"),
+            "llm_base_url": written_value_of(config, "llm_base_url"),
+            "embedding_model": config.embedding_model,
+        }
+        secret: dict[str, Any] = {"llm_base_url": config.llm.base_url, "llm": config.llm.spec}
+    elif config.rag:
+        shown = {"adapter": config.rag, "rag_args": redact_mapping(config.rag_args)}
+        secret = {"rag_args": config.rag_args}
+    else:
+        shown = {"adapter": f"{type(adapter).__module__}.{type(adapter).__qualname__}"}
+        secret = {}
+    return Identity(shown, secret)
+
+
+def written_value_of(config: RunConfig, keyword: str) -> Any:
+    setting = settings_by_keyword(RunConfig)[keyword]
+    return written_value(setting, setting.value_in(config))
+
+
+def describe_adapter(config: RunConfig, adapter: rag_under_test.AnyAdapter, concurrency: int) -> str:
+    """The RAG under test in words, for the manifest and the report (credentials in its arguments redacted)."""
+    if isinstance(adapter, rag_under_test.ReferenceRAG):
+        llm = redact_text(str(config.llm.spec or config.llm.base_url))
+        reader = f"LLM answers ({llm})" if adapter.llm else "extractive answers"
         name = f"reference RAG (top-{adapter.k} retrieval from the test set's store, {reader})"
     elif config.rag:
-        args = ", ".join(f"{k}={v!r}" for k, v in config.rag_args.items())
+        args = ", ".join(f"{k}={v!r}" for k, v in redact_mapping(config.rag_args).items())
         name = f"{config.rag}({args})"
     else:
         name = f"{type(adapter).__module__}.{type(adapter).__qualname__}"
@@ -230,6 +284,7 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
             llm=state.llm,
             embedder=get_embedder(config.embedding_model),
             show_progress=state.show_progress,
+            max_field_chars=config.max_field_chars,
         )
 
 
@@ -244,13 +299,14 @@ def evaluate_file(
 
 
 def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
-    """generate -> answer -> evaluate into one run directory, with summary, manifest and report."""
-    state = open_run(config, out_dir, show_progress=show_progress)
-    started = time.perf_counter()
-    samples = generate_testset(state)
-    rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
-    result = evaluate_frame(state, pd.DataFrame(rows))
-    state.timings["total"] = round(time.perf_counter() - started, 3)
-    write_manifest(state)
-    state.summary = write_scored(state, result, OutputPaths.in_dir(state.run_dir), columns)
+    """generate -> answer -> evaluate into one run directory, with summary, manifest and report. The directory is
+    locked for the whole run (`ragtest.run_lock`: a second run on it is refused) and released at the end."""
+    with open_run(config, out_dir, show_progress=show_progress) as state:
+        started = time.perf_counter()
+        samples = generate_testset(state)
+        rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
+        result = evaluate_frame(state, pd.DataFrame(rows))
+        state.timings["total"] = round(time.perf_counter() - started, 3)
+        write_manifest(state)
+        state.summary = write_scored(state, result, OutputPaths.in_dir(state.run_dir), columns)
     return state

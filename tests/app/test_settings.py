@@ -17,7 +17,16 @@ from ragtest.cli_args import build_parser, config_from_args
 from ragtest.config import GenerationConfig, RunConfig
 from ragtest.manifest import build_manifest
 from ragtest.run_state import RunState
-from ragtest.settings import Opt, config_factory, iter_settings, settings_by_keyword, settings_record, to_flags
+from ragtest.settings import (
+    Opt,
+    config_factory,
+    config_secrets,
+    iter_settings,
+    redact_argv,
+    settings_by_keyword,
+    settings_record,
+    to_flags,
+)
 from ragtest_core.errors import RagtestError
 
 
@@ -125,7 +134,7 @@ def test_the_reproduce_command_and_the_record_are_derived_from_the_declarations(
     generation = [s for s in iter_settings(RunConfig) if s.group == "generation"]
     words = to_flags(config, generation)
     assert words[:4] == ["--size", "7", "--seed", "42"]
-    assert ["--separators", "\\n", ". "] == words[words.index("--separators") : words.index("--separators") + 3]
+    assert words[words.index("--separators") : words.index("--separators") + 3] == ["--separators", "\\n", ". "]
     assert "--strict-types" in words and "--questions-per-context" not in words
     again = config_from_args(build_parser().parse_args(["generate", "--source", "docs", *words]))
     assert again == config
@@ -137,3 +146,32 @@ def test_secret_settings_are_redacted_in_the_record() -> None:
 
     record = settings_record(WithSecret(api_token="sk-123"))
     assert record["api_token"] == "<redacted>"
+
+
+def test_secrets_are_redacted_in_the_record_the_flags_and_the_command_line() -> None:
+    """`settings_record`, `to_flags(redacted=True)` and `redact_argv` hide credentials in URLs, adapter arguments
+    named like keys and header values (the manifest's config, reproduce command and command)."""
+    config = ragtest.make_config(
+        source="docs",
+        llm_base_url="http://u:PW123@h:8000/v1",
+        rag="m:RAG",
+        rag_args={"api_key": "K456", "headers": {"Authorization": "Bearer T789"}, "url": "http://h/r?token=Q0"},
+    )
+    record = settings_record(config)
+    assert record["llm"]["base_url"] == "http://<redacted>@h:8000/v1"
+    assert record["rag_args"] == {
+        "api_key": "<redacted>",
+        "headers": {"Authorization": "<redacted>"},
+        "url": "http://h/r?token=<redacted>",
+    }
+    settings = [s for s in iter_settings(RunConfig) if s.keyword in ("llm_base_url", "rag_args")]
+    words = to_flags(config, settings, redacted=True)
+    assert not any(secret in " ".join(words) for secret in ("PW123", "K456", "T789", "Q0"))
+    argv = ["ragtest", "run", "--llm-base-url", "http://u:PW123@h/v1", "--rag-arg", "api_key=K456",
+            "--rag-arg", 'headers={"Authorization": "Bearer T789"}', "--rag-arg=url=http://h/r?token=Q0",
+            "--llm=http://a:b@h/v1", "--size", "5"]  # fmt: skip
+    redacted = redact_argv(argv, RunConfig)
+    assert not any(secret in " ".join(redacted) for secret in ("PW123", "K456", "T789", "Q0", "a:b@"))
+    assert redacted[:3] == ["ragtest", "run", "--llm-base-url"] and redacted[-2:] == ["--size", "5"]
+    assert redacted[5] == "api_key=<redacted>" and redacted[7] == 'headers={"Authorization": "<redacted>"}'
+    assert sorted(config_secrets(config)) == sorted(["u:PW123", "PW123", "K456", "Bearer T789", "Q0"])
