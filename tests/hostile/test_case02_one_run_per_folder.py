@@ -5,6 +5,7 @@ holder; a kill -9 leaves no stale lock; a run prints its own results, never the 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from ragtest.cli import main
 from ragtest.config import RunConfig
 from ragtest.console import describe_run
 from ragtest.outputs import testset_identity as identity_of_testset
-from ragtest.run_lock import HOLDER_FILE
+from ragtest.run_lock import HOLDER_FILE, FolderInUseError, RunLock
 from ragtest.run_state import RunState
 from ragtest_core.datasets import read_dataset, read_jsonl
 from tests.hostile.conftest import kill_when, ragtest_process
@@ -79,3 +80,26 @@ def test_a_run_prints_its_own_summary_not_the_file_on_disk(tmp_path: Path) -> No
     (tmp_path / "summary.json").write_text(json.dumps({"rows": 9, "metrics": {"hit_rate": {"mean": 0.75}}}))
     text = describe_run(state)
     assert "questions: 3" in text and "0.250" in text and "0.750" not in text
+
+
+def test_the_lock_is_reentrant_for_one_run_and_refuses_another_thread(tmp_path: Path) -> None:
+    """The stages of one run share the lock (same thread); a run in another thread of the process is refused."""
+    outer = RunLock(tmp_path).acquire()
+    inner = RunLock(tmp_path).acquire()
+    refused: list[str] = []
+
+    def other_run() -> None:
+        try:
+            RunLock(tmp_path).acquire()
+        except FolderInUseError as exc:
+            refused.append(str(exc))
+
+    thread = threading.Thread(target=other_run)
+    thread.start()
+    thread.join()
+    assert refused and "is in use by another ragtest run" in refused[0]
+    inner.release()
+    assert (tmp_path / HOLDER_FILE).exists()  # still held by the outer stage
+    outer.release()
+    assert not (tmp_path / HOLDER_FILE).exists()
+    RunLock(tmp_path).acquire().release()  # free again
