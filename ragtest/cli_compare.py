@@ -29,7 +29,9 @@ def add_compare_parser(sub: argparse._SubParsersAction, parents: list[argparse.A
         "fails when the upper bound of the 95%% interval of the change (new - base) is below its threshold "
         "(default: no gate)",
     )
-    cmp.add_argument("--metrics", help="compare only these metrics, comma-separated (default: every metric both runs scored)")
+    cmp.add_argument(
+        "--metrics", help="compare only these metrics, comma-separated (default: every metric both runs scored)"
+    )
     cmp.add_argument(
         "--allow-different",
         action="store_true",
