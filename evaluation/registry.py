@@ -96,5 +96,13 @@ def resolve_metrics(metrics: object, retrieval_k: int | None = None) -> list[Met
     return resolved
 
 
+def metric_scale(name: str) -> str | None:
+    """The `scale` (binary, rank or graded) of the metric registered as `name` ("hit_rate@10" included); None for
+    a name not registered here (a user's metric scored in another process)."""
+    base = name.partition("@")[0]
+    metric_class = _REGISTRY.get(name) or _REGISTRY.get(base)
+    return metric_class.scale if metric_class is not None else None
+
+
 for _builtin in BUILTIN_METRICS:
     register_metric(_builtin)
