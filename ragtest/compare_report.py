@@ -1,4 +1,9 @@
-"""What `compare` shows: the text table the CLI prints, and compare.json, compare.md and compare.html."""
+"""What `compare` shows: the text table the CLI prints, and compare.json, compare.md and compare.html.
+
+compare.html: the conclusion, the change per metric, the groups (question type, source) whose change is
+significant, the plots, short breakdown tables (small groups pooled; full tables folded) and, folded per metric,
+the rows whose score shows a change, with both answers side by side.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,9 @@ from typing import Any
 from markupsafe import Markup
 
 from ragtest import plots
-from ragtest.comparison import Comparison
+from ragtest.breakdowns import min_group_rows
+from ragtest.compare_groups import paired_breakdowns
+from ragtest.comparison import SHOWN_DIGITS, Comparison
 from ragtest.gates import GateResult
 from ragtest.report import render
 from ragtest_core.files import write_json
@@ -74,10 +81,15 @@ def write_compare_report(
     data = comparison.as_dict()
     data["gate"] = [{"metric": r.rule.metric, "threshold": r.rule.threshold, "passed": r.passed} for r in gate]
     paths = [write_json(data, out_dir / f"{COMPARE_STEM}.json")]
+    groups = paired_breakdowns(comparison)
     context = {
         "c": comparison,
         "gate": list(gate),
         "plots": compare_plots(comparison),
+        "groups": groups,
+        "noteworthy": [(table.title, *cell) for table in groups for cell in table.noteworthy],
+        "min_rows": min_group_rows(),
+        "shown_digits": SHOWN_DIGITS,
     }
     templates = (("compare.md.j2", ".md"), ("compare.html.j2", ".html"))
     return paths + render(out_dir / COMPARE_STEM, templates, context)
