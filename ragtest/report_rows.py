@@ -30,6 +30,7 @@ from ragtest_core.datasets import as_str_list
 from ragtest_core.schema import (
     CONTEXT_IDS,
     CONTEXTS,
+    MAPPED_CONTEXT_IDS,
     QUESTION_TYPE,
     REFERENCE_CONTEXT_IDS,
     REFERENCE_CONTEXTS,
@@ -138,12 +139,15 @@ def _text(value: Any) -> str:
 
 
 def gold_marks(row: pd.Series) -> list[bool]:
-    """For each retrieved context: is it one of the row's gold chunks? By id when a retrieved id is a gold id,
-    else by text (the mapping the retrieval metrics use)."""
+    """For each retrieved context: is it one of the row's gold chunks? As the retrieval metrics mapped it
+    (`mapped_context_ids`) when they ran, else by id when a retrieved id is a gold id, else by text (the same
+    mapping)."""
     contexts = as_str_list(row.get(CONTEXTS))
-    ids, gold_ids = as_str_list(row.get(CONTEXT_IDS)), set(as_str_list(row.get(REFERENCE_CONTEXT_IDS)))
-    if len(ids) == len(contexts) and gold_ids & set(ids):
-        return [i in gold_ids for i in ids]
+    gold_ids = set(as_str_list(row.get(REFERENCE_CONTEXT_IDS)))
+    for column in (MAPPED_CONTEXT_IDS, CONTEXT_IDS):
+        ids = as_str_list(row.get(column))
+        if len(ids) == len(contexts) and gold_ids & set(ids):
+            return [i in gold_ids for i in ids]
     gold_texts = as_str_list(row.get(REFERENCE_CONTEXTS))
     if not contexts or not gold_texts:
         return [False] * len(contexts)

@@ -139,6 +139,8 @@ def test_gold_chunks_are_marked_among_the_retrieved_contexts() -> None:
     by_text = run.iloc[3].copy()
     by_text["context_ids"] = ["own-1", "own-2"]  # a user's RAG with its own ids: matched by text
     assert gold_marks(by_text) == [True, False]
+    by_text["mapped_context_ids"] = ["own-1", "g3"]  # the retrieval metrics' own mapping wins when they ran
+    assert gold_marks(by_text) == [False, True]
 
 
 # -- short tables ----------------------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ def test_retrieval_misses_are_listed_with_gold_and_retrieved_contexts(
 ) -> None:
     """The degraded RAG answers from the wrong chunks: its report lists the misses, each with the gold chunk it did
     not retrieve beside the contexts it did, and a link to a miss opens its folded section."""
-    page = two_variants.new.with_name("scores.report.html")
+    page = two_variants.new.with_name("report.html")
     check_page(chromium, page, tmp_path, "ragtest report", (PLOT_BLUE,))
     dom = browser.dump_dom(chromium, page, tmp_path / "profile")
     rows = read_jsonl(two_variants.new)
