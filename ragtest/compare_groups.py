@@ -35,15 +35,22 @@ class PairedBreakdown:
     short: list[PairedRow]
     full: list[tuple[str, str, PairedStats]]
 
+    matched: int = 0
+
     @property
-    def noteworthy(self) -> list[tuple[str, str, PairedStats]]:
-        """(metric, group, stats) of the short table whose verdict is better, worse or borderline."""
-        return [
-            (metric, row.label, stats)
-            for metric in self.metrics
-            for row in self.short
-            if (stats := row.cells.get(metric)) is not None and stats.verdict in NOTEWORTHY
-        ]
+    def noteworthy(self) -> list[tuple[PairedRow, list[tuple[str, PairedStats]]]]:
+        """Groups of the short table with a better, worse or borderline change on some metric, and those changes,
+        largest first. A group that holds nearly the whole run (fewer than `min_group_rows()` rows outside it)
+        says nothing the per-metric table does not."""
+        found = []
+        for row in self.short:
+            if self.matched - row.rows < min_group_rows():
+                continue
+            changes = [(m, s) for m, s in row.cells.items() if s.verdict in NOTEWORTHY and s.difference is not None]
+            if changes:
+                changes.sort(key=lambda change: -abs(change[1].difference or 0.0))
+                found.append((row, changes))
+        return sorted(found, key=lambda group: -abs(group[1][0][1].difference or 0.0))
 
 
 def _labels(metric: MetricComparison, attribute: str) -> list[str]:
@@ -83,7 +90,7 @@ def paired_breakdown_of(comparison: Comparison, attribute: str, title: str, plur
                 [metric.base_scores[i] for i in inside], [metric.new_scores[i] for i in inside], comparison.seed
             )
     short = [*rows.values(), *([other] if other is not None else [])]
-    return PairedBreakdown(title, [m.metric for m in metrics], short, full)
+    return PairedBreakdown(title, [m.metric for m in metrics], short, full, comparison.matched)
 
 
 def paired_breakdowns(comparison: Comparison) -> list[PairedBreakdown]:

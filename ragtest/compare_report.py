@@ -87,7 +87,10 @@ def write_compare_report(
         "gate": list(gate),
         "plots": compare_plots(comparison),
         "groups": groups,
-        "noteworthy": [(table.title, *cell) for table in groups for cell in table.noteworthy],
+        "noteworthy": sorted(
+            ((table.title, row, changes) for table in groups for row, changes in table.noteworthy),
+            key=lambda group: -abs(group[2][0][1].difference or 0.0),
+        ),
         "min_rows": min_group_rows(),
         "shown_digits": SHOWN_DIGITS,
     }

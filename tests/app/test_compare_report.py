@@ -66,10 +66,22 @@ def test_small_sources_are_pooled_and_significant_groups_picked_out(tmp_path: Pa
     pooled = sources.short[1].cells["m"]
     assert pooled.n == 8 and pooled.wins == 1 and pooled.losses == 0
     assert len(sources.full) == 9  # every source, folded in the page
-    assert [(metric, label, s.verdict) for metric, label, s in sources.noteworthy] == [("m", "big.txt", "worse")]
+    assert [(row.label, [(m, s.verdict) for m, s in changes]) for row, changes in sources.noteworthy] == [
+        ("big.txt", [("m", "worse")])
+    ]
     html = write_compare_report(tmp_path / "cmp", comparison)[2].read_text()
     where = html[html.index("<h2>Where it changed</h2>") : html.index("<h2>By question type</h2>")]
-    assert "source document big.txt" in where and "worse" in where
+    assert 'source document big.txt</strong> <span class="muted">(12 rows)</span>: m <span class="bad"' in where
     assert "every source document and metric" in html and "<details" in html
     md = (tmp_path / "cmp" / "compare.md").read_text()
-    assert "| m | source document big.txt |" in md
+    assert "## Where it changed\n\n- **source document big.txt** (12 rows): m -0.916" in md  # largest first
+
+
+def test_a_group_holding_nearly_the_whole_run_is_not_picked_out(tmp_path: Path) -> None:
+    """Every source but one row is big.txt: its change is the run's, already in the per-metric table."""
+    base, new = two_runs(tmp_path)
+    comparison = compare(base, new, allow_different=True)
+    for metric in comparison.metrics.values():
+        metric.sources = ["big.txt"] * 18 + ["a.txt", "b.txt"]
+    (sources,) = [t for t in paired_breakdowns(comparison) if t.title == "source document"]
+    assert sources.short[0].rows == 18 and sources.noteworthy == []
