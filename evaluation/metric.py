@@ -31,6 +31,8 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
     required_columns: ClassVar[tuple[str, ...]] = ()
     #: True when the score judges the RAG answer: a row whose RAG call failed gets no score.
     needs_answer: ClassVar[bool] = True
+    #: A score at or above this reads as "yes" (Cohen's kappa against human labels, verdict changes of repeats).
+    threshold: ClassVar[float] = 0.5
 
     def missing_columns(self, columns: Collection[str]) -> list[str]:
         """Required columns that `columns` lacks (override for either-or requirements)."""

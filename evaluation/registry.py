@@ -56,6 +56,14 @@ def get_metric(name: str) -> Metric:
         raise RagtestError(f"unknown metric {name!r}; available: {', '.join(available_metrics())}") from None
 
 
+def metric_threshold(name: str) -> float:
+    """The score at or above which `name` reads as "yes" (0.5 for a metric that is not registered)."""
+    try:
+        return float(get_metric(name).threshold)
+    except RagtestError:
+        return 0.5
+
+
 def resolve_metrics(metrics: object) -> list[Metric]:
     """Metric instances from names and/or instances (None: the five RAGAS metrics); names must be unique."""
     if metrics is None:
