@@ -18,6 +18,7 @@ from evaluation.meta_eval import format_table, run_wikieval
 from ragtest import console, steps
 from ragtest.cli_args import build_parser, config_from_args
 from ragtest.cli_compare import run_compare
+from ragtest.cli_review import run_review
 from ragtest.config import RunConfig
 from ragtest.dry_run import metric_names
 from ragtest.gates import (
@@ -42,6 +43,8 @@ EXIT_INTERRUPTED = 130
 def _command(args: argparse.Namespace) -> int:
     if args.command == "compare":
         return run_compare(args)
+    if args.command == "review":
+        return run_review(args)
     config = config_from_args(args)
     progress = not args.quiet
     if args.command == "meta-eval":

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ragtest.cli_compare import add_compare_parser
+from ragtest.cli_review import add_review_parser
 from ragtest.config import RunConfig
 from ragtest.outputs import COLUMN_STYLES
 from ragtest.settings import Setting, build_config, iter_settings
@@ -188,6 +189,7 @@ def build_parser(root: type[BaseModel] = RunConfig) -> argparse.ArgumentParser:
     _add_dry_run(run)
 
     add_compare_parser(sub, quiet)
+    add_review_parser(sub, quiet)
 
     meta = sub.add_parser("meta-eval", parents=quiet, help="agreement of the metrics with human labels (WikiEval)")
     meta.add_argument("--wikieval", required=True, help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl")
