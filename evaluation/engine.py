@@ -22,7 +22,8 @@ from evaluation.centring import embed_in_batches
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Judge, Metric
-from evaluation.registry import resolve_metrics
+from evaluation.metrics.retrieval import RetrievalMetric
+from evaluation.registry import ALL, resolve_metrics
 from evaluation.sample import Sample
 from evaluation.stability import combine_rows, repeats_column, spread_column, stability_summary
 from evaluation.stats import summarise
@@ -32,7 +33,7 @@ from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
 from ragtest_core.llm.limits import CALL_ORDER, REPEAT
 from ragtest_core.relevance import load_centring_mean
-from ragtest_core.schema import MetricResult, reason_column
+from ragtest_core.schema import MAPPED_CONTEXT_IDS, MetricResult, reason_column
 
 if TYPE_CHECKING:  # annotations only: the client module imports LangChain's chat models (seconds)
     from ragtest_core.llm.client import LLMClient
@@ -48,10 +49,19 @@ class EvaluationResult:
     summary: dict[str, dict[str, Any]]
     results: list[dict[str, MetricResult]] = field(default_factory=list)
     judge: str = "local"
+    #: Metrics "all" selected but the dataset cannot feed, with the columns they lack.
+    skipped: dict[str, str] = field(default_factory=dict)
 
     @property
     def metric_names(self) -> list[str]:
         return list(self.summary)
+
+
+def feedable(frame: pd.DataFrame, metrics: Sequence[Metric]) -> tuple[list[Metric], dict[str, str]]:
+    """(the metrics whose columns the frame has, the others with what they lack): what "all" scores."""
+    columns = set(map(str, frame.columns))
+    missing = {m.name: ", ".join(lack) for m in metrics if (lack := m.missing_columns(columns))}
+    return [m for m in metrics if m.name not in missing], missing
 
 
 def check_columns(frame: pd.DataFrame, metrics: Sequence[Metric]) -> None:
@@ -100,10 +110,13 @@ async def aevaluate_dataset(
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     show_progress: bool = True,
+    retrieval_k: int | None = None,
     repeats: int = 1,
 ) -> EvaluationResult:
     """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
-    selected = resolve_metrics(metrics)
+    selected, skipped = resolve_metrics(metrics, retrieval_k), {}
+    if metrics is not None and ALL in ([metrics] if isinstance(metrics, str) else list(metrics)):
+        selected, skipped = feedable(frame, selected)
     check_columns(frame, selected)
     if repeats < 1:
         raise RagtestError(f"repeats must be at least 1, got {repeats}")
@@ -118,12 +131,12 @@ async def aevaluate_dataset(
         )
     results = runs[0] if repeats == 1 else combine_rows(runs, names, {m.name: m.threshold for m in selected})
     summary = summarise(names, results, groups=groups_of(samples))
-    out = scored_frame(frame, names, results)
+    out = with_mapped_ids(scored_frame(frame, names, results), selected, samples)
     if repeats > 1:
         for name in names:
             summary[name]["stability"] = stability_summary(results, name, repeats)
         add_repeat_columns(out, names, results)
-    return EvaluationResult(frame=out, summary=summary, results=results, judge=str(judge))
+    return EvaluationResult(frame=out, summary=summary, results=results, judge=str(judge), skipped=skipped)
 
 
 async def score_with_new_judge(
@@ -180,6 +193,7 @@ def evaluate_dataset(
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     show_progress: bool = True,
+    retrieval_k: int | None = None,
     repeats: int = 1,
 ) -> EvaluationResult:
     """Score every row of `frame` with every selected metric.
@@ -189,10 +203,14 @@ def evaluate_dataset(
     checked first (`MissingColumnsError`, before any LLM call); `judge="llm"` without `llm` is a `RagtestError`.
     Rows with an `answer_error` get failed results ("RAG error: ...") for metrics that need the RAG output.
     The result's frame has the input columns, one score column per metric (float in [0, 1] or None, never NaN)
-    and a non-empty `<metric>_reason` column per metric. `repeats` > 1 (LLM judge only) scores every row that many
-    times and keeps the mean, with each metric's stability in the summary (`evaluation.stability`).
+    and a non-empty `<metric>_reason` column per metric; with a retrieval metric, also `mapped_context_ids`: each
+    retrieved context's gold id where it is a gold chunk (matched by id or text), else its own id.
+    `metrics="all"` (or a list holding "all") scores every registered metric the dataset has the columns for
+    (the others are in `result.skipped`). `retrieval_k` cuts hit_rate and ndcg at k (default: all retrieved).
+    `repeats` > 1 (LLM judge only) scores every row that many times and keeps the mean, with each metric's
+    stability in the summary (`evaluation.stability`).
     """
-    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, repeats))
+    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, retrieval_k, repeats))
 
 
 def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> pd.DataFrame:
@@ -206,6 +224,16 @@ def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[di
             dtype=object,
         )
     return out
+
+
+def with_mapped_ids(frame: pd.DataFrame, metrics: Sequence[Metric], samples: Sequence[Sample]) -> pd.DataFrame:
+    """`mapped_context_ids` beside the scores when a retrieval metric ran: what ID-based metrics elsewhere read."""
+    retrieval = next((m for m in metrics if isinstance(m, RetrievalMetric)), None)
+    if retrieval is None:
+        return frame
+    mapped = [retrieval.mapped_ids(sample) for sample in samples]
+    frame[MAPPED_CONTEXT_IDS] = pd.Series(mapped, index=frame.index, dtype=object)
+    return frame
 
 
 def groups_of(samples: Sequence[Sample]) -> dict[str, Sequence[str | None]]:

@@ -30,6 +30,7 @@ SCORING_KEYS = {
     "judge_settings": "judge settings",
     "embedding_model": "embedding model",
     "embedding_precision": "embedding precision",
+    "retrieval_k": "retrieval cut-off (--retrieval-k)",
 }
 
 
