@@ -114,7 +114,8 @@ async def aevaluate_dataset(
     repeats: int = 1,
 ) -> EvaluationResult:
     """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
-    selected, skipped = resolve_metrics(metrics, retrieval_k), {}
+    selected = resolve_metrics(metrics, retrieval_k)
+    skipped: dict[str, str] = {}
     if metrics is not None and ALL in ([metrics] if isinstance(metrics, str) else list(metrics)):
         selected, skipped = feedable(frame, selected)
     check_columns(frame, selected)
