@@ -20,6 +20,9 @@ from ragtest_core.datasets import records
 from ragtest_core.labels import ANSWER_ID, LABELLER, LEAST_SURE, SELECTION, answer_id, labelled_metrics, row_key
 from ragtest_core.schema import SAMPLE_ID
 
+#: Below this many labels the interval's normal approximation is rough (the coverage simulation starts at 50).
+FEW_LABELS = 30
+
 
 def _score(value: Any) -> float | None:
     if value is None or (isinstance(value, float) and pd.isna(value)):
@@ -110,12 +113,16 @@ class PPIResult:
 
     metric: str
     estimate: PPIEstimate | None
+    #: The labels the estimate could use (random rows the judge scored).
+    n_labels: int = 0
     note: str = ""
 
-    def summary(self) -> dict[str, Any] | None:
+    def summary(self) -> dict[str, Any]:
+        """The summary's `ppi` entry (mean and bounds None when there is no estimate, with the note saying why)."""
         if self.estimate is None:
-            return None
-        entry = summary_entry(self.estimate)
+            entry: dict[str, Any] = {"mean": None, "ci_low": None, "ci_high": None, "n_labels": self.n_labels}
+        else:
+            entry = summary_entry(self.estimate)
         if self.note:
             entry["note"] = self.note
         return entry
@@ -134,9 +141,11 @@ def ppi_for(entry: LabelledMetric) -> PPIResult:
     if entry.stale:
         notes.append(f"{entry.stale} stale label(s) (the answer changed since) left out")
     estimate = ppi_mean([labels[i] for i in random_rows], [scores[i] for i in random_rows], entry.unlabelled)
+    if estimate is not None and estimate.n_labels < FEW_LABELS:
+        notes.append(f"only {estimate.n_labels} labels: the normal interval may be too narrow below {FEW_LABELS}")
     if estimate is None:
         notes.insert(0, f"{len(random_rows)} usable label(s): PPI needs at least 2")
-    return PPIResult(entry.metric, estimate, "; ".join(notes))
+    return PPIResult(entry.metric, estimate, len(random_rows), "; ".join(notes))
 
 
 def ppi_summaries(

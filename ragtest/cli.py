@@ -88,7 +88,7 @@ def _command(args: argparse.Namespace) -> int:
 
 def _answer(args: argparse.Namespace, config: RunConfig) -> int:
     """`answer`: every question through the RAG under test; exit 1 when every one of them failed."""
-    source = Path(args.input)
+    source = steps.testset_to_answer(Path(args.input))
     output = Path(args.output)
     state = open_run(config, output.parent, show_progress=not args.quiet)
     steps.inherit_testset_facts(state, input_manifest(source))

@@ -37,13 +37,14 @@ GROUPS: dict[str, str] = {
     "store": "vector store",
     "embeddings": "embeddings",
     "llm": "LLM (optional: without one, the offline writer and the local judge are used)",
+    "testset": "an existing test set",
 }
 #: The setting groups each command takes.
 COMMAND_GROUPS: dict[str, tuple[str, ...]] = {
     "generate": ("sources", "generation", "store", "embeddings", "llm"),
     "answer": ("rag", "store", "embeddings", "llm"),
     "evaluate": ("evaluation", "embeddings", "llm"),
-    "run": ("sources", "generation", "rag", "evaluation", "store", "embeddings", "llm"),
+    "run": ("testset", "sources", "generation", "rag", "evaluation", "store", "embeddings", "llm"),
     "meta-eval": ("embeddings", "llm"),
 }
 

@@ -50,7 +50,7 @@ def dry_run_report(config: RunConfig, command: str, input_path: str | None = Non
         estimate = dry_run.RunEstimate()
         if config.resolved_judge() == "llm":
             rows = records(read_dataset(Path(input_path)))
-            dry_run.estimate_evaluate(estimate, rows, dry_run.metric_names(config))
+            dry_run.estimate_evaluate(estimate, rows, dry_run.metric_names(config), config.repeats)
     elif command == "answer" and input_path:
         estimate = dry_run.RunEstimate()
         if not config.rag:

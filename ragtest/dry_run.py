@@ -192,10 +192,12 @@ def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, chu
         item.add(call.text(), estimate_tokens(typical_answer(chunks, index + 1)))
 
 
-def estimate_evaluate(estimate: RunEstimate, rows: Iterable[Mapping[str, Any]], metrics: Sequence[str]) -> None:
+def estimate_evaluate(
+    estimate: RunEstimate, rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], repeats: int = 1
+) -> None:
     """Every judge call for `rows` (question, answer, contexts, ground_truth), as `evaluation.plan_llm_calls`
-    plans them from each metric's own prompts."""
-    estimate.add_planned(evaluation.plan_llm_calls(list(rows), list(metrics)), "evaluate")
+    plans them from each metric's own prompts; `--repeats N` sends each N times."""
+    estimate.add_planned(evaluation.plan_llm_calls(list(rows), list(metrics)) * repeats, "evaluate")
 
 
 def _text(value: Any) -> str:
@@ -254,5 +256,6 @@ def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunE
     else:
         estimate.notes.append("answer: your adapter's own LLM calls are not counted")
     if "evaluate" in phases and config.resolved_judge() == "llm":
-        estimate_evaluate(estimate, typical_rows(gen.size, config.rag_k, chunks, question), metric_names(config))
+        rows = typical_rows(gen.size, config.rag_k, chunks, question)
+        estimate_evaluate(estimate, rows, metric_names(config), config.repeats)
     return estimate
