@@ -192,12 +192,34 @@ def build_parser(root: type[BaseModel] = RunConfig) -> argparse.ArgumentParser:
     add_compare_parser(sub, quiet)
     add_review_parser(sub, quiet)
 
-    meta = sub.add_parser("meta-eval", parents=quiet, help="agreement of the metrics with human labels (WikiEval)")
-    meta.add_argument("--wikieval", required=True, help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl")
-    meta.add_argument(
-        "--judge", choices=("local", "llm"), default="local", help="the judge to measure (default: local)"
+    meta = sub.add_parser(
+        "meta-eval",
+        parents=quiet,
+        help="agreement of the metrics with human labels: your own (--labels) or WikiEval's",
+        description="How far the judge agrees with human labels. --labels LABELS SCORED: your labels (labels.jsonl "
+        "from `ragtest review`) against a scored run: per metric ROC-AUC (yes/no labels) or Spearman (graded), "
+        "Cohen's kappa at the metric's threshold, each with a bootstrap interval and n; the confusion table; the rows "
+        "where judge and humans disagree most; agreement between labellers. --wikieval FILE: the RAGAS paper's "
+        "WikiEval table for the chosen judge.",
     )
-    meta.add_argument("--limit", type=int, default=None, help="only the first N rows (default: all)")
+    meta.add_argument("scored", nargs="?", help="with --labels: the scored run (a run folder or a scored file)")
+    source = meta.add_mutually_exclusive_group(required=True)
+    source.add_argument("--labels", metavar="FILE", help="human labels, e.g. runs/v1/labels.jsonl")
+    source.add_argument(
+        "--wikieval", metavar="FILE", help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl"
+    )
+    meta.add_argument(
+        "--judge", choices=("local", "llm"), default="local", help="WikiEval: the judge to measure (default: local)"
+    )
+    meta.add_argument("--limit", type=int, default=None, help="WikiEval: only the first N rows (default: all)")
+    meta.add_argument(
+        "--export",
+        metavar="DIR",
+        help="WikiEval: also write its scored rows and its preferences as scored.jsonl + labels.jsonl in DIR, which "
+        "--labels reads back to the same agreement",
+    )
+    meta.add_argument("--metrics", metavar="NAMES", help="--labels: only these metrics (default: every labelled one)")
+    meta.add_argument("--seed", type=int, default=0, help="seed of the bootstrap intervals (default: 0)")
     meta.add_argument("--json", action="store_true", help="print the agreement as JSON instead of a table")
     meta.add_argument("--out", default="runs/meta-eval", help="folder for the LLM cache (default: runs/meta-eval)")
     add_settings(meta, COMMAND_GROUPS["meta-eval"], root)
