@@ -204,9 +204,13 @@ def build_parser(root: type[BaseModel] = RunConfig) -> argparse.ArgumentParser:
     )
     meta.add_argument("scored", nargs="?", help="with --labels: the scored run (a run folder or a scored file)")
     source = meta.add_mutually_exclusive_group(required=True)
-    source.add_argument("--labels", metavar="FILE", help="human labels, e.g. runs/v1/labels.jsonl")
     source.add_argument(
-        "--wikieval", metavar="FILE", help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl"
+        "--labels", metavar="FILE", help="human labels, e.g. runs/v1/labels.jsonl (default: none; this or --wikieval)"
+    )
+    source.add_argument(
+        "--wikieval",
+        metavar="FILE",
+        help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl (default: none; this or --labels)",
     )
     meta.add_argument(
         "--judge", choices=("local", "llm"), default="local", help="WikiEval: the judge to measure (default: local)"
@@ -216,7 +220,7 @@ def build_parser(root: type[BaseModel] = RunConfig) -> argparse.ArgumentParser:
         "--export",
         metavar="DIR",
         help="WikiEval: also write its scored rows and its preferences as scored.jsonl + labels.jsonl in DIR, which "
-        "--labels reads back to the same agreement",
+        "--labels reads back to the same agreement (default: none)",
     )
     meta.add_argument("--metrics", metavar="NAMES", help="--labels: only these metrics (default: every labelled one)")
     meta.add_argument("--seed", type=int, default=0, help="seed of the bootstrap intervals (default: 0)")
