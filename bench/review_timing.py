@@ -3,8 +3,8 @@ Debian's chromium-driver), with screenshots of each screen.
 
     python -m bench.review_timing [--rows 20] [--shots DIR]
 
-Builds a run offline (`ragtest run --topic "Python (programming language)" --offline --size 20`), serves `ragtest review` on it, and
-labels `--rows` answers the way a person would type them: y/p/n for faithfulness, y/p/n for correctness, the
+Builds a run offline (`ragtest run --topic "Python (programming language)" --offline --size 20`), serves
+`ragtest review` on it, and labels `--rows` answers the way a person would type them: y/p/n for faithfulness, y/p/n for correctness, the
 numbers of the relevant contexts, Enter. Prints the keystrokes, the wall time per row (page load, keys, the save
 round trip) and the total; a person's reading time comes on top. Screenshots: the start page, a test-set question,
 the edit and reject forms, a labelling row before and after its keys, and the final page.
@@ -29,9 +29,9 @@ KEYS = ("yy1", "yp12", "nn", "py2", "yy13", "pn", "yy1", "yn3", "ny", "yy12")
 
 def build_run(folder: Path, size: int) -> Path:
     wiki = os.environ.get("RAGTEST_WIKI_CACHE", str(WIKI))
-    code = ragtest_main(["--quiet", "run", "--topic", "Python (programming language)", "--wiki-cache", wiki, "--offline", "--size",
-                         str(size), "--metrics", "faithfulness,answer_correctness,context_precision", "--out",
-                         str(folder)])  # fmt: skip
+    source = ["--topic", "Python (programming language)", "--wiki-cache", wiki, "--offline", "--size", str(size)]
+    metrics = ["--metrics", "faithfulness,answer_correctness,context_precision"]
+    code = ragtest_main(["--quiet", "run", *source, *metrics, "--out", str(folder)])
     if code != 0:
         raise SystemExit(f"ragtest run failed ({code})")
     return folder
@@ -54,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     shots.mkdir(parents=True, exist_ok=True)
     run = build_run(work / "run", max(20, args.rows))
     workspace = resolve(run)
+    assert workspace.rows is not None and workspace.labels is not None
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,1000"):
