@@ -4,8 +4,8 @@ Debian's chromium-driver), with screenshots of each screen.
     python -m bench.review_timing [--rows 20] [--shots DIR]
 
 Builds a run offline (`ragtest run --topic "Python (programming language)" --offline --size 20`), serves
-`ragtest review` on it, and labels `--rows` answers the way a person would type them: y/p/n for faithfulness, y/p/n for correctness, the
-numbers of the relevant contexts, Enter. Prints the keystrokes, the wall time per row (page load, keys, the save
+`ragtest review` on it, and labels `--rows` answers the way a person would type them: y/p/n for faithfulness,
+y/p/n for correctness, the numbers of the relevant contexts, Enter. Prints the keystrokes, the wall time per row (page load, keys, the save
 round trip) and the total; a person's reading time comes on top. Screenshots: the start page, a test-set question,
 the edit and reject forms, a labelling row before and after its keys, and the final page.
 """
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             driver.save_screenshot(str(shots / "7-after.png"))
     finally:
         driver.quit()
-    labelled = sum(1 for _ in (workspace.labels or Path()).read_text().splitlines())
+    labelled = len(workspace.labels.read_text().splitlines())
     print(f"labelled {labelled} rows by keyboard: {typed} keystrokes ({typed / args.rows:.1f} a row)")
     print(f"wall time {total:.2f} s: {total / args.rows:.3f} s a row (median {sorted(times)[len(times) // 2]:.3f} s, "
           f"slowest {max(times):.3f} s), page load + keys + save; reading time comes on top")  # fmt: skip
