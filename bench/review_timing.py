@@ -5,9 +5,9 @@ Debian's chromium-driver), with screenshots of each screen.
 
 Builds a run offline (`ragtest run --topic "Python (programming language)" --offline --size 20`), serves
 `ragtest review` on it, and labels `--rows` answers the way a person would type them: y/p/n for faithfulness,
-y/p/n for correctness, the numbers of the relevant contexts, Enter. Prints the keystrokes, the wall time per row (page load, keys, the save
-round trip) and the total; a person's reading time comes on top. Screenshots: the start page, a test-set question,
-the edit and reject forms, a labelling row before and after its keys, and the final page.
+y/p/n for correctness, the numbers of the relevant contexts, Enter. Prints the keystrokes, the wall time per row
+(page load, keys, the save round trip) and the total; a person's reading time comes on top. Screenshots: the start
+page, a test-set question, the edit and reject forms, a labelling row before and after its keys, the final page.
 """
 
 from __future__ import annotations
