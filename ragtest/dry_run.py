@@ -238,6 +238,23 @@ def estimate_answer_rows(estimate: RunEstimate, rows: Sequence[Mapping[str, Any]
     estimate_answer(estimate, [_text(row.get("question")) for row in rows], k, chunks)
 
 
+def estimate_on_testset(config: RunConfig, rows: Sequence[Mapping[str, Any]]) -> RunEstimate:
+    """`run --testset`: no generation; the reference RAG's calls for the test set, and the judge's, with each
+    reference answer and its gold contexts standing in for the RAG's answer and retrieved contexts."""
+    estimate = RunEstimate()
+    if not config.rag:
+        estimate_answer_rows(estimate, rows, config.rag_k)
+    else:
+        estimate.notes.append("answer: your adapter's own LLM calls are not counted")
+    if config.resolved_judge() == "llm":
+        stand_in = [
+            {**row, "answer": row.get("ground_truth") or "", "contexts": as_str_list(row.get("reference_contexts"))}
+            for row in rows
+        ]
+        estimate_evaluate(estimate, stand_in, metric_names(config), config.repeats)
+    return estimate
+
+
 def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunEstimate:
     """The whole `ragtest run` (or only `phases`): generate, answer (reference RAG), evaluate (LLM judge)."""
     phases = phases or ("generate", "answer", "evaluate")

@@ -112,6 +112,27 @@ def test_answer_and_run_use_the_reviewed_test_set(
     assert main(["--quiet", "run", "--testset", str(tmp_path / "nothing.jsonl"), "--out", str(out)]) == 2
 
 
+def planned_calls(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, int]:
+    assert main(["run", *args, "--llm", "openai:gpt-4o-mini", "--dry-run"]) == 0
+    report = capsys.readouterr().out
+    lines = re.finditer(r"^\s+(phase \w+|\S+)\s+calls=(\d+)", report, re.MULTILINE)
+    return {m.group(1): int(m.group(2)) for m in lines}
+
+
+def test_dry_run_of_a_run_on_a_reviewed_test_set(
+    two_variants: TwoVariants, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = copy_run(two_variants, tmp_path / "run")
+    review = review_some(run / "testset.jsonl")
+    once = planned_calls(capsys, "--testset", str(run / "testset.jsonl"), "--metrics", "faithfulness")
+    twice = planned_calls(
+        capsys, "--testset", str(run / "testset.jsonl"), "--metrics", "faithfulness", "--repeats", "2"
+    )
+    assert "phase generate" not in once  # nothing is generated
+    assert once["phase answer"] == len(review.rows) - 1  # one reference-RAG call per reviewed question
+    assert twice["phase evaluate"] == 2 * once["phase evaluate"] > 0  # each repeat asks again
+
+
 def test_compare_uses_ppi_when_both_runs_have_labels(
     two_variants: TwoVariants, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
