@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 from ragtest.gates import EXIT_OK
 from ragtest_core.labels import LEAST_SURE, RANDOM
@@ -51,5 +52,7 @@ def run_review(args: argparse.Namespace) -> int:
     ]
     print("ragtest review: " + "; ".join(t for t in things if t))
     print(f"open {server.url}  (Ctrl+C stops the page)", flush=True)
-    server.serve(open_browser=not args.no_browser)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C is how the page is meant to stop
+        server.serve(open_browser=not args.no_browser)
+    print("ragtest review: stopped; every decision and label given is saved", flush=True)
     return EXIT_OK

@@ -186,3 +186,30 @@ def test_reviewed_test_set_rules(tmp_path: Path) -> None:
     assert rows[1]["question"] == "Which fact is one?" and rows[1]["original_question"] == "What is fact 1?"
     assert TestsetReview(run / "testset.reviewed.jsonl").testset == run / "testset.jsonl"  # reviews the original
     assert TestsetReview(run / "testset.jsonl").counts() == {"accepted": 2, "edited": 1, "rejected": 1, "pending": 0}
+
+
+def test_the_command_prints_its_url_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    run = make_run(tmp_path / "run")
+    with socket.socket() as probe:  # a port that is free now, to ask for with --port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "ragtest.cli", "review", str(run), "--no-browser", "--port", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        printed = [process.stdout.readline() for _ in range(2)]
+        url = printed[1].split()[1]
+        assert url.startswith(f"http://127.0.0.1:{port}/?token=") and "labels" in printed[0]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", url.removeprefix(f"http://127.0.0.1:{port}"))
+        assert connection.getresponse().status == 303  # the token opens a session
+        connection.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=20)
+    assert code == 0 and "saved" in (process.stdout.read() if process.stdout else "")
