@@ -41,6 +41,8 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
     needs_answer: ClassVar[bool] = True
     #: BINARY, RANK or GRADED (see above): how the report picks the rows to look at.
     scale: ClassVar[str] = GRADED
+    #: A score at or above this reads as "yes" (Cohen's kappa against human labels, verdict changes of repeats).
+    threshold: ClassVar[float] = 0.5
 
     def missing_columns(self, columns: Collection[str]) -> list[str]:
         """Required columns that `columns` lacks (override for either-or requirements)."""

@@ -64,6 +64,14 @@ def get_metric(name: str, retrieval_k: int | None = None) -> Metric:
         raise RagtestError(f"unknown metric {name!r}; available: {', '.join(available_metrics())}") from None
 
 
+def metric_threshold(name: str) -> float:
+    """The score at or above which `name` reads as "yes" (0.5 for a metric that is not registered)."""
+    try:
+        return float(get_metric(name).threshold)
+    except RagtestError:
+        return 0.5
+
+
 def expand_selection(metrics: object) -> list[object]:
     """The selection as a list: None -> the five RAGAS metrics; "all" -> every registered metric."""
     if metrics is None:

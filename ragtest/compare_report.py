@@ -46,6 +46,7 @@ def format_comparison(comparison: Comparison, rows: int = 3) -> str:
             f"{name:<22} {_num(s.base_mean):>6} {_num(s.new_mean):>6} {_num(s.difference, True):>7} {interval:>18} "
             f"{p:>6} {f'{s.wins}/{s.losses}/{s.ties}':>9}  {s.verdict}"
         )
+    lines += ppi_lines(comparison)
     lines.append(comparison.conclusion())
     for side, names in (("base", comparison.only_base), ("new", comparison.only_new)):
         if names:
@@ -58,6 +59,21 @@ def format_comparison(comparison: Comparison, rows: int = 3) -> str:
             lines.append(f"    base: {row.base_answer[:150]}")
             lines.append(f"    new:  {row.new_answer[:150]}")
     return "\n".join(lines)
+
+
+def ppi_lines(comparison: Comparison) -> list[str]:
+    """With human labels on both sides: each labelled metric's change as PPI estimates."""
+    if not comparison.ppi:
+        return []
+    lines = [f"{'with human labels (PPI)':<22} {'base':>6} {'new':>6} {'change':>7} {'95% interval':>18} {'labels':>6}"]
+    for name, c in comparison.ppi.items():
+        interval = f"[{_num(c.ci_low, True)}, {_num(c.ci_high, True)}]" if c.ci_low is not None else "-"
+        kind = "paired" if c.paired else "unpaired"
+        lines.append(
+            f"{name:<22} {_num(c.base_mean):>6} {_num(c.new_mean):>6} {_num(c.change, True):>7} {interval:>18} "
+            f"{c.n_labels:>6}  {c.verdict} ({kind})"
+        )
+    return lines
 
 
 def compare_plots(comparison: Comparison) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from evaluation.compare_stats import BETTER, TOO_FEW, UNCHANGED, WORSE, PairedStats, paired_breakdown, paired_stats
+from ragtest.compare_ppi import PPIChange, ppi_changes
 from ragtest.scored_runs import Matching, ScoredRun, check_comparable, load_scored, match_rows
 from ragtest_core.datasets import as_str_list
 from ragtest_core.errors import RagtestError
@@ -88,6 +89,8 @@ class Comparison:
     settings: dict[str, Any]
     #: The seed of every interval and test (the report's pooled groups use it too).
     seed: int = 0
+    #: With human labels on both sides: each labelled metric's change as prediction-powered estimates.
+    ppi: dict[str, PPIChange] = field(default_factory=dict)
 
     def with_verdict(self, *verdicts: str) -> list[str]:
         return [name for name, m in self.metrics.items() if m.overall.verdict in verdicts]
@@ -220,6 +223,7 @@ def compare_runs(
     missing = [m for m in selected if m not in common]
     if missing:
         raise RagtestError(f"metric(s) {', '.join(missing)} not scored in both runs; both have: {', '.join(common)}")
+    ppi, label_notes = ppi_changes(base, new, matching, selected)
     return Comparison(
         base=base.label,
         new=new.label,
@@ -231,9 +235,10 @@ def compare_runs(
         metrics_only_base=[m for m in base.metrics if m not in new.metrics],
         metrics_only_new=[m for m in new.metrics if m not in base.metrics],
         changed={m: changed_rows(base, new, matching, m) for m in selected},
-        notes=notes,
+        notes=[*notes, *label_notes],
         settings={"base": base.scoring, "new": new.scoring},
         seed=seed,
+        ppi=ppi,
     )
 
 

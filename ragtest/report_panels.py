@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from ragtest import plots
 from ragtest.breakdowns import Breakdown, breakdown, min_group_rows, short_labels
+from ragtest.report_trust import trust_context
 from ragtest.report_rows import WeakRows, anchor, row_view, scores, section_anchor, weak_rows
 from ragtest.weak_spots import SPOTS, WeakSpot, weak_spots
 from ragtest_core.schema import QUESTION_TYPE, SOURCE
@@ -199,9 +200,16 @@ def timings_panel(run: RunData) -> dict[str, Any] | None:
     return {"timings": {k: v for k, v in run.timings.items() if k != "total"}, "total": total}
 
 
+def trust_panel(run: RunData) -> dict[str, Any] | None:
+    """With human labels, the prediction-powered means beside the judge's; with repeats, the judge's stability."""
+    trust = trust_context(run.frame, run.document)
+    return trust if trust["ppi"] or trust["stability"] else None
+
+
 RUN_PANELS: tuple[Panel, ...] = (
     Panel("weak_spots", weak_spots_panel),
     Panel("scores", scores_panel),
+    Panel("trust", trust_panel),
     Panel("facts", facts_panel),
     Panel("plots", plots_panel),
     Panel("breakdowns", breakdowns_panel),
