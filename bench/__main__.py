@@ -11,6 +11,7 @@ from bench import (
     llm_bench,
     long_text_bench,
     one_row_bench,
+    ppi_coverage,
     testgen_bench,
 )
 
@@ -22,6 +23,8 @@ def main() -> int:
     testgen_bench.main([])
     print("\n== bench.interval_coverage: coverage of 95% interval methods at n = 8..60 ==", flush=True)
     interval_coverage.main([])
+    print("\n== bench.ppi_coverage: prediction-powered intervals with a biased judge, 50-200 labels ==", flush=True)
+    ppi_coverage.main([])
     print("\n== bench.eval_bench: local judge rows per second, onnx and torch embeddings ==", flush=True)
     eval_bench.main([])
     print("\n== bench.one_row_bench: start-up, one row with the local judge, against another checkout ==", flush=True)

@@ -51,13 +51,16 @@ def answer(
     show_progress: bool = True,
 ) -> pd.DataFrame:
     """Run every question through `adapter` (any object with answer()/aanswer()), else config.rag, else the
-    reference RAG on the run's store. Writes answers.jsonl and returns the answered rows."""
+    reference RAG on the run's store. A test set file that `ragtest review` reviewed is read from its reviewed copy
+    (X.reviewed.jsonl: rejected questions left out, edits applied). Writes answers.jsonl and returns the rows."""
     if isinstance(testset, pd.DataFrame):
         rows = records(normalise_columns(testset.copy(), source="the test set DataFrame"))
     else:
-        rows = read_rows(Path(testset), required=("question",))
+        source = steps.testset_to_answer(Path(testset))  # the reviewed copy, when `ragtest review` wrote one
+        rows = read_rows(source, required=("question",))
     with open_run(config, run_dir, show_progress=show_progress) as state:
-        source = state.run_dir / TESTSET_FILE if isinstance(testset, pd.DataFrame) else Path(testset)
+        if isinstance(testset, pd.DataFrame):
+            source = state.run_dir / TESTSET_FILE
         steps.inherit_testset_facts(state, input_manifest(source))
         answered = steps.answer_testset(state, rows, adapter=adapter)
         write_manifest(state, stage_manifest_path(state.run_dir / ANSWERS_FILE))

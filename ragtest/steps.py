@@ -4,6 +4,7 @@ job (`run`) with its summary, manifest and report. Each step reads and writes fi
 from __future__ import annotations
 
 import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -13,11 +14,12 @@ import pandas as pd
 import evaluation
 import rag_under_test
 import testgen
-from ragtest import dry_run
+from ragtest import dry_run, trust
 from ragtest.config import RunConfig
 from ragtest.documents import Sources, load_sources
 from ragtest.manifest import write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, testset_identity, write_rows, write_scored
+from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import (
     ANSWERS_FILE,
     PARTIAL_SUFFIX,
@@ -28,7 +30,7 @@ from ragtest.run_state import (
 )
 from ragtest.settings import config_secrets, iter_settings, settings_by_keyword, to_flags, written_value
 from ragtest_core.asyncio_utils import run_sync
-from ragtest_core.datasets import check_rows, read_dataset, records, write_dataset
+from ragtest_core.datasets import check_rows, read_dataset, read_rows, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.progress import Identity
@@ -274,18 +276,26 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
     expected = None
     if judge == "llm" and state.llm is not None:
         estimate = dry_run.RunEstimate()
-        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config))
+        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config), config.repeats)
         expected = estimate.phase_calls("evaluate")
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
-        return evaluation.evaluate_dataset(
+        result = evaluation.evaluate_dataset(
             frame,
             metrics=config.metrics,
             judge=judge,
             llm=state.llm,
             embedder=get_embedder(config.embedding_model),
             show_progress=state.show_progress,
+            retrieval_k=config.retrieval_k,
+            repeats=config.repeats,
             max_field_chars=config.max_field_chars,
         )
+    trust.attach_ppi(state, result)
+    if result.skipped:
+        state.stats["metrics_skipped"] = dict(result.skipped)
+        names = ", ".join(f"{name} (needs {lack})" for name, lack in result.skipped.items())
+        print(f"ragtest: note: --metrics all left out what this dataset cannot feed: {names}", file=sys.stderr)
+    return result
 
 
 def evaluate_file(
@@ -298,13 +308,43 @@ def evaluate_file(
     return result, document
 
 
+def testset_to_answer(path: Path) -> Path:
+    """The test set `answer` reads: the reviewed copy `ragtest review` wrote beside `path`, when there is one."""
+    source = reviewed_or_original(path)
+    if source != path:
+        print(f"ragtest: using the reviewed test set {source} (rejected questions left out, edits applied)",
+              file=sys.stderr)  # fmt: skip
+    return source
+
+
+def existing_testset(state: RunState, path: Path) -> tuple[list[dict[str, Any]], Path]:
+    """`run --testset PATH`: the test set's rows (its reviewed copy when there is one), copied into the run
+    directory as its test set, and the store beside it (for the reference RAG)."""
+    if not path.is_file():
+        raise RagtestError(f"--testset: not found: {path}")
+    source = testset_to_answer(path)
+    rows = read_rows(source, required=("question",))
+    if not rows:
+        raise RagtestError(f"--testset: {source} holds no questions")
+    inherit_testset_facts(state, input_manifest(source))
+    state.stats["testset_from"] = str(source)
+    own = state.run_dir / TESTSET_FILE
+    if own.resolve() not in (source.resolve(), path.resolve()):
+        write_dataset(rows, own)
+    return rows, source.parent / STORE_DIR
+
+
 def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
     """generate -> answer -> evaluate into one run directory, with summary, manifest and report. The directory is
     locked for the whole run (`ragtest.run_lock`: a second run on it is refused) and released at the end."""
     with open_run(config, out_dir, show_progress=show_progress) as state:
         started = time.perf_counter()
-        samples = generate_testset(state)
-        rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
+        if config.testset:
+            testset, store_dir = existing_testset(state, Path(config.testset))
+            rows = answer_testset(state, testset, store_dir=store_dir, columns=columns)
+        else:
+            samples = generate_testset(state)
+            rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
         result = evaluate_frame(state, pd.DataFrame(rows))
         state.timings["total"] = round(time.perf_counter() - started, 3)
         write_manifest(state)
