@@ -5,8 +5,8 @@ a `[link](javascript:...)` into a viewer that renders it.
 `markdown_inline` is the Markdown templates' `finalize`: every `{{ value }}` they print goes through it, whatever
 the template, so a new field cannot be forgotten. It keeps the text readable as plain Markdown source:
 
-- `<` and `>` become `&lt;` and `&gt;` (no HTML tag, comment or autolink can start; `&` is left alone: an entity
-  can only produce text);
+- `<` becomes `&lt;`: no HTML tag, comment or autolink can start (`>` and `&` are left as they are, for a
+  readable file: neither can start markup, and an entity can only produce text);
 - `[`, `]` are backslash-escaped, so no link, image or reference (`[x](javascript:...)`, `![x](http://tracker)`)
   can form, and a scheme such as `javascript:` is never a link target;
 - `|` is escaped (a table cell stays one cell), backslashes and backticks too (no escape is undone, no code span
@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_ESCAPES = {"<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]", "|": "\\|", "`": "\\`", "\\": "\\\\"}
-_SPECIAL = re.compile(r"[<>\[\]|`\\]")
+_ESCAPES = {"<": "&lt;", "[": "\\[", "]": "\\]", "|": "\\|", "`": "\\`", "\\": "\\\\"}
+_SPECIAL = re.compile(r"[<\[\]|`\\]")
 _NUMBERS = re.compile(r"[\d\s.,+\-\[\]%]*")
 _BREAKS = re.compile(r"\s*[\r\n\u2028\u2029]+\s*")
 

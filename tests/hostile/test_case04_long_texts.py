@@ -13,6 +13,7 @@ import pytest
 
 from evaluation.sample import DEFAULT_MAX_FIELD_CHARS
 from ragtest.cli import main
+from ragtest.outputs import OutputPaths
 from ragtest_core.datasets import read_jsonl
 from ragtest_core.text import LONG_LINE, PIECE, line_pieces, split_sentences
 
@@ -69,7 +70,7 @@ def test_a_5mb_answer_is_scored_on_its_first_characters_and_says_so(
     assert all(note in long_row[f"{m}_reason"] for m in ("faithfulness", "answer_relevancy", "context_recall"))
     assert not any("scored on the first" in str(value) for value in normal_row.values())
     assert long_row["faithfulness"] is not None and long_row["answer"] == long_answer  # the row keeps its answer
-    summary = json.loads((tmp_path / "scores.summary.json").read_text())
+    summary = json.loads(OutputPaths.beside(output).summary.read_text())
     assert summary["fields_cut"] == {"limit": 100_000, "rows": 1, "fields": {"answer": 1}, "row_numbers": [1]}
     assert summary["scoring"]["max_field_chars"] == 100_000
     alone = tmp_path / "alone.jsonl"

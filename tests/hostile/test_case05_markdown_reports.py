@@ -17,6 +17,7 @@ from markdown_it import MarkdownIt
 
 import ragtest
 from ragtest.cli import main
+from ragtest.outputs import OutputPaths
 from ragtest_core.datasets import read_jsonl
 from tests.e2e import browser
 
@@ -93,15 +94,16 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     new = folder / "new" / "scores.jsonl"
     new.parent.mkdir()
     new.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    new.with_name("scores.summary.json").write_text(base.with_name("scores.summary.json").read_text())
+    OutputPaths.beside(new).summary.write_text(OutputPaths.beside(base).summary.read_text())
     ragtest.compare(base, new, out_dir=folder / "cmp")
-    return {"report.md": base.with_name("scores.report.md"), "compare.md": folder / "cmp" / "compare.md"}
+    report = OutputPaths.beside(base).report_stem
+    return {"report.md": report.with_name(report.name + ".md"), "compare.md": folder / "cmp" / "compare.md"}
 
 
 @pytest.mark.parametrize("name", ["report.md", "compare.md"])
 def test_rendered_markdown_runs_and_fetches_nothing(reports: dict[str, Path], name: str) -> None:
     markdown = reports[name].read_text(encoding="utf-8")
-    assert "Where do brown bears live" in markdown and "&lt;script&gt;" in markdown  # the data is there
+    assert "Where do brown bears live" in markdown and "&lt;script>" in markdown  # the data is there, escaped
     html = permissive_viewer(markdown)
     assert live_parts(html) == [], name
     assert "&lt;script&gt;" in html and "javascript:alert(1)" in html  # still readable, as text
