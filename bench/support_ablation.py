@@ -183,18 +183,16 @@ def pair_sets(data: Path) -> dict[str, list[tuple[Row, Row]]]:
 
 def evaluate(variant: Variant, begin: dict[str, list[Row]], pairs: dict[str, Any], embedder: Embedder) -> dict:
     found = {s: supports(rows, variant, embedder) for s, rows in begin.items()}
-    result: dict[str, float] = {}
+    result: dict[str, float | None] = {}
     for held in SOURCES:
         fit_rows = [r for s in SOURCES if s != held for r in begin[s]]
         fit_found = [f for s in SOURCES if s != held for f in found[s]]
         model = Model(variant, fit_rows, fit_found)
         result[f"BEGIN {held}"] = auc([model.score(f) for f in found[held]], [r["label"] for r in begin[held]])
-    on_wow, on_dev = Model(variant, begin["wow"], found["wow"]), None
+    on_wow = Model(variant, begin["wow"], found["wow"])
+    on_dev = Model(variant, begin["cmu"] + begin["tc"], found["cmu"] + found["tc"])
     for name, pair_list in pairs.items():
-        if "wow" in name:
-            on_dev = on_dev or Model(variant, begin["cmu"] + begin["tc"], found["cmu"] + found["tc"])
         model = on_dev if "wow" in name else on_wow
-        assert model is not None
         left = [model.score(f) for f in supports([a for a, _ in pair_list], variant, embedder)]
         right = [model.score(f) for f in supports([b for _, b in pair_list], variant, embedder)]
         result[name] = pairwise_accuracy(left, right)
