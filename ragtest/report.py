@@ -18,6 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from ragtest import plots
+from ragtest.failure_panel import where_it_failed
 from ragtest_core.datasets import as_str_list
 from ragtest_core.files import atomic_write_text
 from ragtest_core.schema import reason_column
@@ -116,6 +117,7 @@ def run_report_context(
             "source document": breakdown_rows(summary, "by_source"),
         },
         "plots": run_plots(frame, summary),
+        "where_it_failed": where_it_failed(summary),
     }
 
 

@@ -13,6 +13,7 @@ import pytest
 from evaluation import DEFAULT_METRICS, evaluate_dataset
 from evaluation.claim_diagnostics import DIAGNOSTIC_METRICS, ClaimCheck, diagnose
 from ragtest.cli import main
+from ragtest.failure_panel import where_it_failed
 from ragtest_core.datasets import read_jsonl
 from ragtest_core.embeddings import Embedder
 from tests.evaluation.helpers import MakeClient
@@ -140,3 +141,30 @@ def test_evaluate_cli_selects_the_diagnostics(tmp_path: Path) -> None:
     assert row["hallucination"] == pytest.approx(0.25) and row["context_claim_recall"] == pytest.approx(0.5)
     assert row["hallucination_reason"] == "1 of 4 answer claims are incorrect and entailed by no context"
     assert "faithfulness" not in row
+    report = output.with_name("scores.report.md").read_text()
+    assert "## Where it failed" in report and "the largest loss is in the **retrieval**" in report
+    assert "Where it failed" in output.with_name("scores.report.html").read_text()
+
+
+def test_where_it_failed_names_the_part_that_lost_most() -> None:
+    def entry(mean: float) -> dict[str, float | int]:
+        return {"mean": mean, "ci_low": mean - 0.1, "ci_high": mean + 0.1, "rows_scored": 20}
+
+    summary = {
+        "context_claim_recall": entry(0.85),
+        "context_utilization": entry(0.5),
+        "hallucination": entry(0.2),
+        "noise_sensitivity_relevant": entry(0.05),
+        "noise_sensitivity_irrelevant": entry(0.05),
+        "faithfulness": entry(0.8),
+    }
+    panel = where_it_failed(summary)
+    assert panel is not None and panel["weakest"] == "generator"
+    assert [(r["part"], round(r["loss"], 3)) for r in panel["rows"]] == [
+        ("generator", 0.5),  # 1 - context_utilization
+        ("generator", 0.2),  # hallucination
+        ("retrieval", 0.15),  # 1 - context_claim_recall
+        ("noise", 0.1),  # both noise sensitivities
+    ]
+    assert panel["rows"][2]["ci_low"] == pytest.approx(0.05) and panel["rows"][2]["ci_high"] == pytest.approx(0.25)
+    assert where_it_failed({"faithfulness": entry(0.8)}) is None  # no diagnostics scored: no panel
