@@ -245,3 +245,47 @@ def begin_attributable(data: Path, source: str) -> list[Row]:
 
 def wikieval_supported(data: Path = DATA) -> list[Row]:
     return [_row(r["question"], r["answer"], r["context_v1"]) for r in wikieval(data)]
+
+
+def generated_python(folder: Path, seed: int = 7, size: int = 20) -> list[Row]:
+    """The offline test set of the Python article (`ragtest.generate`, seed 7, 20 questions: the article the
+    answer-relevancy calibration leaves out), made once into `folder` and read back."""
+    path = folder / f"python-offline-{size}-seed{seed}" / "testset.jsonl"
+    if not path.exists():
+        import ragtest
+
+        config = ragtest.make_config(
+            topic="Python (programming language)",
+            wiki_cache=str(DATA / "wikipedia"),
+            offline=True,
+            size=size,
+            seed=seed,
+        )
+        ragtest.generate(config, path.parent, show_progress=False)
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def fragment_pairs(folder: Path) -> list[tuple[Row, Row]]:
+    """Each generated question with its complete reference sentence (preferred) vs the short answer span inside
+    it (a fragment of it: "2009", "Guido van Rossum"). [dev]"""
+    return [
+        (_row(r["question"], r["ground_truth"], []), _row(r["question"], r["answer_span"], []))
+        for r in generated_python(folder)
+        if r.get("answer_span") and r["answer_span"] != r["ground_truth"]
+    ]
+
+
+def fiqa_reference_pairs(data: Path = DATA, seed: int = 0) -> list[tuple[Row, Row]]:
+    """Each FiQA row with its own response (preferred) vs another row's response, both judged against the row's
+    reference and contexts. [dev]"""
+    rows = fiqa(data)
+    other = derangement(len(rows), seed)
+    return [(r, {**r, "answer": rows[other[i]]["answer"]}) for i, r in enumerate(rows)]
+
+
+def makes_a_claim(rows: list[Row]) -> list[bool]:
+    """Per row: the local judge finds a claim in the answer (not a refusal such as "I'm not sure.")."""
+    from evaluation.local_judge import text_claims
+    from evaluation.refusal import is_refusal
+
+    return [not is_refusal(r["answer"]) and bool(text_claims(r["answer"])) for r in rows]

@@ -21,7 +21,8 @@ verdicts: each answer claim against the reference (`correct`), each reference cl
 
 A ratio whose denominator is empty is undefined and never a number: the metric fails with a reason (no claim in the
 answer, no reference claim, no reference claim found in any context). The formulas are pure functions of the
-verdicts (`diagnose`), so tests pin each definition by hand.
+verdicts (`diagnose`), so tests pin each definition by hand. The LLM judge's verdicts are 1/0 (RAGChecker's counts);
+the local judge's are its graded support, so partial support counts partially, as in its faithfulness.
 """
 
 from __future__ import annotations
@@ -47,14 +48,15 @@ DIAGNOSTIC_METRICS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class ClaimCheck:
-    """The claims of one row and the judge's entailment verdicts (see the module docstring)."""
+    """The claims of one row and the judge's entailment verdicts (see the module docstring): 1/0 from the LLM judge,
+    graded support in [0, 1] from the local judge."""
 
     answer_claims: tuple[str, ...]
     reference_claims: tuple[str, ...]
-    correct: tuple[bool, ...]
-    in_answer: tuple[bool, ...]
-    answer_in_context: tuple[tuple[bool, ...], ...]
-    reference_in_context: tuple[tuple[bool, ...], ...]
+    correct: tuple[float, ...]
+    in_answer: tuple[float, ...]
+    answer_in_context: tuple[tuple[float, ...], ...]
+    reference_in_context: tuple[tuple[float, ...], ...]
     #: The judge's notes (graded supports, LLM reasons), kept in each metric's details.
     notes: dict[str, object] = field(default_factory=dict, compare=False)
 
@@ -71,15 +73,19 @@ class ClaimCheck:
         rows = self.answer_in_context or self.reference_in_context
         return len(rows[0]) if rows else 0
 
-    def relevant_contexts(self) -> list[bool]:
-        """Per context: it entails at least one reference claim."""
-        return [any(row[k] for row in self.reference_in_context) for k in range(self.contexts)]
+    def relevant_contexts(self) -> list[float]:
+        """Per context: it entails at least one reference claim (the largest verdict)."""
+        return [max((row[k] for row in self.reference_in_context), default=0.0) for k in range(self.contexts)]
 
 
-def _ratio(count: int, total: int, what: str, undefined: str) -> MetricResult:
-    if total == 0:
+def _count(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def _ratio(count: float, total: float, what: str, undefined: str) -> MetricResult:
+    if total <= 0:
         return MetricResult.failed(undefined)
-    return MetricResult.ok(count / total, f"{count} of {total} {what}")
+    return MetricResult.ok(min(1.0, max(0.0, count / total)), f"{_count(count)} of {_count(total)} {what}")
 
 
 def _f1(precision: MetricResult, recall: MetricResult) -> MetricResult:
@@ -91,22 +97,25 @@ def _f1(precision: MetricResult, recall: MetricResult) -> MetricResult:
 
 
 def diagnose(check: ClaimCheck) -> dict[str, MetricResult]:
-    """Every diagnostic metric of one row from its verdicts (RAGChecker's definitions)."""
+    """Every diagnostic metric of one row from its verdicts (RAGChecker's definitions). Graded verdicts combine as
+    fuzzy logic (and = product, or / "at least one" = max, not = 1 - v), which is exact on 1/0 verdicts."""
     n_answer, n_reference = len(check.answer_claims), len(check.reference_claims)
     no_answer_claim = "the answer makes no claim to check"
     no_reference_claim = "the reference has no claim to check"
     relevant = check.relevant_contexts()
-    recalled = [any(row) for row in check.reference_in_context]
-    entailed = [any(row) for row in check.answer_in_context]
-    by_relevant = [any(v and relevant[k] for k, v in enumerate(row)) for row in check.answer_in_context]
+    recalled = [max(row, default=0.0) for row in check.reference_in_context]
+    entailed = [max(row, default=0.0) for row in check.answer_in_context]
+    by_relevant = [max((v * relevant[k] for k, v in enumerate(row)), default=0.0) for row in check.answer_in_context]
     by_irrelevant = [
-        any(v and not relevant[k] for k, v in enumerate(row)) and not by_relevant[i]
+        max((v * (1.0 - relevant[k]) for k, v in enumerate(row)), default=0.0) * (1.0 - by_relevant[i])
         for i, row in enumerate(check.answer_in_context)
     ]
-    correct, wrong = check.correct, [not c for c in check.correct]
+    correct = check.correct
+    wrong = [1.0 - c for c in correct]
     precision = _ratio(sum(correct), n_answer, "answer claims entailed by the reference", no_answer_claim)
     recall = _ratio(sum(check.in_answer), n_reference, "reference claims entailed by the answer", no_reference_claim)
-    used = sum(1 for r, a in zip(recalled, check.in_answer, strict=True) if r and a)
+    used = sum(r * a for r, a in zip(recalled, check.in_answer, strict=True))
+    n_relevant = sum(1 for v in relevant if v >= 0.5)
     return {
         "answer_claim_precision": precision,
         "answer_claim_recall": recall,
@@ -121,26 +130,26 @@ def diagnose(check: ClaimCheck) -> dict[str, MetricResult]:
             "no reference claim is in any retrieved context" if n_reference else no_reference_claim,
         ),
         "noise_sensitivity_relevant": _ratio(
-            sum(1 for s, w in zip(by_relevant, wrong, strict=True) if s and w),
+            sum(s * w for s, w in zip(by_relevant, wrong, strict=True)),
             n_answer,
-            f"answer claims are incorrect yet entailed by a relevant context ({sum(relevant)} relevant)",
+            f"answer claims are incorrect yet entailed by a relevant context ({n_relevant} relevant)",
             no_answer_claim,
         ),
         "noise_sensitivity_irrelevant": _ratio(
-            sum(1 for s, w in zip(by_irrelevant, wrong, strict=True) if s and w),
+            sum(s * w for s, w in zip(by_irrelevant, wrong, strict=True)),
             n_answer,
             "answer claims are incorrect and entailed only by an irrelevant context "
-            f"({len(relevant) - sum(relevant)} irrelevant)",
+            f"({len(relevant) - n_relevant} irrelevant)",
             no_answer_claim,
         ),
         "hallucination": _ratio(
-            sum(1 for e, w in zip(entailed, wrong, strict=True) if not e and w),
+            sum((1.0 - e) * w for e, w in zip(entailed, wrong, strict=True)),
             n_answer,
             "answer claims are incorrect and entailed by no context",
             no_answer_claim,
         ),
         "self_knowledge": _ratio(
-            sum(1 for e, c in zip(entailed, correct, strict=True) if not e and c),
+            sum((1.0 - e) * c for e, c in zip(entailed, correct, strict=True)),
             n_answer,
             "answer claims are correct but entailed by no context",
             no_answer_claim,
@@ -149,18 +158,19 @@ def diagnose(check: ClaimCheck) -> dict[str, MetricResult]:
 
 
 def verdict_table(check: ClaimCheck) -> dict[str, list[dict[str, object]]]:
-    """The verdicts per claim, for a metric's details."""
+    """The verdicts per claim, for a metric's details (contexts: 1-based ranks entailing it at >= 0.5)."""
     return {
         "answer_claims": [
-            {"claim": c, "correct": ok, "contexts": [k + 1 for k, v in enumerate(row) if v]}
+            {"claim": c, "correct": round(ok, 4), "contexts": [k + 1 for k, v in enumerate(row) if v >= 0.5]}
             for c, ok, row in zip(check.answer_claims, check.correct, check.answer_in_context, strict=True)
         ],
         "reference_claims": [
-            {"claim": c, "in_answer": ok, "contexts": [k + 1 for k, v in enumerate(row) if v]}
+            {"claim": c, "in_answer": round(ok, 4), "contexts": [k + 1 for k, v in enumerate(row) if v >= 0.5]}
             for c, ok, row in zip(check.reference_claims, check.in_answer, check.reference_in_context, strict=True)
         ],
     }
 
 
-def bools(values: Sequence[object]) -> tuple[bool, ...]:
-    return tuple(bool(v) for v in values)
+def verdicts(values: Sequence[object]) -> tuple[float, ...]:
+    """Verdicts as floats in [0, 1] (True/False become 1.0/0.0)."""
+    return tuple(min(1.0, max(0.0, float(v))) for v in values)  # type: ignore[arg-type]

@@ -40,6 +40,13 @@ EVIDENCE_CACHE_ROWS = 64
 _STATEMENT_BREAK = re.compile(r";\s+")
 
 
+def text_claims(text: str) -> list[str]:
+    """The statements a text makes: its sentences that make a claim (`ragtest_core.textunits.makes_claim`),
+    citation markers removed, hedging clauses dropped ("I'm not sure, but it was 1991" states "it was 1991")."""
+    committed = (committed_part(s) for s in claim_sentences(text))
+    return [c for c in committed if c and makes_claim(c)]
+
+
 def sha256_of(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -91,10 +98,8 @@ class LocalJudge:
         return content_keys(text)
 
     def claims(self, text: str) -> list[str]:
-        """The statements a text makes: its sentences that make a claim (`ragtest_core.textunits.makes_claim`),
-        citation markers removed, hedging clauses dropped ("I'm not sure, but it was 1991" states "it was 1991")."""
-        committed = (committed_part(s) for s in claim_sentences(text))
-        return [c for c in committed if c and makes_claim(c)]
+        """The statements a text makes (`text_claims`)."""
+        return text_claims(text)
 
     def statements(self, text: str) -> list[str]:
         """A reference's statements: its claims, further cut at semicolons."""

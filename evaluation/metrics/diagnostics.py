@@ -4,8 +4,9 @@ metric per diagnostic, for both judges. Not in the default five: select them wit
 
 Both judges build one `ClaimCheck` per row from the claims they already extract:
 - local judge: the answer's claims (`LocalJudge.claims`, as faithfulness and answer_correctness) and the reference's
-  statements (`LocalJudge.statements`, as context_recall); a claim is entailed by a text when its graded support
-  (`ragtest_core.support`) reaches `SUPPORTED_AT` (0.5), by each retrieved context alone (its own sentences);
+  statements (`LocalJudge.statements`, as context_recall); each verdict is the claim's graded support
+  (`ragtest_core.support`) by the other text, or by each retrieved context alone (its own sentences), so partial
+  support counts partially (the details list the contexts that support a claim at >= 0.5);
 - LLM judge: the run's shared statement step for the answer and for the reference, then one verdict call per
   direction (answer claims against the reference; reference claims against the answer) and one per retrieved context
   (both sides' claims against that context alone), with the faithfulness instructions.
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 from weakref import WeakKeyDictionary
 
-from evaluation.claim_diagnostics import ClaimCheck, bools, diagnose, verdict_table
+from evaluation.claim_diagnostics import ClaimCheck, diagnose, verdict_table, verdicts
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
@@ -34,7 +35,6 @@ from evaluation.sample import Sample
 from evaluation.statements import plain_statements
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, MetricResult
-from ragtest_core.support import SUPPORTED_AT
 from ragtest_core.text import sentences_of
 
 #: How many rows' checks the local judge keeps (the nine metrics of one row share one check).
@@ -67,16 +67,15 @@ def _local_check(sample: Sample, judge: LocalJudge) -> ClaimCheck:
     in_answer = judge.support(theirs, judge.evidence([answer]), question)
     evidence = judge.evidence(sample.contexts)
     alone = [evidence.subset([k]) for k in range(len(sample.contexts))]
-    ours_by = [[s.value >= SUPPORTED_AT for s in judge.support(ours, sub, question)] for sub in alone]
-    theirs_by = [[s.value >= SUPPORTED_AT for s in judge.support(theirs, sub, question)] for sub in alone]
+    ours_by = [[s.value for s in judge.support(ours, sub, question)] for sub in alone]
+    theirs_by = [[s.value for s in judge.support(theirs, sub, question)] for sub in alone]
     return ClaimCheck(
         tuple(ours),
         tuple(theirs),
-        bools([s.value >= SUPPORTED_AT for s in correct]),
-        bools([s.value >= SUPPORTED_AT for s in in_answer]),
-        tuple(bools([ours_by[k][i] for k in range(len(alone))]) for i in range(len(ours))),
-        tuple(bools([theirs_by[k][j] for k in range(len(alone))]) for j in range(len(theirs))),
-        {"support_by_reference": [round(s.value, 4) for s in correct]},
+        verdicts([s.value for s in correct]),
+        verdicts([s.value for s in in_answer]),
+        tuple(verdicts([ours_by[k][i] for k in range(len(alone))]) for i in range(len(ours))),
+        tuple(verdicts([theirs_by[k][j] for k in range(len(alone))]) for j in range(len(theirs))),
     )
 
 
@@ -106,10 +105,10 @@ async def llm_check(sample: Sample, judge: LLMJudge) -> ClaimCheck:
     return ClaimCheck(
         tuple(ours),
         tuple(theirs),
-        bools(correct),
-        bools(in_answer),
-        tuple(bools([by_context[k][i] for k in k_range]) for i in range(len(ours))),
-        tuple(bools([by_context[k][len(ours) + j] for k in k_range]) for j in range(len(theirs))),
+        verdicts(correct),
+        verdicts(in_answer),
+        tuple(verdicts([by_context[k][i] for k in k_range]) for i in range(len(ours))),
+        tuple(verdicts([by_context[k][len(ours) + j] for k in k_range]) for j in range(len(theirs))),
     )
 
 

@@ -54,6 +54,15 @@ def test_each_definition_on_hand_computed_verdicts() -> None:
     assert diagnose(HAND)["hallucination"].reason == "1 of 6 answer claims are incorrect and entailed by no context"
 
 
+def test_graded_verdicts_count_partially() -> None:
+    graded = ClaimCheck(("a0", "a1"), ("g0",), (0.8, 0.0), (0.5,), ((0.9,), (0.2,)), ((0.6,),))
+    found = {name: result.value for name, result in diagnose(graded).items()}
+    assert found["answer_claim_precision"] == pytest.approx(0.4)  # (0.8 + 0) / 2
+    assert found["context_utilization"] == pytest.approx(0.5)  # 0.6 * 0.5 / 0.6
+    assert found["hallucination"] == pytest.approx((0.2 * 0.1 + 1.0 * 0.8) / 2)  # wrong x in no context
+    assert found["noise_sensitivity_relevant"] == pytest.approx((0.2 * 0.9 * 0.6 + 1.0 * 0.2 * 0.6) / 2)
+
+
 def test_empty_denominators_are_failures_with_a_reason() -> None:
     refusal = ClaimCheck((), ("g0",), (), (F,), (), ((T,),))
     found = diagnose(refusal)
@@ -96,7 +105,8 @@ EXPECTED = {
 def test_local_judge_diagnoses_a_real_row(embedder: Embedder) -> None:
     result = evaluate_dataset(pd.DataFrame([ROW]), list(DIAGNOSTIC_METRICS), embedder=embedder, show_progress=False)
     row = result.frame.iloc[0]
-    assert {name: row[name] for name in DIAGNOSTIC_METRICS} == pytest.approx(EXPECTED)
+    # graded support: the verdicts are near 1/0 on these clear claims, so the counts are near the hand-made ones
+    assert {name: row[name] for name in DIAGNOSTIC_METRICS} == pytest.approx(EXPECTED, abs=0.02)
     assert all(row[f"{name}_reason"] for name in DIAGNOSTIC_METRICS)
     details = result.results[0]["hallucination"].details
     assert [c["contexts"] for c in details["answer_claims"]] == [[1], [], [2], []]
@@ -138,8 +148,10 @@ def test_evaluate_cli_selects_the_diagnostics(tmp_path: Path) -> None:
     args = ["--quiet", "evaluate", "--input", str(source), "--metrics", selected, "--output", str(output)]
     assert main(args) == 0
     (row,) = read_jsonl(output)
-    assert row["hallucination"] == pytest.approx(0.25) and row["context_claim_recall"] == pytest.approx(0.5)
-    assert row["hallucination_reason"] == "1 of 4 answer claims are incorrect and entailed by no context"
+    assert row["hallucination"] == pytest.approx(0.25, abs=0.02) and row["context_claim_recall"] == pytest.approx(
+        0.5, abs=0.02
+    )
+    assert row["hallucination_reason"].endswith("of 4 answer claims are incorrect and entailed by no context")
     assert "faithfulness" not in row
     report = output.with_name("scores.report.md").read_text()
     assert "## Where it failed" in report and "the largest loss is in the **retrieval**" in report
