@@ -289,3 +289,21 @@ def makes_a_claim(rows: list[Row]) -> list[bool]:
     from evaluation.refusal import is_refusal
 
     return [not is_refusal(r["answer"]) and bool(text_claims(r["answer"])) for r in rows]
+
+
+def wikieval_context_pairs(data: Path = DATA, seed: int = 0) -> dict[str, list[tuple[Row, Row]]]:
+    """Retrieval sets with the human-preferred answer as the reference: the row's context_v1 vs another row's
+    context_v1 (recall: the right context holds the reference's facts), and [context_v1, another row's context]
+    vs the same two contexts in the other order (precision: the useful context ranked first). [dev]"""
+    rows = wikieval(data)
+    other = derangement(len(rows), seed)
+
+    def side(r: Row, contexts: list[str]) -> Row:
+        return {**_row(r["question"], r["answer"], contexts), "ground_truth": r["answer"]}
+
+    recall, order = [], []
+    for i, r in enumerate(rows):
+        own, foreign = list(r["context_v1"]), list(rows[other[i]]["context_v1"])
+        recall.append((side(r, own), side(r, foreign)))
+        order.append((side(r, own + foreign), side(r, foreign + own)))
+    return {"recall": recall, "order": order}

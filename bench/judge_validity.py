@@ -143,6 +143,9 @@ def pair_sets(data: Path, cache: Path) -> dict[str, dict[str, Pairs]]:
         "gen-Python complete reference > its answer span [dev]": d.fragment_pairs(cache),
     }
     fiqa = d.fiqa_reference_pairs(data)
+    contexts = d.wikieval_context_pairs(data)
+    own_context = "WikiEval context_v1 > another row's context_v1, reference = answer [dev]"
+    first = "WikiEval [context_v1, another row's] > the same, other order, reference = answer [dev]"
     own = "FiQA own > another row's response, vs the reference [dev]"
     return {
         "faithfulness": {
@@ -156,15 +159,21 @@ def pair_sets(data: Path, cache: Path) -> dict[str, dict[str, Pairs]]:
         },
         "answer_relevancy": relevance,
         "answer_relevancy_raw": relevance,
-        "context_relevance": {"WikiEval context_v1 > context_v2 [tune]": wiki["context_relevance"]},
-        "context_precision": {V1_V2: wiki["context_relevance"]},
-        "context_recall": {V1_V2: wiki["context_relevance"]},
+        "context_relevance": {
+            "WikiEval context_v1 > context_v2 [tune]": wiki["context_relevance"],
+            own_context.replace(", reference = answer", ""): contexts["recall"],
+        },
+        "context_precision": {V1_V2: wiki["context_relevance"], first: contexts["order"]},
+        "context_recall": {V1_V2: wiki["context_relevance"], own_context: contexts["recall"]},
         "answer_correctness": {own: fiqa},
         "answer_claim_precision": {own: fiqa},
         "answer_claim_recall": {own: fiqa},
         "answer_claim_f1": {own: fiqa},
         "hallucination": {own + " (lower is better)": fiqa},
-        "context_claim_recall": {V1_V2.replace("[tune]", "[dev]"): wiki["context_relevance"]},
+        "context_claim_recall": {
+            V1_V2.replace("[tune]", "[dev]"): wiki["context_relevance"],
+            own_context: contexts["recall"],
+        },
     }
 
 
@@ -260,8 +269,10 @@ def verdict(entry: dict[str, Any]) -> str:
     margin, (low, high) = entry["margin"], entry["margin_ci"]
     if margin is None:
         return "no baseline"
-    if margin >= 0:
-        return "yes" if low is not None and low > 0 else "yes (tie within noise)"
+    if margin > 0:
+        return "yes" if low is not None and low > 0 else "yes (margin within noise)"
+    if margin == 0:
+        return "yes (tie)"
     return "no, within noise" if high is not None and high >= 0 else "**no**"
 
 
