@@ -225,7 +225,7 @@ def measure_begin(data: Path, embedder: Embedder) -> list[dict[str, Any]]:
     for name, keep in sets:
         index = [i for i, r in enumerate(rows_all) if keep(r, i)]
         rows = [rows_all[i] for i in index]
-        scores = [
+        scores: list[list[float | None]] = [
             [scored[i] for i in index],
             [overlap_answer(r, embedder) for r in rows],
             [cosine_answer(r, embedder) for r in rows],

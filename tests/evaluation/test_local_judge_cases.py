@@ -155,7 +155,8 @@ def test_yes_no_and_where_questions_are_addressed(embedder: Embedder) -> None:
     rows = [
         {
             "question": "Is there a dollar amount that, when adding Massachusetts Sales Tax, precisely equals $200?",
-            "answer": "No, there is not a dollar amount that, when adding Massachusetts Sales Tax, precisely equals $200.",
+            "answer": "No, there is not a dollar amount that, when adding Massachusetts Sales Tax, precisely "
+            "equals $200.",
         },
         {
             "question": "Where to request ACH Direct DEBIT of funds from my own personal bank account?",
