@@ -1,11 +1,11 @@
 """The labelled sets the local judge is measured (and its parameters fitted) on, built from ../shared/data.
 
-Row format everywhere: {"question", "answer", "contexts": [...], "ground_truth"?}. Labels used by the reports:
-- [in-sample]: WikiEval's own human pairings (earlier designs of the judge were tuned on WikiEval);
-- [dev*]: new pairings built from WikiEval rows, with labels no design used (WikiEval itself was looked at);
-- [tune]: BEGIN wow, which the support function's logistic was fitted on (`scripts/fit_support.py`);
-- [dev]: BEGIN cmu and tc, FiQA: nothing was fitted or chosen on them;
-- [fit]: the answer-relevancy calibration's fit set (generated questions, `scripts/fit_answer_relevancy.py`).
+Row format everywhere: {"question", "answer", "contexts": [...], "ground_truth"?}. How each set was used is labelled
+where it is reported (`bench.judge_validity`: [fit], [tune], [dev]); in short: BEGIN wow fitted the support model
+(`bench/calibration/fit_support.py`), BEGIN cmu and tc chose its design (`bench/support_ablation.py`), WikiEval's own
+pairings tuned earlier designs, and the gen-RC sets fitted the answer-relevancy calibration
+(`bench/calibration/fit_answer_relevancy.py`). The other pairings here are built from those rows (another row's
+answer or context, a swapped fact, a fragment of the reference) with labels no design was fitted on.
 """
 
 from __future__ import annotations

@@ -180,3 +180,18 @@ def test_where_it_failed_names_the_part_that_lost_most() -> None:
     ]
     assert panel["rows"][2]["ci_low"] == pytest.approx(0.05) and panel["rows"][2]["ci_high"] == pytest.approx(0.25)
     assert where_it_failed({"faithfulness": entry(0.8)}) is None  # no diagnostics scored: no panel
+
+
+def test_planned_diagnostic_calls_are_the_calls_sent(scripted_client: MakeClient, embedder: Embedder) -> None:
+    """With statements that are the texts' sentences (what the plan assumes), `--dry-run` plans exactly the calls the
+    nine diagnostics send, once for all nine."""
+    from collections import Counter
+
+    import evaluation
+
+    frame = pd.DataFrame([ROW])
+    planned = evaluation.plan_llm_calls(frame, list(DIAGNOSTIC_METRICS))
+    client, model = scripted_client(judge_replies)
+    evaluate_dataset(frame, list(DIAGNOSTIC_METRICS), judge="llm", llm=client, embedder=embedder)
+    assert Counter(call.text() for call in planned) == Counter(model.prompts)
+    assert Counter(call.stage for call in planned)["claim_diagnostics.context"] == len(ROW["contexts"])
