@@ -7,7 +7,8 @@ Each part is read as a share lost, from the run's means (with their 95% interval
   noise_sensitivity_irrelevant);
 - generator, unused: reference claims the contexts held but the answer left out (1 - context_utilization);
 - generator, invented: answer claims that are wrong and in no context (hallucination).
-The part with the largest loss is named first. A run without the diagnostics gets no panel.
+The part with the largest loss is named first. A run without the diagnostics gets no panel. The noise row's interval
+adds the two metrics' bounds (wider than the interval of the sum: it never claims more certainty than it has).
 """
 
 from __future__ import annotations
