@@ -22,16 +22,18 @@ from evaluation.centring import embed_in_batches
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Judge, Metric
-from evaluation.registry import resolve_metrics
+from evaluation.metrics.retrieval import RetrievalMetric
+from evaluation.registry import ALL, resolve_metrics
 from evaluation.sample import Sample
+from evaluation.stability import combine_rows, repeats_column, spread_column, stability_summary
 from evaluation.stats import summarise
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import records
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
-from ragtest_core.llm.limits import CALL_ORDER
+from ragtest_core.llm.limits import CALL_ORDER, REPEAT
 from ragtest_core.relevance import load_centring_mean
-from ragtest_core.schema import MetricResult, reason_column
+from ragtest_core.schema import MAPPED_CONTEXT_IDS, MetricResult, reason_column
 
 if TYPE_CHECKING:  # annotations only: the client module imports LangChain's chat models (seconds)
     from ragtest_core.llm.client import LLMClient
@@ -47,10 +49,19 @@ class EvaluationResult:
     summary: dict[str, dict[str, Any]]
     results: list[dict[str, MetricResult]] = field(default_factory=list)
     judge: str = "local"
+    #: Metrics "all" selected but the dataset cannot feed, with the columns they lack.
+    skipped: dict[str, str] = field(default_factory=dict)
 
     @property
     def metric_names(self) -> list[str]:
         return list(self.summary)
+
+
+def feedable(frame: pd.DataFrame, metrics: Sequence[Metric]) -> tuple[list[Metric], dict[str, str]]:
+    """(the metrics whose columns the frame has, the others with what they lack): what "all" scores."""
+    columns = set(map(str, frame.columns))
+    missing = {m.name: ", ".join(lack) for m in metrics if (lack := m.missing_columns(columns))}
+    return [m for m in metrics if m.name not in missing], missing
 
 
 def check_columns(frame: pd.DataFrame, metrics: Sequence[Metric]) -> None:
@@ -99,42 +110,81 @@ async def aevaluate_dataset(
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     show_progress: bool = True,
+    retrieval_k: int | None = None,
+    repeats: int = 1,
 ) -> EvaluationResult:
     """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
-    selected = resolve_metrics(metrics)
+    selected = resolve_metrics(metrics, retrieval_k)
+    skipped: dict[str, str] = {}
+    if metrics is not None and ALL in ([metrics] if isinstance(metrics, str) else list(metrics)):
+        selected, skipped = feedable(frame, selected)
     check_columns(frame, selected)
-    active = make_judge(judge, llm, embedder)
+    if repeats < 1:
+        raise RagtestError(f"repeats must be at least 1, got {repeats}")
+    if repeats > 1 and judge != "llm":
+        raise RagtestError("repeats apply to the LLM judge; the local judge gives the same score every time")
     samples = [Sample.from_row(row) for row in records(frame)]
+    names = [m.name for m in selected]
+    desc = f"scoring ({judge} judge)" + (f" x{repeats}" if repeats > 1 else "")
+    with tqdm(total=len(samples) * repeats, desc=desc, unit="row", disable=not show_progress) as bar:
+        runs = await asyncio.gather(
+            *(score_with_new_judge(selected, judge, llm, embedder, samples, bar, r) for r in range(repeats))
+        )
+    results = runs[0] if repeats == 1 else combine_rows(runs, names, {m.name: m.threshold for m in selected})
+    summary = summarise(names, results, groups=groups_of(samples))
+    out = with_mapped_ids(scored_frame(frame, names, results), selected, samples)
+    if repeats > 1:
+        for name in names:
+            summary[name]["stability"] = stability_summary(results, name, repeats)
+        add_repeat_columns(out, names, results)
+    return EvaluationResult(frame=out, summary=summary, results=results, judge=str(judge), skipped=skipped)
+
+
+async def score_with_new_judge(
+    metrics: Sequence[Metric],
+    judge: str,
+    llm: LLMClient | None,
+    embedder: Embedder | None,
+    samples: Sequence[Sample],
+    bar: tqdm,
+    repeat: int = 0,
+) -> list[dict[str, MetricResult]]:
+    """Every row scored by a judge of its own (repeat r > 0: calls of its own, see `ragtest_core.llm.REPEAT`)."""
+    active = make_judge(judge, llm, embedder)
     if isinstance(active, LocalJudge):
-        prepare_local(active, selected, samples)
+        prepare_local(active, metrics, samples)
     try:
-        results = await score_rows(selected, active, samples, f"scoring ({judge} judge)", show_progress)
+        return await score_rows(metrics, active, samples, bar, repeat)
     finally:
         if isinstance(active, LLMJudge):
             active.close()
-    names = [m.name for m in selected]
-    return EvaluationResult(
-        frame=scored_frame(frame, names, results),
-        summary=summarise(names, results, groups=groups_of(samples)),
-        results=results,
-        judge=str(judge),
-    )
 
 
 async def score_rows(
-    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], desc: str, show_progress: bool
+    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], bar: tqdm, repeat: int = 0
 ) -> list[dict[str, MetricResult]]:
     """Every metric on every row, all at once; a row's calls carry its index, so earlier rows finish first."""
-    with tqdm(total=len(samples), desc=desc, unit="row", disable=not show_progress) as bar:
 
-        async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
-            CALL_ORDER.set(index)
-            scored = await asyncio.gather(*(m.ascore(sample, judge) for m in metrics))
-            bar.update(1)
-            return {m.name: r for m, r in zip(metrics, scored, strict=True)}
+    async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
+        CALL_ORDER.set(index)
+        REPEAT.set(repeat)
+        scored = await asyncio.gather(*(m.ascore(sample, judge) for m in metrics))
+        bar.update(1)
+        return {m.name: r for m, r in zip(metrics, scored, strict=True)}
 
-        results = await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples)))
+    results = await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples)))
     return list(results)
+
+
+def add_repeat_columns(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> None:
+    """`<metric>_repeats` (each repeat's score) and `<metric>_spread` (max - min) beside each score column."""
+    for name in names:
+        frame[repeats_column(name)] = pd.Series(
+            [r[name].details.get("repeats") for r in results], index=frame.index, dtype=object
+        )
+        frame[spread_column(name)] = pd.Series(
+            [r[name].details.get("spread") for r in results], index=frame.index, dtype=object
+        )
 
 
 def evaluate_dataset(
@@ -144,6 +194,8 @@ def evaluate_dataset(
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     show_progress: bool = True,
+    retrieval_k: int | None = None,
+    repeats: int = 1,
 ) -> EvaluationResult:
     """Score every row of `frame` with every selected metric.
 
@@ -152,9 +204,14 @@ def evaluate_dataset(
     checked first (`MissingColumnsError`, before any LLM call); `judge="llm"` without `llm` is a `RagtestError`.
     Rows with an `answer_error` get failed results ("RAG error: ...") for metrics that need the RAG output.
     The result's frame has the input columns, one score column per metric (float in [0, 1] or None, never NaN)
-    and a non-empty `<metric>_reason` column per metric.
+    and a non-empty `<metric>_reason` column per metric; with a retrieval metric, also `mapped_context_ids`: each
+    retrieved context's gold id where it is a gold chunk (matched by id or text), else its own id.
+    `metrics="all"` (or a list holding "all") scores every registered metric the dataset has the columns for
+    (the others are in `result.skipped`). `retrieval_k` cuts hit_rate and ndcg at k (default: all retrieved).
+    `repeats` > 1 (LLM judge only) scores every row that many times and keeps the mean, with each metric's
+    stability in the summary (`evaluation.stability`).
     """
-    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress))
+    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, retrieval_k, repeats))
 
 
 def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> pd.DataFrame:
@@ -168,6 +225,16 @@ def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[di
             dtype=object,
         )
     return out
+
+
+def with_mapped_ids(frame: pd.DataFrame, metrics: Sequence[Metric], samples: Sequence[Sample]) -> pd.DataFrame:
+    """`mapped_context_ids` beside the scores when a retrieval metric ran: what ID-based metrics elsewhere read."""
+    retrieval = next((m for m in metrics if isinstance(m, RetrievalMetric)), None)
+    if retrieval is None:
+        return frame
+    mapped = [retrieval.mapped_ids(sample) for sample in samples]
+    frame[MAPPED_CONTEXT_IDS] = pd.Series(mapped, index=frame.index, dtype=object)
+    return frame
 
 
 def groups_of(samples: Sequence[Sample]) -> dict[str, Sequence[str | None]]:

@@ -4,6 +4,7 @@ job (`run`) with its summary, manifest and report. Each step reads and writes fi
 from __future__ import annotations
 
 import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -13,11 +14,12 @@ import pandas as pd
 import evaluation
 import rag_under_test
 import testgen
-from ragtest import dry_run
+from ragtest import dry_run, trust
 from ragtest.config import RunConfig
 from ragtest.documents import Sources, load_sources
 from ragtest.manifest import write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_rows, write_scored
+from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import (
     ANSWERS_FILE,
     ANSWERS_PROGRESS_FILE,
@@ -26,8 +28,9 @@ from ragtest.run_state import (
     RunState,
     open_run,
 )
+from ragtest.settings import iter_settings, to_flags
 from ragtest_core.asyncio_utils import run_sync
-from ragtest_core.datasets import read_dataset, records, write_dataset
+from ragtest_core.datasets import read_dataset, read_rows, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import CORPUS_ID, TestSample
@@ -127,28 +130,11 @@ def record_sources(state: RunState, sources: Sources, output: Path) -> None:
 
 
 def reproduce_command(config: RunConfig, topics_path: Path, output: Path) -> str:
-    """`ragtest generate` with the pinned topics file and every generation setting of this run."""
-    gen, src = config.generation, config.sources
-    parts = ["ragtest", "generate", "--topics", str(topics_path)]
-    if src.source:
-        parts += ["--source", src.source]
-    if src.resolved_cache():
-        parts += ["--wiki-cache", str(src.resolved_cache())]
-    parts += ["--size", str(gen.size), "--seed", str(gen.seed), "--k-neighbours", str(gen.k_neighbours)]
-    parts += ["--chunk-size", str(gen.chunk_size), "--chunk-overlap", str(gen.chunk_overlap)]
-    parts += ["--separators", *(sep.encode("unicode_escape").decode("ascii") for sep in gen.separators)]
-    parts += ["--max-question-words", str(gen.max_question_words), "--max-copied-words", str(gen.max_copied_words)]
-    parts += ["--dedup-threshold", str(gen.dedup_threshold), "--critic", gen.critic]
-    if gen.questions_per_context is not None:
-        parts += ["--questions-per-context", str(gen.questions_per_context)]
-    if gen.question_types:
-        parts += ["--question-types", gen.question_types]
-    if gen.strict_types:
-        parts.append("--strict-types")
-    if config.llm.spec:
-        parts += ["--llm", config.llm.spec]
-    if config.llm.base_url:
-        parts += ["--llm-base-url", config.llm.base_url]
+    """`ragtest generate` with the pinned topics file and every generation setting of this run (as declared)."""
+    settings = list(iter_settings(RunConfig))
+    generation = [s for s in settings if s.group == "generation"]
+    kept = [s for s in settings if s.keyword in ("source", "wiki_cache", "llm", "llm_base_url")]
+    parts = ["ragtest", "generate", "--topics", str(topics_path), *to_flags(config, [*kept, *generation])]
     parts += ["--output", str(output.with_name(f"{output.stem}.reproduced{output.suffix}"))]
     return shlex.join(parts)
 
@@ -236,17 +222,25 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
     expected = None
     if judge == "llm" and state.llm is not None:
         estimate = dry_run.RunEstimate()
-        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config))
+        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config), config.repeats)
         expected = estimate.phase_calls("evaluate")
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
-        return evaluation.evaluate_dataset(
+        result = evaluation.evaluate_dataset(
             frame,
             metrics=config.metrics,
             judge=judge,
             llm=state.llm,
             embedder=get_embedder(config.embedding_model),
             show_progress=state.show_progress,
+            retrieval_k=config.retrieval_k,
+            repeats=config.repeats,
         )
+    trust.attach_ppi(state, result)
+    if result.skipped:
+        state.stats["metrics_skipped"] = dict(result.skipped)
+        names = ", ".join(f"{name} (needs {lack})" for name, lack in result.skipped.items())
+        print(f"ragtest: note: --metrics all left out what this dataset cannot feed: {names}", file=sys.stderr)
+    return result
 
 
 def evaluate_file(
@@ -259,12 +253,42 @@ def evaluate_file(
     return result, document
 
 
+def testset_to_answer(path: Path) -> Path:
+    """The test set `answer` reads: the reviewed copy `ragtest review` wrote beside `path`, when there is one."""
+    source = reviewed_or_original(path)
+    if source != path:
+        print(f"ragtest: using the reviewed test set {source} (rejected questions left out, edits applied)",
+              file=sys.stderr)  # fmt: skip
+    return source
+
+
+def existing_testset(state: RunState, path: Path) -> tuple[list[dict[str, Any]], Path]:
+    """`run --testset PATH`: the test set's rows (its reviewed copy when there is one), copied into the run
+    directory as its test set, and the store beside it (for the reference RAG)."""
+    if not path.is_file():
+        raise RagtestError(f"--testset: not found: {path}")
+    source = testset_to_answer(path)
+    rows = read_rows(source)
+    if not rows:
+        raise RagtestError(f"--testset: {source} holds no questions")
+    inherit_testset_facts(state, input_manifest(source))
+    state.stats["testset_from"] = str(source)
+    own = state.run_dir / TESTSET_FILE
+    if own.resolve() not in (source.resolve(), path.resolve()):
+        write_dataset(rows, own)
+    return rows, source.parent / STORE_DIR
+
+
 def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
     """generate -> answer -> evaluate into one run directory, with summary, manifest and report."""
     state = open_run(config, out_dir, show_progress=show_progress)
     started = time.perf_counter()
-    samples = generate_testset(state)
-    rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
+    if config.testset:
+        testset, store_dir = existing_testset(state, Path(config.testset))
+        rows = answer_testset(state, testset, store_dir=store_dir, columns=columns)
+    else:
+        samples = generate_testset(state)
+        rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
     result = evaluate_frame(state, pd.DataFrame(rows))
     state.timings["total"] = round(time.perf_counter() - started, 3)
     write_manifest(state)

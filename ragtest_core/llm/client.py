@@ -40,7 +40,7 @@ from ragtest_core.llm.formats import (
     native_kwargs,
 )
 from ragtest_core.llm.guard import FitnessGuard
-from ragtest_core.llm.limits import CALL_ORDER, AdaptiveConcurrency, QueueKey, RateLimits
+from ragtest_core.llm.limits import CALL_ORDER, REPEAT, AdaptiveConcurrency, QueueKey, RateLimits
 from ragtest_core.llm.loop import on_io_loop
 from ragtest_core.llm.messages import Prompt, structured_messages, to_messages, with_instructions
 from ragtest_core.llm.parsing import parse_structured, schema_instructions
@@ -59,7 +59,7 @@ __all__ = ["LLMClient", "LLMConfig", "Prompt", "reply_text", "to_messages", "wit
 
 
 class LLMClient:
-    """One model behind the runtime rules of DESIGN.md. Safe to share between concurrent tasks."""
+    """One model behind the runtime rules of docs/design.md. Safe to share between concurrent tasks."""
 
     def __init__(
         self,
@@ -218,6 +218,8 @@ class LLMClient:
         }
         if extra:
             params["format"] = format_key(extra)
+        if REPEAT.get():
+            params["repeat"] = REPEAT.get()
         key = cache_key(self.model_id, [message_dict(m) for m in messages], params)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             self.usage.record_cache_hit(stage)

@@ -142,7 +142,7 @@ def test_llm_judge_diagnoses_the_same_row(scripted_client: MakeClient, embedder:
 
 
 def test_evaluate_cli_selects_the_diagnostics(tmp_path: Path) -> None:
-    source, output = tmp_path / "answers.jsonl", tmp_path / "scores.jsonl"
+    source, output = tmp_path / "answers.jsonl", tmp_path / "diagnosed.jsonl"
     source.write_text(json.dumps(ROW) + "\n")
     selected = "answer_claim_precision,context_claim_recall,context_utilization,hallucination"
     args = ["--quiet", "evaluate", "--input", str(source), "--metrics", selected, "--output", str(output)]
@@ -153,9 +153,9 @@ def test_evaluate_cli_selects_the_diagnostics(tmp_path: Path) -> None:
     )
     assert row["hallucination_reason"].endswith("of 4 answer claims are incorrect and entailed by no context")
     assert "faithfulness" not in row
-    report = output.with_name("scores.report.md").read_text()
+    report = output.with_name("diagnosed.report.md").read_text()
     assert "## Where it failed" in report and "the largest loss is in the **retrieval**" in report
-    assert "Where it failed" in output.with_name("scores.report.html").read_text()
+    assert "Where it failed" in output.with_name("diagnosed.report.html").read_text()
 
 
 def test_where_it_failed_names_the_part_that_lost_most() -> None:
