@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from ragtest import plots
 from ragtest.breakdowns import Breakdown, breakdown, min_group_rows, short_labels
+from ragtest.failure_panel import where_it_failed
 from ragtest.report_rows import WeakRows, anchor, row_view, scores, section_anchor, weak_rows
 from ragtest.report_trust import trust_context
 from ragtest.weak_spots import SPOTS, WeakSpot, weak_spots
@@ -200,6 +201,11 @@ def timings_panel(run: RunData) -> dict[str, Any] | None:
     return {"timings": {k: v for k, v in run.timings.items() if k != "total"}, "total": total}
 
 
+def where_it_failed_panel(run: RunData) -> dict[str, Any] | None:
+    """Which part lost the most (retrieval, noise, generator), from the claim diagnostics when they were scored."""
+    return where_it_failed(run.summary)
+
+
 def trust_panel(run: RunData) -> dict[str, Any] | None:
     """With human labels, the prediction-powered means beside the judge's; with repeats, the judge's stability."""
     trust = trust_context(run.frame, run.document)
@@ -209,6 +215,7 @@ def trust_panel(run: RunData) -> dict[str, Any] | None:
 RUN_PANELS: tuple[Panel, ...] = (
     Panel("weak_spots", weak_spots_panel),
     Panel("scores", scores_panel),
+    Panel("where_it_failed", where_it_failed_panel),
     Panel("trust", trust_panel),
     Panel("facts", facts_panel),
     Panel("plots", plots_panel),
