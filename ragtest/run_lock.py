@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import threading
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -23,6 +24,8 @@ from ragtest_core.files import write_json
 
 LOCK_FILE = ".ragtest.lock"
 HOLDER_FILE = ".ragtest.lock.json"
+#: How long (x 50 ms) a refused run waits for the holder's record, written just after the holder locked.
+HOLDER_WAIT_STEPS = 20
 
 _LOCKS: dict[Path, FileLock] = {}
 _REGISTRY = threading.Lock()
@@ -70,6 +73,11 @@ class RunLock:
 
     def busy_message(self) -> str:
         holder = read_holder(self.folder)
+        for _ in range(HOLDER_WAIT_STEPS):  # the holder writes its record just after locking: give it a moment
+            if holder is not None:
+                break
+            time.sleep(0.05)
+            holder = read_holder(self.folder)
         who = "another ragtest run"
         if holder:
             words = holder.get("command")
