@@ -133,6 +133,9 @@ class RunConfig:
     rag_timeout_s: float = 120.0
     metrics: list[str] | None = None
     judge: str = "auto"
+    #: Run CPU-bound stages on Ray (`--ray [ADDRESS]`): None = in this process; "auto" = a local Ray (or the
+    #: cluster `ray start` left running); "ray://host:10001" or "host:6379" = that cluster.
+    ray_address: str | None = None
 
     def resolved_judge(self) -> str:
         """'llm' when an LLM is configured and the judge is 'auto', else the judge asked for ('local' offline)."""

@@ -15,7 +15,8 @@ import rag_under_test
 import testgen
 from ragtest import dry_run
 from ragtest.config import RunConfig
-from ragtest.documents import Sources, load_sources
+from ragtest.documents import SourceRecord
+from ragtest.ingest import ingest
 from ragtest.manifest import write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_rows, write_scored
 from ragtest.run_state import (
@@ -31,13 +32,6 @@ from ragtest_core.datasets import read_dataset, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import CORPUS_ID, TestSample
-
-
-def corpus_store(
-    config: RunConfig, store_dir: Path, embedder: Embedder, chunks: list[testgen.Chunk]
-) -> testgen.ChunkStore:
-    """The store of this run's corpus: its own collection (keyed by sources, chunk settings and model), filled."""
-    return testgen.ChunkStore.for_corpus(store_dir, embedder, chunks, url=config.store_url)
 
 
 def test_set_store(
@@ -64,22 +58,15 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     """Load, chunk, embed into this corpus's store collection, and write the test set (and its pinned topics)."""
     config = state.config
     embedder = get_embedder(config.embedding_model)
-    with state.timed("load_sources"):
-        sources = load_sources(config)
-    documents = sources.documents
-    gen = config.generation
-    with state.timed("chunk"):
-        chunks = testgen.chunk_documents(documents, gen.chunking())
-    if not chunks:
-        raise RagtestError("the sources hold no text to build a test set from")
-    with state.timed("embed"):
-        store = corpus_store(config, store_dir or state.run_dir / STORE_DIR, embedder, chunks)
+    corpus = ingest(state, store_dir or state.run_dir / STORE_DIR, embedder)
+    store = corpus.store
     output = output or state.run_dir / TESTSET_FILE
-    record_sources(state, sources, output)
-    state.stats["documents"] = len(documents)
-    state.stats["chunks"] = len(chunks)
-    state.stats["chunks_embedded"] = store.embedded
+    record_sources(state, corpus.sources, output)
+    state.stats["documents"] = corpus.documents
+    state.stats["chunks"] = corpus.chunks
+    state.stats["chunks_embedded"] = corpus.embedded
     state.stats["store_collection"] = store.collection_name
+    gen = config.generation
     generator = testgen.TestsetGenerator(
         store,
         make_writer(state),
@@ -108,10 +95,10 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     return samples
 
 
-def record_sources(state: RunState, sources: Sources, output: Path) -> None:
+def record_sources(state: RunState, sources: SourceRecord, output: Path) -> None:
     """The manifest's record of the corpus (revisions, text hashes, skipped files) and, for Wikipedia topics, a
     topics file pinning each page's revision plus the command that re-creates this test set from it."""
-    state.stats["sources"] = sources.described()
+    state.stats["sources"] = list(sources.documents)
     state.stats["skipped_files"] = dict(sources.skipped)
     pinned = sources.pinned_topics()
     if not pinned:
