@@ -12,7 +12,7 @@ print(format_table(run_wikieval("wikieval.jsonl")))
 from evaluation import metrics
 from evaluation.agreement import cohen_kappa, correlations, pairwise_accuracy
 from evaluation.compare_stats import PairedStats, paired_breakdown, paired_stats
-from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset
+from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset, score_records
 from evaluation.identity import judge_settings
 from evaluation.intervals import Interval, difference_ci, mean_ci
 from evaluation.llm_judge import LLMJudge
@@ -49,6 +49,7 @@ __all__ = [
     "pairwise_accuracy",
     "plan_llm_calls",
     "register_metric",
+    "score_records",
     "unregister_metric",
     *metrics.__all__,
 ]

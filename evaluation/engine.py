@@ -1,7 +1,9 @@
 """The scoring engine: every selected metric on every row, concurrently, then a summary per metric.
 
-The local judge embeds all texts of the run in one batch before scoring (speed only: a row's scores depend on
-nothing but the row, the judge's settings and the models; no statistic is taken over the batch). The LLM judge
+The local judge scores the rows in partitions: it embeds all texts of a partition in one batch, then scores its
+rows (speed only: a row's scores depend on nothing but the row, the judge's settings and the models; no statistic
+is taken over a partition). A partition's texts fit in half of the embedder's memo, so memory stays bounded
+however many rows a run has, and the vectors embedded ahead are still there when the rows are scored. The LLM judge
 scores every row and metric at once: all their calls wait in the client's one queue (`LLMClient`: the in-flight
 limit stays full), ordered by row (`CALL_ORDER`), with calls that others wait for first; the only waits are a
 call's own data dependencies, and CPU work (embedding) runs in the judge's worker thread, so the event loop that
@@ -11,7 +13,7 @@ reads replies and sends the next calls is never held up. Nothing is written to d
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -72,13 +74,28 @@ def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None) -> 
     raise RagtestError(f"unknown judge {judge!r}; use 'local' or 'llm'")
 
 
-def prepare_local(judge: LocalJudge, metrics: Sequence[Metric], samples: Sequence[Sample]) -> None:
-    """Embed every text the local judge will compare, for all rows, in one batched call."""
+#: Texts a local partition embeds at most when the embedder does not say how many it keeps.
+DEFAULT_PARTITION_TEXTS = 10_000
+
+
+def local_partitions(
+    judge: LocalJudge, metrics: Sequence[Metric], samples: Sequence[Sample], max_texts: int | None = None
+) -> Iterator[tuple[range, list[str]]]:
+    """Consecutive row ranges whose texts to embed number at most `max_texts` (half the embedder's memo by
+    default; a single row may have more), each with those texts."""
+    if max_texts is None:
+        memo = getattr(judge.embedder, "memo_size", None)
+        max_texts = memo // 2 if isinstance(memo, int) else DEFAULT_PARTITION_TEXTS
+    start = 0
     texts: list[str] = []
-    for sample in samples:
-        for metric in metrics:
-            texts.extend(texts_to_embed(metric, sample, judge))
-    embed_in_batches(judge.embedder, texts)
+    for index, sample in enumerate(samples):
+        row = {t for metric in metrics for t in texts_to_embed(metric, sample, judge) if t}
+        if index > start and len(texts) + len(row) > max_texts:
+            yield range(start, index), texts
+            start, texts = index, []
+        texts.extend(row)
+    if start < len(samples):
+        yield range(start, len(samples)), texts
 
 
 def texts_to_embed(metric: Metric, sample: Sample, judge: LocalJudge) -> list[str]:
@@ -105,13 +122,7 @@ async def aevaluate_dataset(
     check_columns(frame, selected)
     active = make_judge(judge, llm, embedder)
     samples = [Sample.from_row(row) for row in records(frame)]
-    if isinstance(active, LocalJudge):
-        prepare_local(active, selected, samples)
-    try:
-        results = await score_rows(selected, active, samples, f"scoring ({judge} judge)", show_progress)
-    finally:
-        if isinstance(active, LLMJudge):
-            active.close()
+    results = await score_samples(selected, active, samples, f"scoring ({judge} judge)", show_progress)
     names = [m.name for m in selected]
     return EvaluationResult(
         frame=scored_frame(frame, names, results),
@@ -121,20 +132,52 @@ async def aevaluate_dataset(
     )
 
 
-async def score_rows(
+async def score_samples(
     metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], desc: str, show_progress: bool
 ) -> list[dict[str, MetricResult]]:
-    """Every metric on every row, all at once; a row's calls carry its index, so earlier rows finish first."""
+    """Every metric on every row, in row order: the local judge partition by partition (`local_partitions`),
+    the LLM judge all at once (then closed)."""
     with tqdm(total=len(samples), desc=desc, unit="row", disable=not show_progress) as bar:
+        if isinstance(judge, LLMJudge):
+            try:
+                return await score_rows(metrics, judge, samples, bar)
+            finally:
+                judge.close()
+        results: list[dict[str, MetricResult]] = []
+        for rows, texts in local_partitions(judge, metrics, samples):
+            embed_in_batches(judge.embedder, texts)
+            results.extend(await score_rows(metrics, judge, [samples[i] for i in rows], bar, offset=rows.start))
+        return results
 
-        async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
-            CALL_ORDER.set(index)
-            scored = await asyncio.gather(*(m.ascore(sample, judge) for m in metrics))
+
+async def score_rows(
+    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], bar: Any = None, offset: int = 0
+) -> list[dict[str, MetricResult]]:
+    """Every metric on every row, all at once; a row's calls carry its index, so earlier rows finish first."""
+
+    async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
+        CALL_ORDER.set(offset + index)
+        scored = await asyncio.gather(*(m.ascore(sample, judge) for m in metrics))
+        if bar is not None:
             bar.update(1)
-            return {m.name: r for m, r in zip(metrics, scored, strict=True)}
+        return {m.name: r for m, r in zip(metrics, scored, strict=True)}
 
-        results = await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples)))
-    return list(results)
+    return list(await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples))))
+
+
+def score_records(
+    rows: Sequence[Mapping[str, Any]],
+    metrics: Sequence[str | Metric] | None = None,
+    judge: JudgeName | str = "local",
+    llm: LLMClient | None = None,
+    embedder: Embedder | None = None,
+) -> list[dict[str, MetricResult]]:
+    """Each row's `MetricResult`s, in order, without a summary: what a worker scoring one partition of a
+    distributed run returns (a row's scores depend on the row alone, so partitions scored apart score alike)."""
+    selected = resolve_metrics(metrics)
+    active = make_judge(judge, llm, embedder)
+    samples = [Sample.from_row(row) for row in rows]
+    return run_sync(score_samples(selected, active, samples, "", False))
 
 
 def evaluate_dataset(
