@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,12 +32,14 @@ from ragtest.gates import (
     parse_fail_under,
 )
 from ragtest.manifest import stage_manifest_path, write_manifest
-from ragtest.outputs import input_manifest
+from ragtest.outputs import OutputPaths, input_manifest
 from ragtest.run_state import STORE_DIR, open_run
 from ragtest_core.datasets import read_rows
 from ragtest_core.errors import RagtestError
 
 EXIT_INTERRUPTED = 130
+#: A reader closed the pipe (`ragtest ... | head`): what a shell reports for a command ended by SIGPIPE.
+EXIT_BROKEN_PIPE = 141
 
 
 def _command(args: argparse.Namespace) -> int:
@@ -68,7 +71,8 @@ def _command(args: argparse.Namespace) -> int:
         output = Path(args.output)
         state = open_run(config, output.parent, show_progress=progress)
         _, document = steps.evaluate_file(state, Path(args.input), output, columns=args.columns)
-        print(f"wrote {document['rows']} scored rows to {output} (report: {output.stem}.report.html)")
+        report = OutputPaths.beside(output).report_html
+        print(f"wrote {document['rows']} scored rows to {output} (report: {report})")
         write_manifest(state, stage_manifest_path(output))
         print(console.format_summary(document["metrics"]))
         if state.llm is not None:
@@ -124,16 +128,18 @@ def _meta_eval(args: argparse.Namespace, config: RunConfig) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return _command(args)
+        return _command(build_parser().parse_args(argv))
     except RagtestError as exc:
         print(f"ragtest: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("ragtest: interrupted; re-run the same command to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader is gone: stop quietly, and keep Python's own flush at exit from raising again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

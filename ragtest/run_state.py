@@ -28,6 +28,8 @@ SCORES_FILE = "scores.jsonl"
 SUMMARY_FILE = "summary.json"
 STORE_DIR = "chroma"
 CACHE_FILE = "llm_cache.sqlite"
+#: Batch mode's record of the provider batches a run submitted (`ragtest_core.llm.batch_journal`).
+BATCH_JOURNAL_FILE = "llm_batches.jsonl"
 
 
 @dataclass
@@ -94,6 +96,7 @@ def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:
         settings.spec,
         settings.base_url,
         cache_path=cache_path,
-        config=settings,
+        config=settings.runtime(),
         prices=load_prices(settings.prices_file),
+        batch_journal=run_dir / BATCH_JOURNAL_FILE,
     )

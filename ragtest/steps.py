@@ -4,6 +4,7 @@ job (`run`) with its summary, manifest and report. Each step reads and writes fi
 from __future__ import annotations
 
 import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from ragtest.run_state import (
     RunState,
     open_run,
 )
+from ragtest.settings import iter_settings, to_flags
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_dataset, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
@@ -114,28 +116,11 @@ def record_sources(state: RunState, sources: SourceRecord, output: Path) -> None
 
 
 def reproduce_command(config: RunConfig, topics_path: Path, output: Path) -> str:
-    """`ragtest generate` with the pinned topics file and every generation setting of this run."""
-    gen, src = config.generation, config.sources
-    parts = ["ragtest", "generate", "--topics", str(topics_path)]
-    if src.source:
-        parts += ["--source", src.source]
-    if src.resolved_cache():
-        parts += ["--wiki-cache", str(src.resolved_cache())]
-    parts += ["--size", str(gen.size), "--seed", str(gen.seed), "--k-neighbours", str(gen.k_neighbours)]
-    parts += ["--chunk-size", str(gen.chunk_size), "--chunk-overlap", str(gen.chunk_overlap)]
-    parts += ["--separators", *(sep.encode("unicode_escape").decode("ascii") for sep in gen.separators)]
-    parts += ["--max-question-words", str(gen.max_question_words), "--max-copied-words", str(gen.max_copied_words)]
-    parts += ["--dedup-threshold", str(gen.dedup_threshold), "--critic", gen.critic]
-    if gen.questions_per_context is not None:
-        parts += ["--questions-per-context", str(gen.questions_per_context)]
-    if gen.question_types:
-        parts += ["--question-types", gen.question_types]
-    if gen.strict_types:
-        parts.append("--strict-types")
-    if config.llm.spec:
-        parts += ["--llm", config.llm.spec]
-    if config.llm.base_url:
-        parts += ["--llm-base-url", config.llm.base_url]
+    """`ragtest generate` with the pinned topics file and every generation setting of this run (as declared)."""
+    settings = list(iter_settings(RunConfig))
+    generation = [s for s in settings if s.group == "generation"]
+    kept = [s for s in settings if s.keyword in ("source", "wiki_cache", "llm", "llm_base_url")]
+    parts = ["ragtest", "generate", "--topics", str(topics_path), *to_flags(config, [*kept, *generation])]
     parts += ["--output", str(output.with_name(f"{output.stem}.reproduced{output.suffix}"))]
     return shlex.join(parts)
 
@@ -226,14 +211,20 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
         dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config))
         expected = estimate.phase_calls("evaluate")
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
-        return evaluation.evaluate_dataset(
+        result = evaluation.evaluate_dataset(
             frame,
             metrics=config.metrics,
             judge=judge,
             llm=state.llm,
             embedder=get_embedder(config.embedding_model),
             show_progress=state.show_progress,
+            retrieval_k=config.retrieval_k,
         )
+    if result.skipped:
+        state.stats["metrics_skipped"] = dict(result.skipped)
+        names = ", ".join(f"{name} (needs {lack})" for name, lack in result.skipped.items())
+        print(f"ragtest: note: --metrics all left out what this dataset cannot feed: {names}", file=sys.stderr)
+    return result
 
 
 def evaluate_file(
