@@ -57,6 +57,7 @@ def dry_run_report(config: RunConfig, command: str, input_path: str | None = Non
             dry_run.estimate_answer_rows(estimate, read_rows(Path(input_path)), config.rag_k)
     else:
         estimate = dry_run.estimate_run(config, phases=("generate",) if command == "generate" else None)
+    estimate.batch = config.llm.batch
     return estimate.report(usage_for_prices(config))
 
 

@@ -36,6 +36,11 @@ from ragtest_core.errors import RagtestError
 from ragtest_core.schema import CORPUS_ID, TestSample
 
 
+#: The reference RAG's time per question in batch mode: its answer comes back with the batch (the provider's window
+#: is 24 hours).
+BATCH_ANSWER_TIMEOUT_S = 2 * 86400.0
+
+
 def test_set_store(
     config: RunConfig, store_dir: Path, embedder: Embedder, samples: list[dict[str, Any]]
 ) -> testgen.ChunkStore:
@@ -168,6 +173,11 @@ def answer_testset(
     elif adapter is None:
         adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR, samples)
     concurrency = config.rag_concurrency or rag_under_test.default_concurrency(adapter)
+    timeout_s = config.rag_timeout_s
+    if config.llm.batch and isinstance(adapter, rag_under_test.ReferenceRAG) and adapter.llm is not None:
+        # batch mode: every question's answer call goes in one batch, answered within the batch window
+        concurrency = config.rag_concurrency or max(1, len(samples))
+        timeout_s = max(timeout_s, BATCH_ANSWER_TIMEOUT_S)
     state.stats["rag_adapter"] = describe_adapter(config, adapter, concurrency)
     progress = state.run_dir / ANSWERS_PROGRESS_FILE
     expected = len(samples) if isinstance(adapter, rag_under_test.ReferenceRAG) else None
@@ -177,7 +187,7 @@ def answer_testset(
                 samples,
                 adapter,
                 concurrency=concurrency,
-                timeout_s=config.rag_timeout_s,
+                timeout_s=timeout_s,
                 progress_path=progress,
                 show_progress=state.show_progress,
             )
