@@ -13,7 +13,7 @@ reads replies and sends the next calls is never held up. Nothing is written to d
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # annotations only: the client module imports LangChain's cha
     from ragtest_core.llm.client import LLMClient
 
 JudgeName = Literal["local", "llm"]
+#: Scores rows elsewhere (e.g. on a cluster): the selected metrics and the rows -> each row's results, in order.
+RowScorer = Callable[[Sequence[Metric], list[dict[str, Any]]], list[dict[str, MetricResult]]]
 
 
 @dataclass
@@ -127,6 +129,7 @@ async def aevaluate_dataset(
     embedder: Embedder | None = None,
     show_progress: bool = True,
     retrieval_k: int | None = None,
+    row_scorer: RowScorer | None = None,
 ) -> EvaluationResult:
     """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
     selected = resolve_metrics(metrics, retrieval_k)
@@ -134,9 +137,13 @@ async def aevaluate_dataset(
     if metrics is not None and ALL in ([metrics] if isinstance(metrics, str) else list(metrics)):
         selected, skipped = feedable(frame, selected)
     check_columns(frame, selected)
-    active = make_judge(judge, llm, embedder)
-    samples = [Sample.from_row(row) for row in records(frame)]
-    results = await score_samples(selected, active, samples, f"scoring ({judge} judge)", show_progress)
+    rows = records(frame)
+    samples = [Sample.from_row(row) for row in rows]
+    if row_scorer is not None:
+        results = row_scorer(selected, rows)
+    else:
+        active = make_judge(judge, llm, embedder)
+        results = await score_samples(selected, active, samples, f"scoring ({judge} judge)", show_progress)
     names = [m.name for m in selected]
     return EvaluationResult(
         frame=with_mapped_ids(scored_frame(frame, names, results), selected, samples),
@@ -203,6 +210,7 @@ def evaluate_dataset(
     embedder: Embedder | None = None,
     show_progress: bool = True,
     retrieval_k: int | None = None,
+    row_scorer: RowScorer | None = None,
 ) -> EvaluationResult:
     """Score every row of `frame` with every selected metric.
 
@@ -215,8 +223,9 @@ def evaluate_dataset(
     retrieved context's gold id where it is a gold chunk (matched by id or text), else its own id.
     `metrics="all"` (or a list holding "all") scores every registered metric the dataset has the columns for
     (the others are in `result.skipped`). `retrieval_k` cuts hit_rate and ndcg at k (default: all retrieved).
+    `row_scorer` scores the rows elsewhere (a cluster: `ragtest.distributed`); the rest is the same.
     """
-    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, retrieval_k))
+    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, retrieval_k, row_scorer))
 
 
 def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> pd.DataFrame:

@@ -381,6 +381,11 @@ class RunConfig(Section):
         ),
         Opt(flag="--ray", nargs="?", env=RAY_ADDRESS_ENV, group="distributed", metavar="ADDRESS", parse=_ray_address),
     ] = None
+    ray_workers: Annotated[
+        int | None,
+        Field(ge=1, description="Ray workers a stage uses (each takes one CPU and loads the embedding model once)"),
+        Opt(group="distributed", default_text="one per CPU of the cluster"),
+    ] = None
 
     @field_validator("metrics", mode="before")
     @classmethod

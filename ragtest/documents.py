@@ -45,6 +45,17 @@ class SourceRecord:
         return [topic for doc in self.documents if (topic := pinned_topic(doc)) is not None]
 
 
+@dataclass
+class Corpus:
+    """What an ingest leaves: the filled store and counts, and the record of the sources for the manifest."""
+
+    store: testgen.ChunkStore
+    documents: int
+    chunks: int
+    embedded: int
+    sources: SourceRecord
+
+
 class Sources(testgen.LoadedFiles):
     """The documents of a run (Wikipedia pages and files), the files skipped (path -> reason) and their warnings."""
 

@@ -7,26 +7,14 @@ functions run as a Ray Data pipeline (`ragtest.distributed.ingest`) and the driv
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import testgen
 from ragtest.config import RunConfig
-from ragtest.documents import SourceRecord, load_sources
+from ragtest.documents import Corpus, load_sources
 from ragtest.run_state import RunState
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
-
-
-@dataclass
-class Corpus:
-    """What an ingest leaves: the filled store and counts, and the record of the sources for the manifest."""
-
-    store: testgen.ChunkStore
-    documents: int
-    chunks: int
-    embedded: int
-    sources: SourceRecord
 
 
 def corpus_store(

@@ -25,6 +25,8 @@ TESTSET_FILE = "testset.jsonl"
 ANSWERS_FILE = "answers.jsonl"
 ANSWERS_PROGRESS_FILE = "answers.partial.jsonl"
 SCORES_FILE = "scores.jsonl"
+#: Rows scored so far by a distributed run, so a killed driver resumes (`ragtest.distributed.scoring`).
+SCORES_PROGRESS_FILE = "scores.partial.jsonl"
 SUMMARY_FILE = "summary.json"
 STORE_DIR = "chroma"
 CACHE_FILE = "llm_cache.sqlite"

@@ -23,6 +23,7 @@ from ragtest.outputs import OutputPaths, input_manifest, write_rows, write_score
 from ragtest.run_state import (
     ANSWERS_FILE,
     ANSWERS_PROGRESS_FILE,
+    SCORES_PROGRESS_FILE,
     STORE_DIR,
     TESTSET_FILE,
     RunState,
@@ -34,7 +35,6 @@ from ragtest_core.datasets import read_dataset, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import CORPUS_ID, TestSample
-
 
 #: The reference RAG's time per question in batch mode: its answer comes back with the batch (the provider's window
 #: is 24 hours).
@@ -220,6 +220,7 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
         estimate = dry_run.RunEstimate()
         dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config))
         expected = estimate.phase_calls("evaluate")
+    progress = state.run_dir / SCORES_PROGRESS_FILE
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
         result = evaluation.evaluate_dataset(
             frame,
@@ -229,12 +230,24 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
             embedder=get_embedder(config.embedding_model),
             show_progress=state.show_progress,
             retrieval_k=config.retrieval_k,
+            row_scorer=distributed_scorer(state, judge, progress),
         )
+    progress.unlink(missing_ok=True)
     if result.skipped:
         state.stats["metrics_skipped"] = dict(result.skipped)
         names = ", ".join(f"{name} (needs {lack})" for name, lack in result.skipped.items())
         print(f"ragtest: note: --metrics all left out what this dataset cannot feed: {names}", file=sys.stderr)
     return result
+
+
+def distributed_scorer(state: RunState, judge: str, progress: Path) -> evaluation.engine.RowScorer | None:
+    """Scoring on Ray with `--ray` (the LLM judge too, unless its calls go in provider batches), else None."""
+    config = state.config
+    if config.ray_address is None or (judge == "llm" and config.llm.batch):
+        return None
+    from ragtest.distributed import ray_row_scorer  # only with --ray: it imports Ray
+
+    return ray_row_scorer(state, progress)
 
 
 def evaluate_file(

@@ -79,17 +79,24 @@ class ChunkKey:
 
 def corpus_collection(chunks: Iterable[Chunk], embedding_model: str) -> str:
     """The collection name of a corpus: a hash of its chunk ids (sources, texts, chunk settings) and the model."""
-    ids = sorted({chunk.chunk_id for chunk in chunks})
-    return CORPUS_PREFIX + stable_id(embedding_model, *ids, length=20)
+    return collection_for_ids((chunk.chunk_id for chunk in chunks), embedding_model)
 
 
-def corpus_description(chunks: Sequence[Chunk], embedding_model: str) -> dict[str, str | int]:
-    """What a corpus collection holds, as Chroma collection metadata (for people listing a shared server)."""
-    sources = sorted({chunk.source for chunk in chunks})
+def collection_for_ids(chunk_ids: Iterable[str], embedding_model: str) -> str:
+    """`corpus_collection` from the chunk ids alone (a distributed ingest knows the ids without the texts)."""
+    return CORPUS_PREFIX + stable_id(embedding_model, *sorted(set(chunk_ids)), length=20)
+
+
+def corpus_description(
+    chunks: Sequence[Chunk], embedding_model: str, sources: Iterable[str] | None = None, count: int | None = None
+) -> dict[str, str | int]:
+    """What a corpus collection holds, as Chroma collection metadata (for people listing a shared server); `sources`
+    and `count` stand in for the chunks when only those are known."""
+    names = sorted(set(sources) if sources is not None else {chunk.source for chunk in chunks})
     return {
-        "ragtest_sources": "; ".join(sources)[:1000],
-        "ragtest_documents": len(sources),
-        "ragtest_chunks": len(chunks),
+        "ragtest_sources": "; ".join(names)[:1000],
+        "ragtest_documents": len(names),
+        "ragtest_chunks": len(chunks) if count is None else count,
         "ragtest_embedding_model": embedding_model,
     }
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
 from ragtest_core.llm.batch import BATCH_REPLY, BatchLineFailed, BatchRunner
-from ragtest_core.llm.cache import LLMCache, cache_key
+from ragtest_core.llm.cache import ReplyCache, cache_key
 from ragtest_core.llm.config import LLMConfig
 from ragtest_core.llm.errors import EmptyReplyError, FormatRejectedError, RefusalError, classify_error
 from ragtest_core.llm.formats import (
@@ -41,7 +41,14 @@ from ragtest_core.llm.formats import (
     native_kwargs,
 )
 from ragtest_core.llm.guard import FitnessGuard
-from ragtest_core.llm.limits import CALL_ORDER, AdaptiveConcurrency, QueueKey, RateLimits
+from ragtest_core.llm.limits import (
+    CALL_ORDER,
+    AdaptiveConcurrency,
+    ConcurrencyLimit,
+    QueueKey,
+    RateLimits,
+    RequestLimits,
+)
 from ragtest_core.llm.loop import on_io_loop
 from ragtest_core.llm.messages import Prompt, structured_messages, to_messages, with_instructions
 from ragtest_core.llm.parsing import parse_structured, schema_instructions
@@ -67,10 +74,14 @@ class LLMClient:
         model: BaseChatModel,
         model_id: str,
         config: LLMConfig | None = None,
-        cache: LLMCache | None = None,
+        cache: ReplyCache | None = None,
         usage: UsageTracker | None = None,
         batch: BatchRunner | None = None,
+        concurrency: ConcurrencyLimit | None = None,
+        limits: RequestLimits | None = None,
     ) -> None:
+        """`concurrency`, `limits` and `cache` shared with other clients (the workers of a distributed run keep one
+        budget) replace the client's own."""
         self.model = model
         self.model_id = model_id
         self.config = config or LLMConfig()
@@ -78,11 +89,13 @@ class LLMClient:
         self.usage = usage or UsageTracker(model_id=model_id)
         #: Batch mode: first attempts go to the provider's Batch API (`ragtest_core.llm.batch`).
         self.batch = batch
-        self.concurrency = AdaptiveConcurrency(
+        self.concurrency: ConcurrencyLimit = concurrency or AdaptiveConcurrency(
             self.config.max_concurrency,
             floor=self.config.min_concurrency if self.config.adaptive else self.config.max_concurrency,
         )
-        self.limits = RateLimits.make(self.config.requests_per_second, self.config.tokens_per_minute)
+        self.limits: RequestLimits = limits or RateLimits.make(
+            self.config.requests_per_second, self.config.tokens_per_minute
+        )
         self.fatal: LLMPermanentError | None = None
         self.guard = FitnessGuard(model_id)
         self.usage.concurrency = self.config.max_concurrency

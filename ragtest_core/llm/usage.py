@@ -178,6 +178,12 @@ class UsageTracker:
             batch_output_tokens=output_tokens if batch else 0,
         )
 
+    def merge(self, stages: Mapping[str, Mapping[str, int]]) -> None:
+        """Add counts recorded elsewhere (the workers of a distributed run), per call label, to this tracker (and
+        to its current phase)."""
+        for stage, counts in stages.items():
+            self._update(stage, **{name: int(value) for name, value in counts.items()})
+
     def record_batch_failure(self, stage: str) -> None:
         self._update(stage, batch_failed_lines=1)
 

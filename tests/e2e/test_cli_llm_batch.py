@@ -50,7 +50,12 @@ def dataset(shared_data: Path, tmp_path: Path) -> Path:
     rows = load_wikieval(shared_data / "wikieval" / "wikieval.jsonl")[3:7]
     path = tmp_path / "wikieval4.jsonl"
     records = [
-        {"question": r["question"], "answer": r["answer"], "contexts": list(r["context_v1"]), "ground_truth": r["answer"]}
+        {
+            "question": r["question"],
+            "answer": r["answer"],
+            "contexts": list(r["context_v1"]),
+            "ground_truth": r["answer"],
+        }
         for r in rows
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
