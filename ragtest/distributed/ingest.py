@@ -38,6 +38,7 @@ EMBED_BATCH = 256
 def document_row(document: Document) -> dict[str, Any]:
     return {
         "kind": "document",
+        "path": "",
         "text": document.page_content,
         "metadata": json.dumps(document.metadata),
         "described": json.dumps(describe_document(document)),
@@ -106,7 +107,7 @@ def ingest_on_ray(state: RunState, store_dir: Path, embedder: Embedder) -> Corpu
     meta = testgen.corpus_description([], embedder.model_name, keys["source"].astype(str), len(set(ids)))
     store = testgen.ChunkStore(store_dir, embedder, collection=name, url=config.store_url, metadata=meta)
     with state.timed("embed"):
-        embedded = _embed(store, chunks, config.store_url, embedder.model_name, workers)
+        embedded = _embed(ray, store, chunks, config.store_url, embedder.model_name, workers)
     store.embedded = embedded
     return Corpus(store, len(record.documents), len(set(ids)), embedded, record)
 
@@ -121,16 +122,16 @@ def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> 
         parts.append(ray.data.from_items([document_row(page) for page in pages]))
     loaded = parts[0] if len(parts) == 1 else parts[0].union(*parts[1:])
     loaded = loaded.materialize()
-    info = loaded.select_columns(["kind", "text", "described"]).filter(lambda r: r["kind"] == "skipped").to_pandas()
-    described = loaded.select_columns(["kind", "described"]).filter(lambda r: r["kind"] == "document").to_pandas()
+    info = loaded.select_columns(["kind", "path", "described"]).take_all()  # no texts: a few fields a file
     record = SourceRecord(
-        [json.loads(d) for d in described["described"]], dict(zip(info["text"], info["described"], strict=True))
+        [json.loads(row["described"]) for row in info if row["kind"] == "document"],
+        {row["path"]: row["described"] for row in info if row["kind"] == "skipped"},
     )
-    documents = loaded.filter(lambda r: r["kind"] == "document")
+    documents = loaded.filter(expr="kind == 'document'")
     return documents, record
 
 
-def _embed(store: testgen.ChunkStore, chunks: Any, url: str | None, model: str, workers: int) -> int:
+def _embed(ray: Any, store: testgen.ChunkStore, chunks: Any, url: str | None, model: str, workers: int) -> int:
     """Embed (and write) the chunks not stored yet; returns how many were written."""
     if url is None:  # one writer for an embedded store: only the new chunks go to the workers
         present = store.existing_ids(chunks.select_columns(["chunk_id"]).to_pandas()["chunk_id"].tolist())
@@ -143,10 +144,8 @@ def _embed(store: testgen.ChunkStore, chunks: Any, url: str | None, model: str, 
         EmbedAndStore,
         fn_constructor_kwargs={"model": model, "collection": store.collection_name, "url": url},
         batch_size=EMBED_BATCH,
-        concurrency=workers,
+        compute=ray.data.ActorPoolStrategy(size=workers),
         num_cpus=1,
-        max_restarts=2,
-        max_task_retries=2,
     )
     if url is not None:
         return sum(int(n) for batch in pool.iter_batches(batch_size=None) for n in batch["written"])

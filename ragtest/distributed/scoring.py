@@ -4,7 +4,8 @@ A row's scores depend on nothing but the row, the judge's settings and the model
 a row scored on any worker, in any partition, scores what a single process gives it. The driver writes each row's
 results to a progress file the moment they arrive (keyed by a hash of the row, the metrics and the judge), and a
 driver killed and run again scores only the rows not in it; the results come back in the input's order. Ray
-restarts a lost worker (`max_restarts`) and runs its partition again (`max_task_retries`), so no row is lost.
+Data restarts a lost worker and runs its partition again (its actor pools default to unlimited restarts and task
+retries), so no row is lost.
 
 With the LLM judge every worker's client shares the run's budget (`ragtest.distributed.budget`), and each
 partition's token usage is added to the driver's.
@@ -119,6 +120,7 @@ def ray_row_scorer(state: RunState, progress_path: Path) -> RowScorer:
         identity = json.dumps([sorted(m.name for m in metrics), config.retrieval_k, judge, config.embedding_model, llm])
         keys = [row_key(row, identity) for row in rows]
         done = read_progress(progress_path)
+        state.stats["rows_resumed"] = sum(1 for key in set(keys) if key in done)
         todo = [
             {"key": key, "row": json.dumps(row, default=jsonable, ensure_ascii=False)}
             for key, row in dict(zip(keys, rows, strict=True)).items()
@@ -155,10 +157,8 @@ def _score_on_ray(
         ScorePartition,
         fn_constructor_kwargs=kwargs,
         batch_size=ROWS_PER_PARTITION,
-        concurrency=min(workers, partitions),
+        compute=ray.data.ActorPoolStrategy(size=min(workers, partitions)),
         num_cpus=1,
-        max_restarts=3,
-        max_task_retries=3,
     )
     progress_path.parent.mkdir(parents=True, exist_ok=True)
     try:

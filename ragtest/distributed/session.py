@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 from typing import Any
 
@@ -44,6 +45,11 @@ def ensure_ray(address: str | None, show_progress: bool = False) -> Any:
             ray.init(include_dashboard=False, **options)
         _started_here = True
         atexit.register(shutdown)
+    import ray.data
+
+    if not show_progress:
+        for name in ("ray", "ray.data"):
+            logging.getLogger(name).setLevel(logging.WARNING)
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = show_progress
     context.execution_options.preserve_order = True
