@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+import importlib.util
+
 from bench import eval_bench, interval_coverage, judge_bench, llm_bench, one_row_bench, testgen_bench
 
 
@@ -18,6 +20,13 @@ def main() -> int:
     eval_bench.main([])
     print("\n== bench.one_row_bench: start-up, one row with the local judge, against another checkout ==", flush=True)
     one_row_bench.main([])
+    if importlib.util.find_spec("ray") is not None:
+        from bench import ray_bench
+
+        print("\n== bench.ray_bench: ingest chunks/s and local-judge rows/s, one process and 1 or 2 Ray workers ==")
+        ray_bench.main([])
+    else:
+        print("\n== bench.ray_bench skipped: pip install 'ragtest[distributed]' ==")
     print("\n== bench.judge_bench: the LLM judge beside ragas 0.4.3 (builds .venv-ragas once) ==", flush=True)
     return judge_bench.main([])
 
