@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-
 import importlib.util
+import sys
 
 from bench import eval_bench, interval_coverage, judge_bench, llm_bench, one_row_bench, testgen_bench
 
