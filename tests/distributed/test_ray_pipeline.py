@@ -59,14 +59,43 @@ def test_ray_ingest_into_a_chroma_server_and_scores_equal_one_process(
     embedder: Embedder,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import ray
-
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for name in ARTICLES:
         shutil.copy(wiki_dir / name, corpus / name)
+    ingest_and_score(ray_cluster, chroma_server, corpus, 4, shared_data, tmp_path, embedder, monkeypatch)
+
+
+@pytest.mark.slow
+def test_ray_ingests_every_shared_corpus_and_scores_equal_one_process(
+    ray_cluster: str,
+    chroma_server: str,
+    shared_data: Path,
+    tmp_path: Path,
+    embedder: Embedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seven Wikipedia articles and the HTTPX docs (Markdown), one Ray ingest, 12 questions."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(shared_data / "wikipedia", corpus / "wikipedia")
+    shutil.copytree(shared_data / "docs" / "httpx", corpus / "httpx")
+    ingest_and_score(ray_cluster, chroma_server, corpus, 12, shared_data, tmp_path, embedder, monkeypatch)
+
+
+def ingest_and_score(
+    ray_cluster: str,
+    chroma_server: str,
+    corpus: Path,
+    size: int,
+    shared_data: Path,
+    tmp_path: Path,
+    embedder: Embedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ray
+
     testset = tmp_path / "ray" / "testset.jsonl"
-    generate = ["--quiet", "generate", "--source", str(corpus), "--size", "4", "--store-url", chroma_server]
+    generate = ["--quiet", "generate", "--source", str(corpus), "--size", str(size), "--store-url", chroma_server]
     assert main([*generate, "--output", str(testset), "--ray", ray_cluster]) == 0
     assert len([node for node in ray.nodes() if node["Alive"]]) == 2
     first = stats(testset)
@@ -83,12 +112,17 @@ def test_ray_ingest_into_a_chroma_server_and_scores_equal_one_process(
     assert stats(one_process)["chunks_embedded"] == 0 and read(one_process) == read(testset)
 
     answers = tmp_path / "answers.jsonl"
-    assert main(["--quiet", "answer", "--input", str(testset), "--output", str(answers), "--store-url", chroma_server]) == 0
+    assert (
+        main(["--quiet", "answer", "--input", str(testset), "--output", str(answers), "--store-url", chroma_server])
+        == 0
+    )
     monkeypatch.setattr(ray_scoring, "ROWS_PER_PARTITION", 8)  # several partitions for the two workers
     fiqa = shared_data / "fiqa" / "fiqa.jsonl"
     for dataset in (answers, fiqa):
         on_ray, here = tmp_path / "scored-ray" / dataset.name, tmp_path / "scored-here" / dataset.name
-        assert main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(on_ray), "--ray", ray_cluster]) == 0
+        assert (
+            main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(on_ray), "--ray", ray_cluster]) == 0
+        )
         assert main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(here)]) == 0
         assert_same_scores(read(on_ray), read(here), FIVE)
         assert not (on_ray.parent / "scores.partial.jsonl").exists()  # the progress file goes once all is scored

@@ -62,7 +62,9 @@ def test_a_killed_driver_resumes_from_its_progress(ray_cluster: str, shared_data
     manifest = json.loads(out.with_name("scores.manifest.json").read_text())
     assert manifest["stats"]["rows_resumed"] == kept  # the rows the killed driver had were not scored again
     here = tmp_path / "here" / "scores.jsonl"
-    assert main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(here), "--metrics", ",".join(FOUR)]) == 0
+    assert (
+        main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(here), "--metrics", ",".join(FOUR)]) == 0
+    )
     assert_same_scores(read(out), read(here), FOUR)
 
 
@@ -98,7 +100,9 @@ def test_a_lost_worker_loses_no_row(ray_cluster: str, shared_data: Path, tmp_pat
     assert on_ray.frame["faithfulness"].tolist() == pytest.approx(here.frame["faithfulness"].tolist(), abs=1e-6)
 
 
-def test_llm_judge_workers_keep_one_budget(ray_cluster: str, shared_data: Path, tmp_path: Path, monkeypatch: Any) -> None:
+def test_llm_judge_workers_keep_one_budget(
+    ray_cluster: str, shared_data: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
     monkeypatch.setattr(ray_scoring, "ROWS_PER_PARTITION", 4)
     dataset = tmp_path / "fiqa12.jsonl"
     read_dataset(shared_data / "fiqa" / "fiqa.jsonl").head(12).to_json(dataset, orient="records", lines=True)
@@ -106,12 +110,18 @@ def test_llm_judge_workers_keep_one_budget(ray_cluster: str, shared_data: Path, 
         llm = ["--judge", "llm", "--llm", "stub-model", "--llm-base-url", server.url, "--metrics", ",".join(FOUR)]
         llm += ["--llm-concurrency", "2", "--llm-fixed-concurrency"]
         out = tmp_path / "ray" / "scores.jsonl"
-        assert main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(out), "--ray", ray_cluster, *llm]) == 0
+        assert (
+            main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(out), "--ray", ray_cluster, *llm])
+            == 0
+        )
         sent = server.request_count
         assert sent > 12 and server.max_in_flight == 2  # two workers, each with calls to make: never more than 2
         usage = json.loads(out.with_name("scores.manifest.json").read_text())["llm_usage"]["total"]
         assert usage["calls"] == sent and usage["input_tokens"] > 0  # the workers' usage reached the driver
-        assert main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(out), "--ray", ray_cluster, *llm]) == 0
+        assert (
+            main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(out), "--ray", ray_cluster, *llm])
+            == 0
+        )
         assert server.request_count == sent  # every reply came from the run's one cache
         here = tmp_path / "here" / "scores.jsonl"
         assert main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(here), *llm]) == 0
