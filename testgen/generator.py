@@ -19,19 +19,20 @@ import asyncio
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic
+from typing import Any
 
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import TestSample, stable_id
 from testgen.chunking import Chunk
-from testgen.contexts import DEFAULT_K_NEIGHBOURS, P, build_contexts, draw_roots
+from testgen.contexts import DEFAULT_K_NEIGHBOURS, build_contexts, draw_roots
 from testgen.critic import Critic, LLMCritic, OfflineCritic
 from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, QuestionRules
 from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution, renormalise
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
 from testgen.store import ChunkKey, ChunkStore
+from testgen.walkers import Walker, start_walkers
 from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 
 MAX_BATCH = 48
@@ -41,8 +42,6 @@ ZERO_YIELD_PATIENCE = 20
 #: (the offline writer's multi_context on text with few bridges or comparisons).
 LOW_YIELD_CONTEXTS = 100
 LOW_YIELD = 0.02
-#: The most questions asked of one context when the roots run out (each pass over the roots asks one more).
-MAX_QUESTIONS_PER_CONTEXT = 4
 
 
 class TestsetGenerator:
@@ -222,7 +221,7 @@ class TestsetGenerator:
         return targets
 
     def _top_up_exhausted(
-        self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, _Walker[ChunkKey]]
+        self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, Walker[ChunkKey]]
     ) -> None:
         """Move the missing count of types with no roots left to the open types (or fail when strict)."""
         for kind, count in missing.items():
@@ -242,7 +241,7 @@ class TestsetGenerator:
     def _plan(
         self,
         missing: dict[str, int],
-        walkers: dict[str, _Walker[ChunkKey]],
+        walkers: dict[str, Walker[ChunkKey]],
         produced: Counter[str],
         tried: Counter[str],
     ) -> list[tuple[ChunkKey, str]]:
@@ -257,7 +256,7 @@ class TestsetGenerator:
     async def _run(
         self,
         pairs: Sequence[tuple[ChunkKey, str]],
-        walkers: Mapping[str, _Walker[ChunkKey]],
+        walkers: Mapping[str, Walker[ChunkKey]],
         k_neighbours: int,
         screen: Screen,
         wanted: dict[str, int],
@@ -305,7 +304,7 @@ class TestsetGenerator:
 
     def _stop_barren(
         self,
-        walkers: Mapping[str, _Walker[ChunkKey]],
+        walkers: Mapping[str, Walker[ChunkKey]],
         produced: Counter[str],
         tried: Counter[str],
         targets: Mapping[str, int],
@@ -380,58 +379,8 @@ def batch_sizes(
     return wants
 
 
-def start_walkers(roots: Sequence[P], targets: Mapping[str, int], per_context: int = 1) -> dict[str, _Walker[P]]:
-    """One walker per question type, each starting at its own share of the root order (all share one list)."""
-    return {
-        kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context)
-        for i, kind in enumerate(targets)
-    }
-
-
 def _missing(targets: Mapping[str, int], produced: Mapping[str, int]) -> dict[str, int]:
     return {kind: targets[kind] - produced.get(kind, 0) for kind in targets if targets[kind] > produced.get(kind, 0)}
-
-
-class _Walker(Generic[P]):
-    """One question type's pointer over the root order, starting at `offset` (the order is shared, not copied). When
-    the order is used up, the roots whose last write gave all the questions asked (they may have more) are walked
-    again, one question more each."""
-
-    def __init__(self, roots: Sequence[P], offset: int, per_context: int = 1) -> None:
-        self.order = roots
-        self.offset = offset
-        self.next = 0
-        self.per_context = per_context
-        self.fruitful: list[P] = []
-        self.stopped = False
-
-    def left(self) -> int:
-        return len(self.order) - self.next
-
-    @property
-    def active(self) -> bool:
-        """Whether the walker can still give roots (this pass, or another pass with more questions a root)."""
-        if self.stopped:
-            return False
-        if self.left() == 0 and self.fruitful and self.per_context < MAX_QUESTIONS_PER_CONTEXT:
-            self.order, self.offset, self.next, self.fruitful = self.fruitful, 0, 0, []
-            self.per_context += 1
-        return self.left() > 0
-
-    def take(self, count: int) -> list[P]:
-        if not self.active:
-            return []
-        size = len(self.order)
-        chosen = [self.order[(self.offset + i) % size] for i in range(self.next, min(size, self.next + count))]
-        self.next += len(chosen)
-        return chosen
-
-    def note(self, root: P, written: int) -> None:
-        if written >= self.per_context:
-            self.fruitful.append(root)
-
-    def stop(self) -> None:
-        self.stopped = True
 
 
 def _progress(total: int, enabled: bool) -> Any:
