@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 
-from bench import eval_bench, interval_coverage, judge_bench, llm_bench, one_row_bench, testgen_bench
+from bench import eval_bench, interval_coverage, judge_bench, llm_bench, one_row_bench, ppi_coverage, testgen_bench
 
 
 def main() -> int:
@@ -15,6 +15,8 @@ def main() -> int:
     testgen_bench.main([])
     print("\n== bench.interval_coverage: coverage of 95% interval methods at n = 8..60 ==", flush=True)
     interval_coverage.main([])
+    print("\n== bench.ppi_coverage: prediction-powered intervals with a biased judge, 50-200 labels ==", flush=True)
+    ppi_coverage.main([])
     print("\n== bench.eval_bench: local judge rows per second, onnx and torch embeddings ==", flush=True)
     eval_bench.main([])
     print("\n== bench.one_row_bench: start-up, one row with the local judge, against another checkout ==", flush=True)

@@ -27,12 +27,13 @@ from evaluation.metric import Judge, Metric
 from evaluation.metrics.retrieval import RetrievalMetric
 from evaluation.registry import ALL, resolve_metrics
 from evaluation.sample import Sample
+from evaluation.stability import combine_rows, repeats_column, spread_column, stability_summary
 from evaluation.stats import summarise
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import records
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
-from ragtest_core.llm.limits import CALL_ORDER
+from ragtest_core.llm.limits import CALL_ORDER, REPEAT
 from ragtest_core.relevance import load_centring_mean
 from ragtest_core.schema import MAPPED_CONTEXT_IDS, MetricResult, reason_column
 
@@ -42,6 +43,8 @@ if TYPE_CHECKING:  # annotations only: the client module imports LangChain's cha
 JudgeName = Literal["local", "llm"]
 #: Scores rows elsewhere (e.g. on a cluster): the selected metrics and the rows -> each row's results, in order.
 RowScorer = Callable[[Sequence[Metric], list[dict[str, Any]]], list[dict[str, MetricResult]]]
+#: Texts a local partition embeds at most when the embedder does not say how many it keeps.
+DEFAULT_PARTITION_TEXTS = 10_000
 
 
 @dataclass
@@ -86,10 +89,6 @@ def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None) -> 
     raise RagtestError(f"unknown judge {judge!r}; use 'local' or 'llm'")
 
 
-#: Texts a local partition embeds at most when the embedder does not say how many it keeps.
-DEFAULT_PARTITION_TEXTS = 10_000
-
-
 def local_partitions(
     judge: LocalJudge, metrics: Sequence[Metric], samples: Sequence[Sample], max_texts: int | None = None
 ) -> Iterator[tuple[range, list[str]]]:
@@ -129,6 +128,7 @@ async def aevaluate_dataset(
     embedder: Embedder | None = None,
     show_progress: bool = True,
     retrieval_k: int | None = None,
+    repeats: int = 1,
     row_scorer: RowScorer | None = None,
 ) -> EvaluationResult:
     """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
@@ -137,54 +137,84 @@ async def aevaluate_dataset(
     if metrics is not None and ALL in ([metrics] if isinstance(metrics, str) else list(metrics)):
         selected, skipped = feedable(frame, selected)
     check_columns(frame, selected)
+    if repeats < 1:
+        raise RagtestError(f"repeats must be at least 1, got {repeats}")
+    if repeats > 1 and judge != "llm":
+        raise RagtestError("repeats apply to the LLM judge; the local judge gives the same score every time")
+    if repeats > 1 and row_scorer is not None:
+        raise RagtestError("repeats are scored in this process: leave out the row scorer (--ray) to repeat")
     rows = records(frame)
     samples = [Sample.from_row(row) for row in rows]
-    if row_scorer is not None:
-        results = row_scorer(selected, rows)
-    else:
-        active = make_judge(judge, llm, embedder)
-        results = await score_samples(selected, active, samples, f"scoring ({judge} judge)", show_progress)
     names = [m.name for m in selected]
-    return EvaluationResult(
-        frame=with_mapped_ids(scored_frame(frame, names, results), selected, samples),
-        summary=summarise(names, results, groups=groups_of(samples)),
-        results=results,
-        judge=str(judge),
-        skipped=skipped,
-    )
+    desc = f"scoring ({judge} judge)" + (f" x{repeats}" if repeats > 1 else "")
+    with tqdm(total=len(samples) * repeats, desc=desc, unit="row", disable=not show_progress) as bar:
+        if row_scorer is not None:
+            runs = [row_scorer(selected, rows)]
+        else:
+            runs = await asyncio.gather(
+                *(score_with_new_judge(selected, judge, llm, embedder, samples, bar, r) for r in range(repeats))
+            )
+    results = runs[0] if repeats == 1 else combine_rows(runs, names, {m.name: m.threshold for m in selected})
+    summary = summarise(names, results, groups=groups_of(samples))
+    out = with_mapped_ids(scored_frame(frame, names, results), selected, samples)
+    if repeats > 1:
+        for name in names:
+            summary[name]["stability"] = stability_summary(results, name, repeats)
+        add_repeat_columns(out, names, results)
+    return EvaluationResult(frame=out, summary=summary, results=results, judge=str(judge), skipped=skipped)
+
+
+async def score_with_new_judge(
+    metrics: Sequence[Metric],
+    judge: str,
+    llm: LLMClient | None,
+    embedder: Embedder | None,
+    samples: Sequence[Sample],
+    bar: tqdm | None,
+    repeat: int = 0,
+) -> list[dict[str, MetricResult]]:
+    """Every row scored by a judge of its own (repeat r > 0: calls of its own, see `ragtest_core.llm.REPEAT`)."""
+    return await score_samples(metrics, make_judge(judge, llm, embedder), samples, bar, repeat)
 
 
 async def score_samples(
-    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], desc: str, show_progress: bool
+    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], bar: tqdm | None, repeat: int = 0
 ) -> list[dict[str, MetricResult]]:
     """Every metric on every row, in row order: the local judge partition by partition (`local_partitions`),
     the LLM judge all at once (then closed)."""
-    with tqdm(total=len(samples), desc=desc, unit="row", disable=not show_progress) as bar:
-        if isinstance(judge, LLMJudge):
-            try:
-                return await score_rows(metrics, judge, samples, bar)
-            finally:
-                judge.close()
-        results: list[dict[str, MetricResult]] = []
-        for rows, texts in local_partitions(judge, metrics, samples):
-            embed_in_batches(judge.embedder, texts)
-            results.extend(await score_rows(metrics, judge, [samples[i] for i in rows], bar, offset=rows.start))
-        return results
+    if isinstance(judge, LLMJudge):
+        try:
+            return await score_rows(metrics, judge, samples, bar, repeat)
+        finally:
+            judge.close()
+    results: list[dict[str, MetricResult]] = []
+    for rows, texts in local_partitions(judge, metrics, samples):
+        embed_in_batches(judge.embedder, texts)
+        part = [samples[i] for i in rows]
+        results.extend(await score_rows(metrics, judge, part, bar, repeat, offset=rows.start))
+    return results
 
 
 async def score_rows(
-    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], bar: Any = None, offset: int = 0
+    metrics: Sequence[Metric],
+    judge: Judge,
+    samples: Sequence[Sample],
+    bar: tqdm | None,
+    repeat: int = 0,
+    offset: int = 0,
 ) -> list[dict[str, MetricResult]]:
     """Every metric on every row, all at once; a row's calls carry its index, so earlier rows finish first."""
 
     async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
         CALL_ORDER.set(offset + index)
+        REPEAT.set(repeat)
         scored = await asyncio.gather(*(m.ascore(sample, judge) for m in metrics))
         if bar is not None:
             bar.update(1)
         return {m.name: r for m, r in zip(metrics, scored, strict=True)}
 
-    return list(await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples))))
+    results = await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples)))
+    return list(results)
 
 
 def score_records(
@@ -197,9 +227,19 @@ def score_records(
     """Each row's `MetricResult`s, in order, without a summary: what a worker scoring one partition of a
     distributed run returns (a row's scores depend on the row alone, so partitions scored apart score alike)."""
     selected = resolve_metrics(metrics)
-    active = make_judge(judge, llm, embedder)
     samples = [Sample.from_row(row) for row in rows]
-    return run_sync(score_samples(selected, active, samples, "", False))
+    return run_sync(score_with_new_judge(selected, str(judge), llm, embedder, samples, None))
+
+
+def add_repeat_columns(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> None:
+    """`<metric>_repeats` (each repeat's score) and `<metric>_spread` (max - min) beside each score column."""
+    for name in names:
+        frame[repeats_column(name)] = pd.Series(
+            [r[name].details.get("repeats") for r in results], index=frame.index, dtype=object
+        )
+        frame[spread_column(name)] = pd.Series(
+            [r[name].details.get("spread") for r in results], index=frame.index, dtype=object
+        )
 
 
 def evaluate_dataset(
@@ -210,6 +250,7 @@ def evaluate_dataset(
     embedder: Embedder | None = None,
     show_progress: bool = True,
     retrieval_k: int | None = None,
+    repeats: int = 1,
     row_scorer: RowScorer | None = None,
 ) -> EvaluationResult:
     """Score every row of `frame` with every selected metric.
@@ -223,9 +264,13 @@ def evaluate_dataset(
     retrieved context's gold id where it is a gold chunk (matched by id or text), else its own id.
     `metrics="all"` (or a list holding "all") scores every registered metric the dataset has the columns for
     (the others are in `result.skipped`). `retrieval_k` cuts hit_rate and ndcg at k (default: all retrieved).
-    `row_scorer` scores the rows elsewhere (a cluster: `ragtest.distributed`); the rest is the same.
+    `repeats` > 1 (LLM judge only) scores every row that many times and keeps the mean, with each metric's
+    stability in the summary (`evaluation.stability`). `row_scorer` scores the rows elsewhere (a cluster:
+    `ragtest.distributed`); the rest is the same.
     """
-    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, retrieval_k, row_scorer))
+    return run_sync(
+        aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, retrieval_k, repeats, row_scorer)
+    )
 
 
 def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> pd.DataFrame:

@@ -26,11 +26,11 @@ _PLAIN = (int, float, str, bool, tuple)
 
 
 def module_constants(module: ModuleType) -> dict[str, Any]:
-    """The module's upper-case constants of plain types (numbers, text, tuples), by name."""
+    """The module's upper-case constants of plain types (numbers, text, tuples; sets as sorted lists), by name."""
     return {
-        name: value
+        name: sorted(value) if isinstance(value, frozenset) else value
         for name, value in sorted(vars(module).items())
-        if name.isupper() and not name.startswith("_") and isinstance(value, _PLAIN)
+        if name.isupper() and not name.startswith("_") and isinstance(value, (*_PLAIN, frozenset))
     }
 
 

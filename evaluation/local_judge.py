@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from evaluation.refusal import is_noncommittal_sentence
+from evaluation.refusal import committed_part
 from ragtest_core import relevance as rel
 from ragtest_core.embeddings import Embedder
 from ragtest_core.support import (
@@ -32,12 +32,19 @@ from ragtest_core.support import (
     claim_support,
     load_params,
 )
-from ragtest_core.textunits import claim_sentences, content_keys, unit
+from ragtest_core.textunits import claim_sentences, content_keys, makes_claim, unit
 
 #: How many rows' evidence a judge keeps (the metrics of one row share it; a row's score never depends on it).
 EVIDENCE_CACHE_ROWS = 64
 #: A reference sentence is further cut at "; " ("MyHDL: a language; PyPy: an interpreter" is two statements).
 _STATEMENT_BREAK = re.compile(r";\s+")
+
+
+def text_claims(text: str) -> list[str]:
+    """The statements a text makes: its sentences that make a claim (`ragtest_core.textunits.makes_claim`),
+    citation markers removed, hedging clauses dropped ("I'm not sure, but it was 1991" states "it was 1991")."""
+    committed = (committed_part(s) for s in claim_sentences(text))
+    return [c for c in committed if c and makes_claim(c)]
 
 
 def sha256_of(path: str | Path) -> str:
@@ -91,8 +98,8 @@ class LocalJudge:
         return content_keys(text)
 
     def claims(self, text: str) -> list[str]:
-        """The statements a text makes: sentences with content words, citation markers removed, hedges dropped."""
-        return [s for s in claim_sentences(text) if not is_noncommittal_sentence(s)]
+        """The statements a text makes (`text_claims`)."""
+        return text_claims(text)
 
     def statements(self, text: str) -> list[str]:
         """A reference's statements: its claims, further cut at semicolons."""

@@ -158,6 +158,21 @@ def faithfulness_call(contexts: Sequence[str], statements: Sequence[str]) -> Pla
     )
 
 
+def entailment_call(stage: str, texts: Sequence[str], statements: Sequence[str]) -> PlannedCall:
+    """Each statement judged against `texts` (the faithfulness instructions: one verdict per statement, in order);
+    the claim diagnostics check answer claims against the reference, reference claims against the answer, and
+    both against each context alone."""
+    data = f"context:\n{_contexts(texts)}\n\nstatements:\n{_numbered(statements)}"
+    return PlannedCall(
+        stage,
+        data,
+        StatementVerdicts,
+        echo=tuple(statements),
+        items=len(statements),
+        instructions=FAITHFULNESS_INSTRUCTIONS,
+    )
+
+
 def question_generation_call(answer: str) -> PlannedCall:
     """Questions generated from the answer alone (RAGAS)."""
     return PlannedCall(

@@ -386,11 +386,43 @@ class RunConfig(Section):
         Field(ge=1, description="Ray workers a stage uses (each takes one CPU and loads the embedding model once)"),
         Opt(group="distributed", default_text="one per CPU of the cluster"),
     ] = None
+    repeats: Annotated[
+        int,
+        Field(
+            ge=1,
+            description="score every row N times with the LLM judge (each repeat asks the model again, past the "
+            "cache) and report per metric the share of rows whose verdict changed and each row's spread",
+        ),
+        Opt(group="evaluation", metavar="N"),
+    ] = 1
+    labels: Annotated[
+        str | None,
+        Field(
+            description="human labels (labels.jsonl, as `ragtest review` writes it): every labelled metric also gets "
+            "its prediction-powered mean (PPI++) with a 95% interval that corrects the judge's bias"
+        ),
+        Opt(group="evaluation", metavar="FILE", default_text="none"),
+    ] = None
+    testset: Annotated[
+        str | None,
+        Field(
+            description="start from this test set instead of generating one (its reviewed copy X.reviewed.jsonl "
+            "when `ragtest review` wrote one); the reference RAG reads the store beside it"
+        ),
+        Opt(group="testset", metavar="FILE", default_text="generate one"),
+    ] = None
 
     @field_validator("metrics", mode="before")
     @classmethod
     def _metric_names(cls, value: Any) -> Any:
         return parse_metric_list(value) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _repeats_need_the_llm_judge(self) -> RunConfig:
+        if self.repeats > 1 and self.resolved_judge() != "llm":
+            raise ValueError("--repeats needs the LLM judge (--llm SPEC or --llm-base-url URL); the local judge "
+                             "gives the same score every time")  # fmt: skip
+        return self
 
     def resolved_judge(self) -> str:
         """'llm' when an LLM is configured and the judge is 'auto', else the judge asked for ('local' offline)."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from ragtest import dry_run
 from ragtest.config import RunConfig
+from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import ANSWERS_FILE, SCORES_FILE, SUMMARY_FILE, TESTSET_FILE, RunState
 from ragtest_core.datasets import read_dataset, read_rows, records
 from ragtest_core.llm.usage import UsageTracker, load_prices
@@ -50,11 +51,13 @@ def dry_run_report(config: RunConfig, command: str, input_path: str | None = Non
         estimate = dry_run.RunEstimate()
         if config.resolved_judge() == "llm":
             rows = records(read_dataset(Path(input_path)))
-            dry_run.estimate_evaluate(estimate, rows, dry_run.metric_names(config))
+            dry_run.estimate_evaluate(estimate, rows, dry_run.metric_names(config), config.repeats)
     elif command == "answer" and input_path:
         estimate = dry_run.RunEstimate()
         if not config.rag:
             dry_run.estimate_answer_rows(estimate, read_rows(Path(input_path)), config.rag_k)
+    elif command == "run" and config.testset:
+        estimate = dry_run.estimate_on_testset(config, read_rows(reviewed_or_original(Path(config.testset))))
     else:
         estimate = dry_run.estimate_run(config, phases=("generate",) if command == "generate" else None)
     estimate.batch = config.llm.batch

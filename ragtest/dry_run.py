@@ -211,10 +211,12 @@ def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, chu
         item.add(call.text(), estimate_tokens(typical_answer(chunks, index + 1)))
 
 
-def estimate_evaluate(estimate: RunEstimate, rows: Iterable[Mapping[str, Any]], metrics: Sequence[str]) -> None:
+def estimate_evaluate(
+    estimate: RunEstimate, rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], repeats: int = 1
+) -> None:
     """Every judge call for `rows` (question, answer, contexts, ground_truth), as `evaluation.plan_llm_calls`
-    plans them from each metric's own prompts."""
-    estimate.add_planned(evaluation.plan_llm_calls(list(rows), list(metrics)), "evaluate")
+    plans them from each metric's own prompts; `--repeats N` sends each N times."""
+    estimate.add_planned(evaluation.plan_llm_calls(list(rows), list(metrics)) * repeats, "evaluate")
 
 
 def _text(value: Any) -> str:
@@ -255,6 +257,23 @@ def estimate_answer_rows(estimate: RunEstimate, rows: Sequence[Mapping[str, Any]
     estimate_answer(estimate, [_text(row.get("question")) for row in rows], k, chunks)
 
 
+def estimate_on_testset(config: RunConfig, rows: Sequence[Mapping[str, Any]]) -> RunEstimate:
+    """`run --testset`: no generation; the reference RAG's calls for the test set, and the judge's, with each
+    reference answer and its gold contexts standing in for the RAG's answer and retrieved contexts."""
+    estimate = RunEstimate()
+    if not config.rag:
+        estimate_answer_rows(estimate, rows, config.rag_k)
+    else:
+        estimate.notes.append("answer: your adapter's own LLM calls are not counted")
+    if config.resolved_judge() == "llm":
+        stand_in = [
+            {**row, "answer": row.get("ground_truth") or "", "contexts": as_str_list(row.get("reference_contexts"))}
+            for row in rows
+        ]
+        estimate_evaluate(estimate, stand_in, metric_names(config), config.repeats)
+    return estimate
+
+
 def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunEstimate:
     """The whole `ragtest run` (or only `phases`): generate, answer (reference RAG), evaluate (LLM judge)."""
     phases = phases or ("generate", "answer", "evaluate")
@@ -273,5 +292,6 @@ def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunE
     else:
         estimate.notes.append("answer: your adapter's own LLM calls are not counted")
     if "evaluate" in phases and config.resolved_judge() == "llm":
-        estimate_evaluate(estimate, typical_rows(gen.size, config.rag_k, chunks, question), metric_names(config))
+        rows = typical_rows(gen.size, config.rag_k, chunks, question)
+        estimate_evaluate(estimate, rows, metric_names(config), config.repeats)
     return estimate

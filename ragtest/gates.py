@@ -5,6 +5,8 @@ Both gates fail only on a *significant* shortfall, judged by the 95% interval (`
 - `--fail-if "faithfulness<-0.02,context_recall<-0.05"`: fails when the upper bound of the interval of the change
   (new - base) lies below the threshold, i.e. even the most favourable plausible change is a drop of more than
   0.02. A drop that the interval cannot tell from noise passes.
+  When both runs have human labels for the metric, the prediction-powered change (`ragtest.compare_ppi`) is
+  judged instead: the labels correct the judge's bias.
 - `--fail-under "faithfulness=0.8"`: fails when the upper bound of the interval of the mean lies below 0.8.
 
 A gate on a metric with fewer than 2 scored rows (no interval) fails, saying so: it cannot vouch for the metric.
@@ -18,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ragtest.compare_ppi import PPIChange
 from ragtest.comparison import Comparison
 from ragtest_core.errors import RagtestError
 
@@ -75,6 +78,10 @@ def check_fail_if(comparison: Comparison, rules: Sequence[GateRule]) -> list[Gat
     _unknown(rules, list(comparison.metrics), "--fail-if")
     results = []
     for rule in rules:
+        labelled = comparison.ppi.get(rule.metric)
+        if labelled is not None and labelled.ci_high is not None and labelled.change is not None:
+            results.append(ppi_gate(rule, labelled))
+            continue
         stats = comparison.metrics[rule.metric].overall
         if stats.ci_high is None or stats.difference is None:
             results.append(GateResult(rule, False, f"{rule.metric}: FAIL, only {stats.n} paired row(s) scored"))
@@ -84,6 +91,18 @@ def check_fail_if(comparison: Comparison, rules: Sequence[GateRule]) -> list[Gat
         verdict = "pass" if passed else f"FAIL, a significant drop: even the upper bound is below {rule.threshold:+g}"
         results.append(GateResult(rule, passed, f"{rule.metric} < {rule.threshold:+g}: {verdict} ({span})"))
     return results
+
+
+def ppi_gate(rule: GateRule, change: PPIChange) -> GateResult:
+    """A --fail-if rule judged on the prediction-powered change (both runs have human labels)."""
+    assert change.ci_high is not None and change.change is not None and change.ci_low is not None
+    passed = change.ci_high >= rule.threshold
+    span = (
+        f"PPI change {change.change:+.3f} with {change.n_labels} labels, "
+        f"95% interval [{change.ci_low:+.3f}, {change.ci_high:+.3f}]"
+    )
+    verdict = "pass" if passed else f"FAIL, a significant drop: even the upper bound is below {rule.threshold:+g}"
+    return GateResult(rule, passed, f"{rule.metric} < {rule.threshold:+g}: {verdict} ({span})")
 
 
 def check_fail_under(summary: Mapping[str, Mapping[str, Any]], rules: Sequence[GateRule]) -> list[GateResult]:

@@ -14,12 +14,13 @@ import pandas as pd
 import evaluation
 import rag_under_test
 import testgen
-from ragtest import dry_run
+from ragtest import dry_run, trust
 from ragtest.config import RunConfig
 from ragtest.documents import SourceRecord
 from ragtest.ingest import ingest
 from ragtest.manifest import write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_rows, write_scored
+from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import (
     ANSWERS_FILE,
     ANSWERS_PROGRESS_FILE,
@@ -31,7 +32,7 @@ from ragtest.run_state import (
 )
 from ragtest.settings import iter_settings, to_flags
 from ragtest_core.asyncio_utils import run_sync
-from ragtest_core.datasets import read_dataset, records, write_dataset
+from ragtest_core.datasets import read_dataset, read_rows, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import CORPUS_ID, TestSample
@@ -218,7 +219,7 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
     expected = None
     if judge == "llm" and state.llm is not None:
         estimate = dry_run.RunEstimate()
-        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config))
+        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config), config.repeats)
         expected = estimate.phase_calls("evaluate")
     progress = state.run_dir / SCORES_PROGRESS_FILE
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
@@ -230,9 +231,11 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
             embedder=get_embedder(config.embedding_model),
             show_progress=state.show_progress,
             retrieval_k=config.retrieval_k,
+            repeats=config.repeats,
             row_scorer=distributed_scorer(state, judge, progress),
         )
     progress.unlink(missing_ok=True)
+    trust.attach_ppi(state, result)
     if result.skipped:
         state.stats["metrics_skipped"] = dict(result.skipped)
         names = ", ".join(f"{name} (needs {lack})" for name, lack in result.skipped.items())
@@ -241,9 +244,10 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
 
 
 def distributed_scorer(state: RunState, judge: str, progress: Path) -> evaluation.engine.RowScorer | None:
-    """Scoring on Ray with `--ray` (the LLM judge too, unless its calls go in provider batches), else None."""
+    """Scoring on Ray with `--ray` (the LLM judge too, unless its calls go in provider batches or are repeated),
+    else None."""
     config = state.config
-    if config.ray_address is None or (judge == "llm" and config.llm.batch):
+    if config.ray_address is None or (judge == "llm" and config.llm.batch) or config.repeats > 1:
         return None
     from ragtest.distributed import ray_row_scorer  # only with --ray: it imports Ray
 
@@ -260,12 +264,42 @@ def evaluate_file(
     return result, document
 
 
+def testset_to_answer(path: Path) -> Path:
+    """The test set `answer` reads: the reviewed copy `ragtest review` wrote beside `path`, when there is one."""
+    source = reviewed_or_original(path)
+    if source != path:
+        print(f"ragtest: using the reviewed test set {source} (rejected questions left out, edits applied)",
+              file=sys.stderr)  # fmt: skip
+    return source
+
+
+def existing_testset(state: RunState, path: Path) -> tuple[list[dict[str, Any]], Path]:
+    """`run --testset PATH`: the test set's rows (its reviewed copy when there is one), copied into the run
+    directory as its test set, and the store beside it (for the reference RAG)."""
+    if not path.is_file():
+        raise RagtestError(f"--testset: not found: {path}")
+    source = testset_to_answer(path)
+    rows = read_rows(source)
+    if not rows:
+        raise RagtestError(f"--testset: {source} holds no questions")
+    inherit_testset_facts(state, input_manifest(source))
+    state.stats["testset_from"] = str(source)
+    own = state.run_dir / TESTSET_FILE
+    if own.resolve() not in (source.resolve(), path.resolve()):
+        write_dataset(rows, own)
+    return rows, source.parent / STORE_DIR
+
+
 def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
     """generate -> answer -> evaluate into one run directory, with summary, manifest and report."""
     state = open_run(config, out_dir, show_progress=show_progress)
     started = time.perf_counter()
-    samples = generate_testset(state)
-    rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
+    if config.testset:
+        testset, store_dir = existing_testset(state, Path(config.testset))
+        rows = answer_testset(state, testset, store_dir=store_dir, columns=columns)
+    else:
+        samples = generate_testset(state)
+        rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
     result = evaluate_frame(state, pd.DataFrame(rows))
     state.timings["total"] = round(time.perf_counter() - started, 3)
     write_manifest(state)

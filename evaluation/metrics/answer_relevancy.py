@@ -30,7 +30,7 @@ from evaluation.prompts import GeneratedQuestions, question_generation_call
 from evaluation.sample import Sample
 from evaluation.scores import answer_relevancy_score
 from ragtest_core.llm.plan import PlannedCall
-from ragtest_core.relevance import question_parts
+from ragtest_core.relevance import question_parts, readings
 from ragtest_core.schema import ANSWER, QUESTION, MetricResult
 
 __all__ = ["AnswerRelevancy", "AnswerRelevancyRaw", "question_parts"]
@@ -50,7 +50,10 @@ class AnswerRelevancy(Metric):
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        return [sample.question or "", *judge.claims(sample.answer or "")]
+        question, claims = sample.question or "", judge.claims(sample.answer or "")
+        if not self.centred:
+            return [question, *claims]
+        return [question, *(text for claim in claims for text in readings(question, claim))]
 
     def _result(self, raw: np.ndarray, centred: np.ndarray, mean: np.ndarray | None, what: str) -> MetricResult:
         chosen = centred if self.centred and mean is not None else raw

@@ -43,6 +43,7 @@ from ragtest_core.llm.formats import (
 from ragtest_core.llm.guard import FitnessGuard
 from ragtest_core.llm.limits import (
     CALL_ORDER,
+    REPEAT,
     AdaptiveConcurrency,
     ConcurrencyLimit,
     QueueKey,
@@ -235,6 +236,8 @@ class LLMClient:
         }
         if extra:
             params["format"] = format_key(extra)
+        if REPEAT.get():
+            params["repeat"] = REPEAT.get()
         key = cache_key(self.model_id, [message_dict(m) for m in messages], params)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             self.usage.record_cache_hit(stage)

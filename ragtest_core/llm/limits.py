@@ -19,6 +19,9 @@ from langchain_core.rate_limiters import InMemoryRateLimiter
 #: Where the work a call serves stands in its stage (e.g. the row index): among calls of equal priority, earlier
 #: work goes first, so a row's dependent calls follow its first ones instead of queueing behind every other row.
 CALL_ORDER: ContextVar[int] = ContextVar("ragtest_call_order", default=0)
+#: Which repeat of a judgement a call serves (`--repeats N`): repeat r > 0 is a call of its own, with its own cache
+#: entry, so the N repeats really ask the model N times (and a re-run of the same command repeats no paid call).
+REPEAT: ContextVar[int] = ContextVar("ragtest_repeat", default=0)
 
 #: Sort key of a waiting call: (-priority, order); ties go first come, first served.
 QueueKey = tuple[int, int]

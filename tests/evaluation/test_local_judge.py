@@ -149,3 +149,15 @@ def test_judge_settings_name_every_parameter_and_shipped_file() -> None:
     other = judge_settings("local", LocalJudgeSettings(centring_source="my corpus"))
     assert other["fingerprint"] != local["fingerprint"] and not other["settings"]["calibrated_for_this_mean"]
     assert judge_settings("llm")["fingerprint"] != local["fingerprint"]
+
+
+def test_judge_settings_follow_the_word_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The filler list decides which capitalised words are names: changing it changes the fingerprint, so runs
+    scored before and after are never compared as alike."""
+    from evaluation import judge_settings
+    from ragtest_core import textunits
+
+    before = judge_settings("local")
+    assert "yeah" in before["settings"]["constants"]["ragtest_core.textunits"]["FILLERS"]
+    monkeypatch.setattr(textunits, "FILLERS", textunits.FILLERS - {"yeah"})
+    assert judge_settings("local")["fingerprint"] != before["fingerprint"]
