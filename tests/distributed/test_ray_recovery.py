@@ -41,7 +41,7 @@ def bigger_fiqa(shared_data: Path, folder: Path, copies: int) -> Path:
 
 
 def test_a_killed_driver_resumes_from_its_progress(ray_cluster: str, shared_data: Path, tmp_path: Path) -> None:
-    dataset = bigger_fiqa(shared_data, tmp_path, 6)  # 180 rows
+    dataset = bigger_fiqa(shared_data, tmp_path, 12)  # 360 rows: 12 partitions of 32
     out = tmp_path / "ray" / "scores.jsonl"
     args = ["--quiet", "evaluate", "--input", str(dataset), "--output", str(out), "--ray", ray_cluster]
     args += ["--metrics", ",".join(FOUR)]
@@ -50,14 +50,14 @@ def test_a_killed_driver_resumes_from_its_progress(ray_cluster: str, shared_data
     driver = subprocess.Popen([sys.executable, "-c", CLI, *args], env=env, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 400
     while time.monotonic() < deadline and driver.poll() is None:
-        if progress.exists() and len(progress.read_text().splitlines()) >= 32:
+        if progress.exists() and progress.read_text().strip():  # a first partition is in: kill the driver
             break
         time.sleep(0.2)
     assert driver.poll() is None, (driver.stderr.read().decode() if driver.stderr else "")[-2000:]
     driver.send_signal(signal.SIGKILL)
     driver.wait(timeout=30)
     kept = len({json.loads(line)["key"] for line in progress.read_text().splitlines() if line.endswith("}")})
-    assert 32 <= kept < 180
+    assert 1 <= kept < 360
     assert main(args) == 0
     manifest = json.loads(out.with_name("scores.manifest.json").read_text())
     assert manifest["stats"]["rows_resumed"] == kept  # the rows the killed driver had were not scored again
