@@ -375,7 +375,7 @@ class RunConfig(Section):
     ray_address: Annotated[
         str | None,
         Field(
-            description="run ingest (load, chunk, embed, store) and local-judge scoring on Ray (pip install "
+            description="run ingest (load, chunk, embed, store) and scoring on Ray (pip install "
             "'ragtest[distributed]'): --ray alone or 'auto' joins the cluster `ray start` runs here or starts a "
             "local one; or a cluster's address (host:6379, ray://host:10001)"
         ),
