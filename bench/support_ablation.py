@@ -29,7 +29,7 @@ from bench.judge_validity import auc, cosine_answer, overlap_answer
 from evaluation.agreement import pairwise_accuracy
 from evaluation.local_judge import LocalJudge
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
-from ragtest_core import textunits
+from ragtest_core import judge_params, textunits
 from ragtest_core.embeddings import Embedder
 from ragtest_core.support import Support, SupportParams, claim_support
 
@@ -77,10 +77,11 @@ def _claims(variant: Variant) -> Claims:
 
 
 def _text_units(splitting: str) -> None:
-    """Set the filler switches of `ragtest_core.textunits` for a splitting variant (the shipped: both empty)."""
-    textunits.NON_CONTENT = textunits.FILLERS if splitting == "fillers-noncontent" else frozenset()
+    """Set the filler switches of the judge's parameters for a splitting variant (the shipped: both empty)."""
+    non_content = textunits.FILLERS if splitting == "fillers-noncontent" else frozenset()
     fillers_no_claim = splitting == "fillers-noclaim"
-    textunits.NO_CLAIM = textunits.EVALUATIVE | textunits.FILLERS if fillers_no_claim else frozenset()
+    no_claim = textunits.EVALUATIVE | textunits.FILLERS if fillers_no_claim else frozenset()
+    judge_params.PARAMS = replace(judge_params.PARAMS, non_content=non_content, no_claim=no_claim)
     textunits.clear_caches()
 
 

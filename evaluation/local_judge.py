@@ -25,7 +25,6 @@ from ragtest_core import relevance as rel
 from ragtest_core.embeddings import Embedder
 from ragtest_core.support import (
     SUPPORT_PARAMS_FILE,
-    SUPPORTED_AT,
     Evidence,
     Support,
     SupportParams,
@@ -71,7 +70,6 @@ class LocalJudgeSettings:
         """Every parameter, and the sha256 of each shipped parameter file and of the mean in use."""
         return {
             "support": self.support.as_dict(),
-            "supported_at": SUPPORTED_AT,
             "answer_map": {"slope": self.answer_map.slope, "intercept": self.answer_map.intercept},
             "centring_source": self.centring_source,
             "centring_mean_sha256": hashlib.sha256(np.ascontiguousarray(self.centring_mean).tobytes()).hexdigest(),

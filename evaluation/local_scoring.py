@@ -6,15 +6,15 @@ and the citation verdicts, all on `ragtest_core.support`'s graded support (see `
   It ranks human groundedness labels better than the mean or the minimum of the statements' own values
   (bench/support_ablation.py); each statement's own support is in the details.
 - context_recall: the mean support of the reference's statements by the contexts.
-- context_precision: a context is useful when it alone supports a reference statement (>= `USEFUL_SUPPORT`), or
-  when the contexts together support a statement that the other contexts without it do not and it holds at least
-  `OWN_SHARE` of the statement's content words that no other context holds (it is needed: an answer that needs two
-  chunks marks both, and a chunk that merely adds a few common words marks neither). RAGAS' average
-  precision on those verdicts.
+- context_precision: a context is useful when it alone supports a reference statement (>= `useful_support`, a field
+  of `ragtest_core.judge_params.JudgeParams`, like the cut-offs below), or when the contexts together support a
+  statement that the other contexts without it do not and it holds at least `own_share` of the statement's content
+  words that no other context holds (it is needed: an answer that needs two chunks marks both, and a chunk that
+  merely adds a few common words marks neither). RAGAS' average precision on those verdicts.
 - answer_correctness: TP = the answer statements' support by the reference, FP = the rest, FN = the reference
   statements' lack of support by the answer (graded counts), in RAGAS' formula.
 - citations: the cited contexts support a statement when its support on their sentences reaches
-  `CITATION_SUPPORT` (the same vectors: nothing is embedded again).
+  `citation_support` (the same vectors: nothing is embedded again).
 """
 
 from __future__ import annotations
@@ -29,16 +29,10 @@ from evaluation.scores import (
     graded_context_recall_score,
     joint_faithfulness_score,
 )
+from ragtest_core import judge_params
 from ragtest_core.schema import MetricResult
 from ragtest_core.support import Evidence, Support, joint_support
 from ragtest_core.textunits import unit
-
-#: context_precision: a context is useful when it alone supports a reference statement this well ...
-USEFUL_SUPPORT = 0.5
-#: ... or is needed for a statement the contexts support together, holding this share of its words on its own.
-OWN_SHARE = 0.25
-#: Citations: the cited contexts support a statement when its graded support on them reaches this.
-CITATION_SUPPORT = 0.5
 
 
 def statement_details(statements: Sequence[str], found: Sequence[Support]) -> list[dict[str, object]]:
@@ -80,19 +74,20 @@ def precision_verdicts(reference: str, sample: Sample, judge: LocalJudge) -> lis
         return None
     evidence = judge.evidence(sample.contexts)
     question = sample.question
-    together = [s.value >= USEFUL_SUPPORT for s in judge.support(statements, evidence, question)]
+    useful_at = judge_params.PARAMS.useful_support
+    together = [s.value >= useful_at for s in judge.support(statements, evidence, question)]
     everything = range(len(sample.contexts))
     verdicts = []
     for index in everything:
         sub = evidence.subset([index])
         alone = judge.support(statements, sub, question) if sub.sentences else []
-        useful = any(s.value >= USEFUL_SUPPORT for s in alone)
+        useful = any(s.value >= useful_at for s in alone)
         if not useful and any(together) and sub.sentences:
             rest = evidence.subset([k for k in everything if k != index])
             without = judge.support(statements, rest, question) if rest.sentences else []
-            supported_without = [s.value >= USEFUL_SUPPORT for s in without] or [False] * len(statements)
+            supported_without = [s.value >= useful_at for s in without] or [False] * len(statements)
             useful = any(
-                t and not w and _own_share(statement, sub, rest) >= OWN_SHARE
+                t and not w and _own_share(statement, sub, rest) >= judge_params.PARAMS.own_share
                 for statement, t, w in zip(statements, together, supported_without, strict=True)
             )
         verdicts.append(int(useful))
@@ -124,7 +119,7 @@ def answer_correctness(sample: Sample, judge: LocalJudge, weights: tuple[float, 
 
 
 def citation_supported(statement: str, cited: Sequence[int], sample: Sample, judge: LocalJudge) -> bool:
-    """Do the cited contexts (1-based ranks) support the statement? Graded support >= `CITATION_SUPPORT`."""
+    """Do the cited contexts (1-based ranks) support the statement? Graded support >= `citation_support`."""
     keep = [c - 1 for c in cited if 1 <= c <= len(sample.contexts)]
     if not keep:
         return False
@@ -132,4 +127,4 @@ def citation_supported(statement: str, cited: Sequence[int], sample: Sample, jud
     if not sub.sentences:
         return False
     (found,) = judge.support([statement], sub, sample.question)
-    return found.value >= CITATION_SUPPORT
+    return found.value >= judge_params.PARAMS.citation_support

@@ -41,6 +41,9 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
     needs_answer: ClassVar[bool] = True
     #: BINARY, RANK or GRADED (see above): how the report picks the rows to look at.
     scale: ClassVar[str] = GRADED
+    #: False for metrics where lower is better (hallucination, noise sensitivity): compare's better/worse, wins and
+    #: losses, and the report's rows to look at and weak spots turn round for them.
+    higher_is_better: ClassVar[bool] = True
     #: A score at or above this reads as "yes" (Cohen's kappa against human labels, verdict changes of repeats).
     threshold: ClassVar[float] = 0.5
 

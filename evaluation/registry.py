@@ -112,5 +112,11 @@ def metric_scale(name: str) -> str | None:
     return metric_class.scale if metric_class is not None else None
 
 
+def higher_is_better(name: str) -> bool:
+    """Whether a higher score of the metric registered as `name` is better (True for a name not registered here)."""
+    metric_class = _REGISTRY.get(name) or _REGISTRY.get(name.partition("@")[0])
+    return metric_class.higher_is_better if metric_class is not None else True
+
+
 for _builtin in BUILTIN_METRICS:
     register_metric(_builtin)

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from evaluation.compare_stats import BETTER, BORDERLINE, WORSE, PairedStats, paired_stats
+from evaluation.registry import higher_is_better
 from ragtest.breakdowns import min_group_rows, short_labels
 from ragtest.comparison import Comparison, MetricComparison
 
@@ -87,7 +88,10 @@ def paired_breakdown_of(comparison: Comparison, attribute: str, title: str, plur
             inside = [i for i, label in enumerate(labels) if label in pooled]
             other.rows = max(other.rows, len(inside))
             other.cells[metric.metric] = paired_stats(
-                [metric.base_scores[i] for i in inside], [metric.new_scores[i] for i in inside], comparison.seed
+                [metric.base_scores[i] for i in inside],
+                [metric.new_scores[i] for i in inside],
+                comparison.seed,
+                higher_is_better(metric.metric),
             )
     short = [*rows.values(), *([other] if other is not None else [])]
     return PairedBreakdown(title, [m.metric for m in metrics], short, full, comparison.matched)

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from evaluation.compare_stats import BETTER, TOO_FEW, UNCHANGED, WORSE, PairedStats, paired_breakdown, paired_stats
+from evaluation.registry import higher_is_better
 from ragtest.compare_ppi import PPIChange, ppi_changes
 from ragtest.scored_runs import Matching, ScoredRun, check_comparable, load_scored, match_rows
 from ragtest_core.datasets import as_str_list
@@ -148,9 +149,10 @@ def compare_metric(base: ScoredRun, new: ScoredRun, matching: Matching, metric: 
     right = [float(new.frame[metric].iloc[j]) for _, j in pairs]
     rows = [i for i, _ in pairs]
     types, sources = _labels(base.frame, rows, QUESTION_TYPE), _labels(base.frame, rows, SOURCE)
+    upward = higher_is_better(metric)
     comparison = MetricComparison(
         metric=metric,
-        overall=paired_stats(left, right, seed),
+        overall=paired_stats(left, right, seed, upward),
         scored_one_side=len(matching.pairs) - len(pairs),
         base_scores=left,
         new_scores=right,
@@ -160,9 +162,9 @@ def compare_metric(base: ScoredRun, new: ScoredRun, matching: Matching, metric: 
         shown_down=sum(1 for b, n in zip(left, right, strict=True) if shows_changed(b, n) and n < b),
     )
     if any(types):
-        comparison.by_question_type = paired_breakdown(left, right, types, seed)
+        comparison.by_question_type = paired_breakdown(left, right, types, seed, upward)
     if any(sources):
-        comparison.by_source = paired_breakdown(left, right, sources, seed)
+        comparison.by_source = paired_breakdown(left, right, sources, seed, upward)
     return comparison
 
 

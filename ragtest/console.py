@@ -16,12 +16,13 @@ from ragtest_core.llm.usage import UsageTracker, load_prices
 
 def format_summary(summary: dict[str, Any]) -> str:
     """The per-metric summary as an aligned text table: mean, its 95% bootstrap interval, rows scored/failed."""
-    lines = [f"{'metric':<22} {'mean':>6} {'95% CI':>16} {'scored':>7} {'failed':>7}"]
+    width = max([22, *(len(name) for name in summary)])
+    lines = [f"{'metric':<{width}} {'mean':>6} {'95% CI':>16} {'scored':>7} {'failed':>7}"]
     for name, entry in summary.items():
         mean, low, high = entry.get("mean"), entry.get("ci_low"), entry.get("ci_high")
         interval = f"[{low:.3f}, {high:.3f}]" if low is not None and high is not None else "-"
         lines.append(
-            f"{name:<22} {'n/a' if mean is None else f'{mean:.3f}':>6} {interval:>16} "
+            f"{name:<{width}} {'n/a' if mean is None else f'{mean:.3f}':>6} {interval:>16} "
             f"{entry.get('rows_scored', 0):>7} {entry.get('rows_failed', 0):>7}"
         )
     return "\n".join(lines)

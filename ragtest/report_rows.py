@@ -25,7 +25,7 @@ import pandas as pd
 
 from evaluation.metric import BINARY, GRADED, RANK
 from evaluation.metrics.gold_mapping import map_by_text
-from evaluation.registry import metric_scale
+from evaluation.registry import higher_is_better, metric_scale
 from ragtest_core.datasets import as_str_list
 from ragtest_core.schema import (
     CONTEXT_IDS,
@@ -52,6 +52,13 @@ def scores(frame: pd.DataFrame, metric: str) -> pd.Series:
     return pd.Series(pd.to_numeric(frame[metric], errors="coerce").to_numpy(dtype=float))
 
 
+def oriented(frame: pd.DataFrame, metric: str) -> pd.Series:
+    """The metric's scores turned so that higher is better: 1 - score for a metric where lower is better
+    (hallucination, noise sensitivity), so one rule picks the weak rows and spots of every metric."""
+    column = scores(frame, metric)
+    return column if higher_is_better(metric) else 1.0 - column
+
+
 def scale_of(metric: str, values: Sequence[float]) -> str:
     """The metric's scale: as the metric declares it, else binary when every score is 0 or 1, else graded."""
     declared = metric_scale(metric)
@@ -71,7 +78,9 @@ class WeakRows:
     positions: tuple[int, ...]
     scored: int
     misses: int
+    #: The median of the oriented scores (higher is better; see `oriented`).
     median: float | None
+    higher_is_better: bool = True
 
     @property
     def count(self) -> int:
@@ -88,6 +97,8 @@ class WeakRows:
             parts = [_count(self.misses, "miss", "misses")] if self.misses else []
             parts += [_count(lower, "lower hit", "lower hits")] if lower else []
             return ", ".join(parts)
+        if not self.higher_is_better:
+            return f"{_count(self.count, 'row', 'rows')} above {1.0 - self.line:.2f}"
         return f"{_count(self.count, 'row', 'rows')} below {self.line:.2f}"
 
     @property
@@ -98,9 +109,14 @@ class WeakRows:
     def rule(self) -> str:
         """How the rows were chosen and ordered, in a few words."""
         if self.scale == BINARY:
-            return "rows scored 0, in test-set order"
+            return f"rows scored {0 if self.higher_is_better else 1}, in test-set order"
         if self.scale == RANK:
             return "misses first, then hits below rank 1, lowest first"
+        if not self.higher_is_better:
+            median = 1.0 - (self.median or 0.0)
+            if median > TOP_BAND:
+                return f"above the median {median:.2f} (lower is better), highest first"
+            return f"the median is {median:.2f} (lower is better): rows above {TOP_BAND:.2f}, highest first"
         if self.median is not None and self.median < TOP_VALUE - TOP_BAND:
             return f"below the median {self.median:.2f}, lowest first"
         return f"the median is {self.median or 0:.2f}: rows below {TOP_VALUE - TOP_BAND:.2f}, lowest first"
@@ -112,12 +128,13 @@ def _count(n: int, one: str, many: str) -> str:
 
 def weak_rows(frame: pd.DataFrame, metric: str) -> WeakRows:
     """The rows of `metric` to look at (see the module docstring)."""
-    column = scores(frame, metric)
+    column = oriented(frame, metric)
     scored = column.dropna()
     values = scored.tolist()
     scale = scale_of(metric, values)
     median = float(np.median(values)) if values else None
-    chosen = WeakRows(metric, scale, (), len(values), int((scored == 0.0).sum()), median)
+    upward = higher_is_better(metric)
+    chosen = WeakRows(metric, scale, (), len(values), int((scored == 0.0).sum()), median, upward)
     below = scored[scored < (chosen.line if scale == GRADED else TOP_VALUE)]
     ordered = below.sort_values(kind="stable")
     return replace(chosen, positions=tuple(int(i) for i in ordered.index))

@@ -18,8 +18,9 @@ import numpy as np
 import pandas as pd
 
 from evaluation.intervals import Interval, mean_cis
+from evaluation.registry import higher_is_better
 from ragtest.breakdowns import min_group_rows
-from ragtest.report_rows import scores
+from ragtest.report_rows import oriented
 from ragtest_core.schema import QUESTION_TYPE, SOURCE
 
 #: The most spots the report's first section lists.
@@ -43,9 +44,29 @@ class Finding:
     rest_interval: Interval
     rest_rows: int
 
+    higher_is_better: bool = True
+
     @property
     def gap(self) -> float:
-        return self.rest_mean - self.mean
+        """How much worse the group is than the rest (positive), whichever way the metric points."""
+        return (self.rest_mean - self.mean) * (1.0 if self.higher_is_better else -1.0)
+
+    def turned(self) -> Finding:
+        """A finding computed on 1 - score (a lower-is-better metric) stated on the metric's own scale."""
+
+        def back(interval: Interval) -> Interval:
+            low, high = interval.low, interval.high
+            return Interval(None if high is None else 1.0 - high, None if low is None else 1.0 - low, interval.method)
+
+        return Finding(
+            self.metric,
+            1.0 - self.mean,
+            back(self.interval),
+            1.0 - self.rest_mean,
+            back(self.rest_interval),
+            self.rest_rows,
+            higher_is_better=False,
+        )
 
 
 @dataclass
@@ -113,7 +134,7 @@ def weak_spots(frame: pd.DataFrame, metrics: Sequence[str]) -> list[WeakSpot]:
     found = groups(frame)
     spots: dict[int, WeakSpot] = {}
     for metric in metrics:
-        values = scores(frame, metric).to_numpy(dtype=float)
+        values = oriented(frame, metric).to_numpy(dtype=float)  # higher is better for every metric here
         if values.size == 0:
             continue
         candidates = _candidates(values, found)
@@ -126,7 +147,8 @@ def weak_spots(frame: pd.DataFrame, metrics: Sequence[str]) -> list[WeakSpot]:
                 continue
             grouping, labels, positions = found[index]
             spot = spots.setdefault(index, WeakSpot(grouping, labels, positions))
-            spot.findings.append(Finding(metric, float(mine.mean()), ci, float(rest.mean()), other, int(rest.size)))
+            finding = Finding(metric, float(mine.mean()), ci, float(rest.mean()), other, int(rest.size))
+            spot.findings.append(finding if higher_is_better(metric) else finding.turned())
     listed: list[WeakSpot] = []
     for index in sorted(spots, key=lambda i: (-spots[i].gap, i)):
         spot = spots[index]

@@ -25,7 +25,7 @@ For one claim sentence against evidence sentences (texts split into sentences, c
    conflict `sentence_keep[kind]`, each present-slot conflict `present_keep`. These factors are priors ("a
    contradicted claim is at most a tenth supported"), checked but not fitted.
 
-A claim is *supported* when its value reaches `SUPPORTED_AT` (0.5: even odds before the verbatim rescale).
+A claim is *supported* when its value reaches `JudgeParams.supported_at` (0.5: even odds before the verbatim rescale).
 
 Several claims taken together (an answer's statements, `joint_support`): the same model on their pooled features,
 the content-weighted shares and semantic similarity and the total weight of words found nowhere, times every claim's
@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from ragtest_core import judge_params
 from ragtest_core.conflicts import Conflict, find_conflicts
 from ragtest_core.embeddings import Embedder
 from ragtest_core.textunits import (
@@ -66,8 +67,6 @@ from ragtest_core.textunits import (
 #: The shipped parameter files (package data), with their provenance inside.
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 SUPPORT_PARAMS_FILE = PARAMS_DIR / "support_logit.json"
-#: A claim is supported when its graded support reaches this value.
-SUPPORTED_AT = 0.5
 _FITTED = ("b0", "b_window", "b_any", "b_sem", "b_missing")
 
 VectorsFor = Callable[[list[str]], np.ndarray]
@@ -127,7 +126,7 @@ class Support:
 
     @property
     def supported(self) -> bool:
-        return self.value >= SUPPORTED_AT
+        return self.value >= judge_params.PARAMS.supported_at
 
     def details(self) -> dict[str, Any]:
         """A JSON-friendly summary for a metric's details."""
@@ -332,7 +331,7 @@ def support(
 
 def is_supported(claim: str, texts: Sequence[str], embedder: Embedder | None = None) -> bool:
     """Every claim sentence of `claim` (or the whole text, when it has no sentence with content) is supported by
-    `texts`: graded support >= `SUPPORTED_AT`. Lexical evidence only when `embedder` is None (stricter)."""
+    `texts`: graded support >= `JudgeParams.supported_at`. Lexical evidence only when `embedder` is None (stricter)."""
     units = claims_of(claim) or [claim]
     return all(s.supported for s in support(units, texts, embedder))
 

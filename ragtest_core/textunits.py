@@ -8,15 +8,16 @@ shape, STOPWORDS). `ragtest_core.support` and `ragtest_core.relevance` read text
 - Thousands separators are removed ("1,000" -> "1000"), number words up to twenty and the tens ("twelve",
   "thirty") and "hundred"/"thousand" become digits, ordinals up to "tenth" their number, so "two terms" and
   "2 terms" match and "second" is the ordinal 2.
-- Content words are compared on their first `STEM_PREFIX_LENGTH` characters (a truncation stemmer: "launched"
-  matches "launch"); numbers are kept whole.
+- Content words are compared on their first `stem_prefix_length` characters (`ragtest_core.judge_params`; a
+  truncation stemmer: "launched" matches "launch"); numbers are kept whole.
 - A capitalised word is a name when it is not at the start of its sentence (nor right after "a"/"an": "an American
   lawyer"), or when it starts the sentence and the next word is capitalised too ("Catherine Cortez Masto ..."), or
   it is an acronym. Adjacent names form one span. An interjection is never a name ("Yes, The average game ...").
 - Fillers (interjections, backchannels, epistemic hedges, modals: "yeah", "ok", "lol", "I think", "might") are never
-  names. They stay content words (`NON_CONTENT` is empty): measured on BEGIN (bench/support_ablation.py), human
-  judges count "yeah, I agree" as content the passage does not support, and treating fillers as non-content, or
-  sentences of fillers and evaluative words ("That's true.") as no claim (`NO_CLAIM`), ranked worse.
+  names. They stay content words (`JudgeParams.non_content` is empty): measured on BEGIN
+  (bench/support_ablation.py), human judges count "yeah, I agree" as content the passage does not support, and
+  treating fillers as non-content, or sentences of fillers and evaluative words ("That's true.") as no claim
+  (`JudgeParams.no_claim`), ranked worse.
 - A decade keeps one key however it is written: "1960's" and "1960s" are the same.
 """
 
@@ -26,10 +27,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragtest_core import judge_params
 from ragtest_core.text import STOPWORDS, sentences_of
-
-#: Words are compared on their first characters only (a truncation stemmer).
-STEM_PREFIX_LENGTH = 6
 
 #: Citation markers "[2]", "[1][3]", "[2, 4]", "[1-3]": references, not claims (with the space before them).
 CITATION_MARKER = re.compile(r"\s*\[\d+(?:\s*[,;–-]\s*\d+)*\]")
@@ -69,12 +68,8 @@ _FILLERS = (
 _EVALUATIVE = "true right correct wrong cool nice great awesome amazing interesting funny fun good bad love like glad"
 #: Words that state no fact: interjections, backchannels, epistemic hedges, modals. Never names.
 FILLERS = frozenset(_FILLERS.split())
-#: Evaluative words ("true", "cool"): a candidate `NO_CLAIM` set for the ablation.
+#: Evaluative words ("true", "cool"): a candidate `JudgeParams.no_claim` set for the ablation.
 EVALUATIVE = frozenset(_EVALUATIVE.split())
-#: Words that are not content words (empty: see the module docstring; the ablation sets it to FILLERS).
-NON_CONTENT: frozenset[str] = frozenset()
-#: A sentence whose content words are all in this set makes no claim (empty; the ablation tries EVALUATIVE | FILLERS).
-NO_CLAIM: frozenset[str] = frozenset()
 _DECADE = re.compile(r"^(\d+)'s$")
 _INDEFINITE = frozenset({"a", "an"})
 
@@ -120,7 +115,7 @@ def sentences(text: str) -> tuple[str, ...]:
 
 
 def stem(token: str) -> str:
-    return token if any(c.isdigit() for c in token) else token[:STEM_PREFIX_LENGTH]
+    return token if any(c.isdigit() for c in token) else token[: judge_params.PARAMS.stem_prefix_length]
 
 
 def _number_key(lower: str) -> str | None:
@@ -170,7 +165,7 @@ def unit(sentence: str) -> Unit:
         number = _number_key(lower)
         ordinary = (
             lower not in STOPWORDS
-            and lower not in NON_CONTENT
+            and lower not in judge_params.PARAMS.non_content
             and (len(lower) > 1 or lower.isdigit() or bool(_CJK.match(lower)))
         )
         if kind == NAME and not in_span:
@@ -194,8 +189,9 @@ def content_keys(text: str) -> frozenset[str]:
 
 
 def makes_claim(sentence: str) -> bool:
-    """Whether the sentence has a content word outside `NO_CLAIM` (with the shipped empty set: any content word)."""
-    return any(w.content and (w.kind is not None or w.text.lower() not in NO_CLAIM) for w in unit(sentence).words)
+    """Whether the sentence has a content word outside `PARAMS.no_claim` (shipped empty: any content word)."""
+    no_claim = judge_params.PARAMS.no_claim
+    return any(w.content and (w.kind is not None or w.text.lower() not in no_claim) for w in unit(sentence).words)
 
 
 def claim_sentences(text: str) -> list[str]:

@@ -192,24 +192,28 @@ class NoiseSensitivityRelevant(ClaimDiagnostic):
     """Incorrect answer claims a relevant context entails / answer claims."""
 
     name: ClassVar[str] = "noise_sensitivity_relevant"
+    higher_is_better: ClassVar[bool] = False
 
 
 class NoiseSensitivityIrrelevant(ClaimDiagnostic):
     """Incorrect answer claims only an irrelevant context entails / answer claims."""
 
     name: ClassVar[str] = "noise_sensitivity_irrelevant"
+    higher_is_better: ClassVar[bool] = False
 
 
 class Hallucination(ClaimDiagnostic):
     """Incorrect answer claims no context entails / answer claims."""
 
     name: ClassVar[str] = "hallucination"
+    higher_is_better: ClassVar[bool] = False
 
 
 class SelfKnowledge(ClaimDiagnostic):
     """Correct answer claims no context entails / answer claims."""
 
     name: ClassVar[str] = "self_knowledge"
+    higher_is_better: ClassVar[bool] = False
 
 
 DIAGNOSTIC_CLASSES: tuple[type[ClaimDiagnostic], ...] = (

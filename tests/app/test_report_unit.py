@@ -300,3 +300,12 @@ def test_too_few_rows_or_groups_draw_no_plot(tmp_path: Path) -> None:
     }
     html_path = write_run_report(tmp_path / "report", small, {"metrics": summary, "scoring": {}, "run": {}}, {}, {})[1]
     assert "<svg" not in html_path.read_text()
+
+
+def test_rows_to_look_at_turn_round_for_a_metric_where_lower_is_better() -> None:
+    from ragtest.report_rows import weak_rows
+
+    frame = pd.DataFrame({"hallucination": [0.0, 0.0, 0.0, 0.6, 0.9, 0.0, 0.3]})
+    weak = weak_rows(frame, "hallucination")
+    assert list(weak.positions) == [4, 3, 6]  # the highest first; a row at 0 (the best value) never listed
+    assert weak.describe() == "3 rows above 0.05" and "lower is better" in weak.rule()
