@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 
 from bench import (
@@ -31,6 +32,13 @@ def main() -> int:
     one_row_bench.main([])
     print("\n== bench.long_text_bench: splitting, refusal check and evaluate of a 500 KB, 1 MB and 5 MB answer ==")
     long_text_bench.main([])
+    if importlib.util.find_spec("ray") is not None:
+        from bench import ray_bench
+
+        print("\n== bench.ray_bench: ingest chunks/s and local-judge rows/s, one process and 1 or 2 Ray workers ==")
+        ray_bench.main([])
+    else:
+        print("\n== bench.ray_bench skipped: pip install 'ragtest[distributed]' ==")
     print("\n== bench.judge_bench: the LLM judge beside ragas 0.4.3 (builds .venv-ragas once) ==", flush=True)
     return judge_bench.main([])
 

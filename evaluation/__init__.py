@@ -16,7 +16,7 @@ ppi_mean(labels, judge_on_labelled, judge_on_others)  # the humans' mean from a 
 from evaluation import metrics
 from evaluation.agreement import cohen_kappa, correlations, pairwise_accuracy
 from evaluation.compare_stats import PairedStats, paired_breakdown, paired_stats
-from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset
+from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset, score_records
 from evaluation.identity import judge_settings
 from evaluation.intervals import Interval, difference_ci, mean_ci
 from evaluation.label_agreement import LabelAgreement, label_agreement
@@ -67,6 +67,7 @@ __all__ = [
     "plan_llm_calls",
     "ppi_mean",
     "register_metric",
+    "score_records",
     "unregister_metric",
     *metrics.__all__,
 ]

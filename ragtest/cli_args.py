@@ -37,14 +37,15 @@ GROUPS: dict[str, str] = {
     "store": "vector store",
     "embeddings": "embeddings",
     "llm": "LLM (optional: without one, the offline writer and the local judge are used)",
+    "distributed": "beyond one machine",
     "testset": "an existing test set",
 }
 #: The setting groups each command takes.
 COMMAND_GROUPS: dict[str, tuple[str, ...]] = {
-    "generate": ("sources", "generation", "store", "embeddings", "llm"),
+    "generate": ("sources", "generation", "store", "embeddings", "llm", "distributed"),
     "answer": ("rag", "store", "embeddings", "llm"),
-    "evaluate": ("evaluation", "embeddings", "llm"),
-    "run": ("testset", "sources", "generation", "rag", "evaluation", "store", "embeddings", "llm"),
+    "evaluate": ("evaluation", "embeddings", "llm", "distributed"),
+    "run": ("testset", "sources", "generation", "rag", "evaluation", "store", "embeddings", "llm", "distributed"),
     "meta-eval": ("embeddings", "llm"),
 }
 

@@ -98,6 +98,7 @@ def dry_run_report(config: RunConfig, command: str, input_path: str | None = Non
         estimate = dry_run.estimate_on_testset(config, read_rows(reviewed_or_original(Path(config.testset))))
     else:
         estimate = dry_run.estimate_run(config, phases=("generate",) if command == "generate" else None)
+    estimate.batch = config.llm.batch
     return estimate.report(usage_for_prices(config))
 
 

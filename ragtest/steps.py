@@ -16,13 +16,15 @@ import rag_under_test
 import testgen
 from ragtest import dry_run, trust
 from ragtest.config import RunConfig
-from ragtest.documents import Sources, load_sources
+from ragtest.documents import SourceRecord
+from ragtest.ingest import ingest
 from ragtest.manifest import write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, testset_identity, write_rows, write_scored
 from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import (
     ANSWERS_FILE,
     PARTIAL_SUFFIX,
+    SCORES_PROGRESS_FILE,
     STORE_DIR,
     TESTSET_FILE,
     RunState,
@@ -37,12 +39,9 @@ from ragtest_core.progress import Identity
 from ragtest_core.redact import redact_mapping, redact_text, scrub
 from ragtest_core.schema import CORPUS_ID, TestSample
 
-
-def corpus_store(
-    config: RunConfig, store_dir: Path, embedder: Embedder, chunks: list[testgen.Chunk]
-) -> testgen.ChunkStore:
-    """The store of this run's corpus: its own collection (keyed by sources, chunk settings and model), filled."""
-    return testgen.ChunkStore.for_corpus(store_dir, embedder, chunks, url=config.store_url)
+#: The reference RAG's time per question in batch mode: its answer comes back with the batch (the provider's window
+#: is 24 hours).
+BATCH_ANSWER_TIMEOUT_S = 2 * 86400.0
 
 
 def test_set_store(
@@ -69,22 +68,15 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     """Load, chunk, embed into this corpus's store collection, and write the test set (and its pinned topics)."""
     config = state.config
     embedder = get_embedder(config.embedding_model)
-    with state.timed("load_sources"):
-        sources = load_sources(config)
-    documents = sources.documents
-    gen = config.generation
-    with state.timed("chunk"):
-        chunks = testgen.chunk_documents(documents, gen.chunking())
-    if not chunks:
-        raise RagtestError("the sources hold no text to build a test set from")
-    with state.timed("embed"):
-        store = corpus_store(config, store_dir or state.run_dir / STORE_DIR, embedder, chunks)
+    corpus = ingest(state, store_dir or state.run_dir / STORE_DIR, embedder)
+    store = corpus.store
     output = output or state.run_dir / TESTSET_FILE
-    record_sources(state, sources, output)
-    state.stats["documents"] = len(documents)
-    state.stats["chunks"] = len(chunks)
-    state.stats["chunks_embedded"] = store.embedded
+    record_sources(state, corpus.sources, output)
+    state.stats["documents"] = corpus.documents
+    state.stats["chunks"] = corpus.chunks
+    state.stats["chunks_embedded"] = corpus.embedded
     state.stats["store_collection"] = store.collection_name
+    gen = config.generation
     generator = testgen.TestsetGenerator(
         store,
         make_writer(state),
@@ -113,10 +105,10 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     return samples
 
 
-def record_sources(state: RunState, sources: Sources, output: Path) -> None:
+def record_sources(state: RunState, sources: SourceRecord, output: Path) -> None:
     """The manifest's record of the corpus (revisions, text hashes, skipped files) and, for Wikipedia topics, a
     topics file pinning each page's revision plus the command that re-creates this test set from it."""
-    state.stats["sources"] = sources.described()
+    state.stats["sources"] = list(sources.documents)
     state.stats["skipped_files"] = dict(sources.skipped)
     pinned = sources.pinned_topics()
     if not pinned:
@@ -195,6 +187,11 @@ def answer_testset(
     elif adapter is None:
         adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR, samples)
     concurrency = config.rag_concurrency or rag_under_test.default_concurrency(adapter)
+    timeout_s = config.rag_timeout_s
+    if config.llm.batch and isinstance(adapter, rag_under_test.ReferenceRAG) and adapter.llm is not None:
+        # batch mode: every question's answer call goes in one batch, answered within the batch window
+        concurrency = config.rag_concurrency or max(1, len(samples))
+        timeout_s = max(timeout_s, BATCH_ANSWER_TIMEOUT_S)
     state.stats["rag_adapter"] = describe_adapter(config, adapter, concurrency)
     output = output or state.run_dir / ANSWERS_FILE
     progress = progress_path(output)
@@ -206,7 +203,7 @@ def answer_testset(
                 samples,
                 adapter,
                 concurrency=concurrency,
-                timeout_s=config.rag_timeout_s,
+                timeout_s=timeout_s,
                 progress_path=progress,
                 identity=answer_identity(config, adapter),
                 show_progress=state.show_progress,
@@ -278,6 +275,7 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
         estimate = dry_run.RunEstimate()
         dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config), config.repeats)
         expected = estimate.phase_calls("evaluate")
+    progress = state.run_dir / SCORES_PROGRESS_FILE
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
         result = evaluation.evaluate_dataset(
             frame,
@@ -289,13 +287,26 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
             retrieval_k=config.retrieval_k,
             repeats=config.repeats,
             max_field_chars=config.max_field_chars,
+            row_scorer=distributed_scorer(state, judge, progress),
         )
+    progress.unlink(missing_ok=True)
     trust.attach_ppi(state, result)
     if result.skipped:
         state.stats["metrics_skipped"] = dict(result.skipped)
         names = ", ".join(f"{name} (needs {lack})" for name, lack in result.skipped.items())
         print(f"ragtest: note: --metrics all left out what this dataset cannot feed: {names}", file=sys.stderr)
     return result
+
+
+def distributed_scorer(state: RunState, judge: str, progress: Path) -> evaluation.engine.RowScorer | None:
+    """Scoring on Ray with `--ray` (the LLM judge too, unless its calls go in provider batches or are repeated),
+    else None."""
+    config = state.config
+    if config.ray_address is None or (judge == "llm" and config.llm.batch) or config.repeats > 1:
+        return None
+    from ragtest.distributed import ray_row_scorer  # only with --ray: it imports Ray
+
+    return ray_row_scorer(state, progress)
 
 
 def evaluate_file(

@@ -149,7 +149,11 @@ def _words(text: str) -> list[str]:
     return [w for piece in _WORD.findall(text) for w in _CJK_SPLIT.split(piece) if w]
 
 
-@lru_cache(maxsize=262144)
+#: Sentences whose analysis `unit` keeps (about 2 KB each: the cache stays under about 70 MB).
+UNIT_CACHE_SENTENCES = 32768
+
+
+@lru_cache(maxsize=UNIT_CACHE_SENTENCES)
 def unit(sentence: str) -> Unit:
     """The words of one sentence with content keys and typed key tokens (citation markers removed first)."""
     raw = _words(_THOUSANDS.sub("", strip_citations(sentence)))

@@ -116,23 +116,37 @@ def read_files(path: str | Path) -> LoadedFiles:
     document.
     """
     root = Path(path)
-    files = _files(root)
     loaded = LoadedFiles()
-    for file in files:
-        try:
-            text, encoding = READERS[file.suffix.lower()](file)
-        except SkippedFile as skip:
-            loaded.skipped[str(file)] = skip.reason
-            continue
-        except Exception as exc:  # a corrupt PDF or unreadable file names itself
-            raise SourceUnavailableError(f"could not read {file}: {exc}") from exc
-        if text.strip():
-            loaded.documents.append(
-                make_document(text.strip(), source=str(file), url=file.resolve().as_uri(), encoding=encoding)
-            )
+    for file in _files(root):
+        one = read_file(file)
+        loaded.documents.extend(one.documents)
+        loaded.skipped.update(one.skipped)
     if not loaded.documents and loaded.skipped:
         raise SourceUnavailableError(f"no usable text under {root}: {'; '.join(loaded.warnings())}")
     return loaded
+
+
+def read_file(file: Path) -> LoadedFiles:
+    """One listed file (see `list_files`): its documents, or the reason it was skipped (a distributed ingest reads
+    each file on its own worker)."""
+    loaded = LoadedFiles()
+    try:
+        text, encoding = READERS[file.suffix.lower()](file)
+    except SkippedFile as skip:
+        loaded.skipped[str(file)] = skip.reason
+        return loaded
+    except Exception as exc:  # a corrupt PDF or unreadable file names itself
+        raise SourceUnavailableError(f"could not read {file}: {exc}") from exc
+    if text.strip():
+        loaded.documents.append(
+            make_document(text.strip(), source=str(file), url=file.resolve().as_uri(), encoding=encoding)
+        )
+    return loaded
+
+
+def list_files(path: str | Path) -> list[Path]:
+    """The supported files `read_files` would read under `path` (or `path` itself), sorted."""
+    return _files(Path(path))
 
 
 def load_files(path: str | Path) -> list[Document]:

@@ -7,6 +7,10 @@ type is full. A type the corpus cannot fill is topped up with other types (a war
 `strict_types`; when nothing more can be drawn, `RagtestError` names the counts.
 
 The same store contents, writer, seed (and LLM cache) give the same samples in the same order.
+
+The corpus is never read whole: roots are drawn from the store's `chunk_keys` (ids, documents, sections and
+positions, no texts), each batch's root chunks are fetched by id, and the offline writer reads a document's chunks
+when it first writes from that document.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, Questio
 from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution, renormalise
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
-from testgen.store import ChunkStore
+from testgen.store import ChunkKey, ChunkStore
+from testgen.walkers import Walker, start_walkers
 from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 
 MAX_BATCH = 48
@@ -37,8 +42,6 @@ ZERO_YIELD_PATIENCE = 20
 #: (the offline writer's multi_context on text with few bridges or comparisons).
 LOW_YIELD_CONTEXTS = 100
 LOW_YIELD = 0.02
-#: The most questions asked of one context when the roots run out (each pass over the roots asks one more).
-MAX_QUESTIONS_PER_CONTEXT = 4
 
 
 class TestsetGenerator:
@@ -182,20 +185,29 @@ class TestsetGenerator:
 
     # --- steps ----------------------------------------------------------------------------------------------
 
-    def _start(self, seed: int) -> tuple[list[Chunk], Screen]:
-        chunks = self.store.all_chunks()
-        if not chunks:
+    def _start(self, seed: int) -> tuple[list[ChunkKey], Screen]:
+        keys = self.store.chunk_keys()
+        if not keys:
             raise RagtestError("the chunk store is empty: add documents before generating questions")
-        prepare = getattr(self.writer, "prepare", None)
-        if callable(prepare):
-            prepare(chunks)
+        self._prepare_writer()
         self.stats = GenerationStats(
-            chunks_available=len(chunks), sources=sorted({c.source for c in chunks}), critic=self.critic.name
+            chunks_available=len(keys), sources=sorted({k.source for k in keys}), critic=self.critic.name
         )
         self._asked: dict[tuple[str, str], set[str]] = {}
         rules = QuestionRules(max_words=self.max_question_words, max_copied_words=self.max_copied_words)
         screen = Screen(rules, self.store.embedder, self.critic, self.store, self.dedup_threshold)
-        return draw_roots(chunks, seed), screen
+        return draw_roots(keys, seed), screen
+
+    def _prepare_writer(self) -> None:
+        """Let the writer learn from the corpus: document by document on demand (`use_documents`), or, for a
+        writer that only has `prepare`, from every chunk at once."""
+        use_documents = getattr(self.writer, "use_documents", None)
+        if callable(use_documents):
+            use_documents(self.store.document_chunks)
+            return
+        prepare = getattr(self.writer, "prepare", None)
+        if callable(prepare):
+            prepare(self.store.all_chunks())
 
     def _targets(self, size: int) -> dict[str, int]:
         supported = getattr(self.writer, "supported_types", frozenset(QUESTION_TYPES))
@@ -208,7 +220,9 @@ class TestsetGenerator:
         self.stats.requested_types = dict(targets)
         return targets
 
-    def _top_up_exhausted(self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, _Walker]) -> None:
+    def _top_up_exhausted(
+        self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, Walker[ChunkKey]]
+    ) -> None:
         """Move the missing count of types with no roots left to the open types (or fail when strict)."""
         for kind, count in missing.items():
             if walkers[kind].active:
@@ -227,12 +241,12 @@ class TestsetGenerator:
     def _plan(
         self,
         missing: dict[str, int],
-        walkers: dict[str, _Walker],
+        walkers: dict[str, Walker[ChunkKey]],
         produced: Counter[str],
         tried: Counter[str],
-    ) -> list[tuple[Chunk, str]]:
+    ) -> list[tuple[ChunkKey, str]]:
         """(root, type) pairs for the next batch: more roots for types whose yield so far is low."""
-        pairs: list[tuple[Chunk, str]] = []
+        pairs: list[tuple[ChunkKey, str]] = []
         for kind in missing:
             walker = walkers[kind]
             want = batch_sizes({kind: missing[kind]}, produced, tried, walker.per_context)[kind]
@@ -241,14 +255,14 @@ class TestsetGenerator:
 
     async def _run(
         self,
-        pairs: Sequence[tuple[Chunk, str]],
-        walkers: Mapping[str, _Walker],
+        pairs: Sequence[tuple[ChunkKey, str]],
+        walkers: Mapping[str, Walker[ChunkKey]],
         k_neighbours: int,
         screen: Screen,
         wanted: dict[str, int],
         reserved: Sequence[Candidate] = (),
     ) -> list[Candidate]:
-        contexts = build_contexts(self.store, [root for root, _ in pairs], k_neighbours)
+        contexts = build_contexts(self.store, self._root_chunks([key for key, _ in pairs]), k_neighbours)
         self.stats.roots_drawn += len(contexts)
         self.stats.contexts_without_neighbours += sum(1 for c in contexts if not c.neighbours)
         written = await asyncio.gather(
@@ -269,6 +283,14 @@ class TestsetGenerator:
         self.stats.candidates += len(candidates)
         return await screen.screen(candidates, wanted, reserved)
 
+    def _root_chunks(self, keys: Sequence[ChunkKey]) -> list[Chunk]:
+        """The stored chunks of this batch's roots, in order."""
+        found = {chunk.chunk_id: chunk for chunk in self.store.get([key.chunk_id for key in keys])}
+        missing = [key.chunk_id for key in keys if key.chunk_id not in found]
+        if missing:
+            raise RagtestError(f"{len(missing)} root chunk(s) left the store while generating, e.g. {missing[0]}")
+        return [found[key.chunk_id] for key in keys]
+
     def _per_context(self, asked: int | None) -> int:
         if asked is not None:
             if asked < 1:
@@ -281,7 +303,11 @@ class TestsetGenerator:
         return int(getattr(self.writer, "default_questions_per_context", 1))
 
     def _stop_barren(
-        self, walkers: Mapping[str, _Walker], produced: Counter[str], tried: Counter[str], targets: Mapping[str, int]
+        self,
+        walkers: Mapping[str, Walker[ChunkKey]],
+        produced: Counter[str],
+        tried: Counter[str],
+        targets: Mapping[str, int],
     ) -> None:
         """Stop a type that gave nothing from its first `ZERO_YIELD_PATIENCE` contexts, or almost nothing from its
         first `LOW_YIELD_CONTEXTS` (a warning says so; its share goes to the other types)."""
@@ -353,55 +379,8 @@ def batch_sizes(
     return wants
 
 
-def start_walkers(roots: list[Chunk], targets: Mapping[str, int], per_context: int = 1) -> dict[str, _Walker]:
-    """One walker per question type, each starting at its own share of the root order."""
-    return {
-        kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context)
-        for i, kind in enumerate(targets)
-    }
-
-
 def _missing(targets: Mapping[str, int], produced: Mapping[str, int]) -> dict[str, int]:
     return {kind: targets[kind] - produced.get(kind, 0) for kind in targets if targets[kind] > produced.get(kind, 0)}
-
-
-class _Walker:
-    """One question type's pointer over the root order, starting at `offset`. When the order is used up, the roots
-    whose last write gave all the questions asked (they may have more) are walked again, one question more each."""
-
-    def __init__(self, roots: list[Chunk], offset: int, per_context: int = 1) -> None:
-        self.order = roots[offset:] + roots[:offset]
-        self.next = 0
-        self.per_context = per_context
-        self.fruitful: list[Chunk] = []
-        self.stopped = False
-
-    def left(self) -> int:
-        return len(self.order) - self.next
-
-    @property
-    def active(self) -> bool:
-        """Whether the walker can still give roots (this pass, or another pass with more questions a root)."""
-        if self.stopped:
-            return False
-        if self.left() == 0 and self.fruitful and self.per_context < MAX_QUESTIONS_PER_CONTEXT:
-            self.order, self.next, self.fruitful = self.fruitful, 0, []
-            self.per_context += 1
-        return self.left() > 0
-
-    def take(self, count: int) -> list[Chunk]:
-        if not self.active:
-            return []
-        chosen = self.order[self.next : self.next + count]
-        self.next += len(chosen)
-        return chosen
-
-    def note(self, root: Chunk, written: int) -> None:
-        if written >= self.per_context:
-            self.fruitful.append(root)
-
-    def stop(self) -> None:
-        self.stopped = True
 
 
 def _progress(total: int, enabled: bool) -> Any:

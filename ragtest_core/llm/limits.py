@@ -12,6 +12,7 @@ import itertools
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Protocol
 
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
@@ -24,6 +25,26 @@ REPEAT: ContextVar[int] = ContextVar("ragtest_repeat", default=0)
 
 #: Sort key of a waiting call: (-priority, order); ties go first come, first served.
 QueueKey = tuple[int, int]
+
+
+class ConcurrencyLimit(Protocol):
+    """What a client needs of its limit on calls in flight: `AdaptiveConcurrency`, or one shared by the workers of
+    a distributed run (one budget, however many processes send)."""
+
+    limit: float
+    lowest: float
+    cuts: int
+
+    async def acquire(self, key: QueueKey = (0, 0)) -> int: ...
+    async def release(self) -> None: ...
+    def on_success(self) -> None: ...
+    def on_rate_limited(self, epoch: int, retry_after_s: float | None = None) -> None: ...
+
+
+class RequestLimits(Protocol):
+    """What a client needs of its rate limits: `RateLimits`, or shared ones."""
+
+    async def acquire(self, prompt_tokens: int) -> None: ...
 
 
 class AdaptiveConcurrency:

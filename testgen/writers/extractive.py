@@ -15,8 +15,8 @@ what fails is counted as `rejected_<reason>` in the writer's stats.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Sequence
 
 from ragtest_core.text import split_sentences
 from testgen.chunking import Chunk
@@ -40,6 +40,8 @@ UNSUPPORTED_REASON = (
 )
 _LANGUAGES = ("en", "zh", "ja")
 DEFINITION_RULES = frozenset({"definition", "appositive"})
+#: Documents whose casing a writer keeps when it reads documents on demand (`use_documents`).
+CASING_DOCUMENTS = 64
 
 
 class ExtractiveWriter:
@@ -56,6 +58,8 @@ class ExtractiveWriter:
         self._stats: Counter[str] = Counter()
         self._casing: dict[str, Casing] = {}
         self._facts: dict[str, list[Fact]] = {}
+        self._fetch: Callable[[str], Sequence[Chunk]] | None = None
+        self._fetched: OrderedDict[str, Casing] = OrderedDict()
 
     @property
     def stats(self) -> Counter[str]:
@@ -68,6 +72,31 @@ class ExtractiveWriter:
         for chunk in chunks:
             texts.setdefault(chunk.doc_id, []).append(chunk.text)
         self._casing = {doc_id: Casing("\n".join(parts)) for doc_id, parts in texts.items()}
+
+    def use_documents(self, fetch: Callable[[str], Sequence[Chunk]]) -> None:
+        """Learn a document's casing when one of its chunks is first written from: `fetch(doc_id)` gives the
+        document's chunks in position order (the store's `document_chunks`). The same casing as `prepare` gives,
+        without the whole corpus in memory; the last `CASING_DOCUMENTS` documents' casings are kept."""
+        self._casing = {}
+        self._fetch = fetch
+        self._fetched.clear()
+
+    def _casing_of(self, chunk: Chunk) -> Casing:
+        known = self._casing.get(chunk.doc_id)
+        if known is not None:
+            return known
+        if self._fetch is None:
+            return Casing(chunk.text)
+        casing = self._fetched.get(chunk.doc_id)
+        if casing is None:
+            casing = (
+                Casing("\n".join(c.text for c in self._fetch(chunk.doc_id))) if chunk.doc_id else Casing(chunk.text)
+            )
+            self._fetched[chunk.doc_id] = casing
+            while len(self._fetched) > CASING_DOCUMENTS:
+                self._fetched.popitem(last=False)
+        self._fetched.move_to_end(chunk.doc_id)
+        return casing
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         return self.write_sync(context, n, question_type)
@@ -147,7 +176,7 @@ class ExtractiveWriter:
     def facts(self, chunk: Chunk) -> list[Fact]:
         """The turned sentences of one chunk, in text order (block number 0: not yet placed)."""
         language = chunk.language
-        casing = self._casing.get(chunk.doc_id) or Casing(chunk.text)
+        casing = self._casing_of(chunk)
         topic = topic_of(chunk.source) if language == "en" else None
         found: list[Fact] = []
         about_topic = False
