@@ -18,6 +18,7 @@ import pandas as pd
 from evaluation.compare_stats import BETTER, TOO_FEW, UNCHANGED, WORSE, PairedStats, paired_breakdown, paired_stats
 from evaluation.registry import higher_is_better
 from ragtest.compare_ppi import PPIChange, ppi_changes
+from ragtest.report_rows import shown
 from ragtest.scored_runs import Matching, ScoredRun, check_comparable, load_scored, match_rows
 from ragtest_core.datasets import as_str_list
 from ragtest_core.errors import RagtestError
@@ -198,12 +199,16 @@ def changed_rows(
                 source=_text(base.frame, i, SOURCE),
                 base_score=before,
                 new_score=after,
-                base_answer=_text(base.frame, i, "answer"),
-                new_answer=_text(new.frame, j, "answer"),
+                base_answer=shown(_text(base.frame, i, "answer")),
+                new_answer=shown(_text(new.frame, j, "answer")),
                 base_reason=_text(base.frame, i, reason_column(metric)),
                 new_reason=_text(new.frame, j, reason_column(metric)),
-                base_contexts=as_str_list(base.frame["contexts"].iloc[i]) if "contexts" in base.frame else [],
-                new_contexts=as_str_list(new.frame["contexts"].iloc[j]) if "contexts" in new.frame else [],
+                base_contexts=[shown(c) for c in as_str_list(base.frame["contexts"].iloc[i])]
+                if "contexts" in base.frame
+                else [],
+                new_contexts=[shown(c) for c in as_str_list(new.frame["contexts"].iloc[j])]
+                if "contexts" in new.frame
+                else [],
             )
         )
     return sorted(rows, key=lambda row: -abs(row.difference))[:limit]

@@ -171,6 +171,17 @@ def gold_marks(row: pd.Series) -> list[bool]:
     return [label.startswith("gold#") for label in map_by_text(contexts, gold_texts).retrieved]
 
 
+#: A text longer than this is shown cut, with the count of what was left out (a 5 MB answer is not a 5 MB page).
+SHOWN_CHARS = 4000
+
+
+def shown(text: str, limit: int = SHOWN_CHARS) -> str:
+    """`text` as a report shows it: whole when short, else its start and how many characters were left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]} … [{len(text) - limit:,} more characters not shown]"
+
+
 def row_view(
     frame: pd.DataFrame, position: int, metric: str, sources: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
@@ -179,20 +190,20 @@ def row_view(
     row = frame.iloc[position]
     marks = gold_marks(row)
     retrieved = [
-        {"rank": rank, "text": text, "gold": gold}
+        {"rank": rank, "text": shown(text), "gold": gold}
         for rank, (text, gold) in enumerate(zip(as_str_list(row.get(CONTEXTS)), marks, strict=True), start=1)
     ]
     return {
         "number": position + 1,
         "anchor": anchor(metric, position),
         "score": float(row[metric]),
-        "question": _text(row.get("question")),
-        "ground_truth": _text(row.get("ground_truth")),
-        "answer": _text(row.get("answer")),
-        "reason": _text(row.get(reason_column(metric))),
+        "question": shown(_text(row.get("question"))),
+        "ground_truth": shown(_text(row.get("ground_truth"))),
+        "answer": shown(_text(row.get("answer"))),
+        "reason": shown(_text(row.get(reason_column(metric)))),
         "question_type": _text(row.get(QUESTION_TYPE)),
         "source": (sources or {}).get(_text(row.get(SOURCE)), _text(row.get(SOURCE))),
-        "gold": as_str_list(row.get(REFERENCE_CONTEXTS)),
+        "gold": [shown(text) for text in as_str_list(row.get(REFERENCE_CONTEXTS))],
         "retrieved": retrieved,
         "gold_retrieved": any(marks),
     }

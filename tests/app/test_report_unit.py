@@ -309,3 +309,14 @@ def test_rows_to_look_at_turn_round_for_a_metric_where_lower_is_better() -> None
     weak = weak_rows(frame, "hallucination")
     assert list(weak.positions) == [4, 3, 6]  # the highest first; a row at 0 (the best value) never listed
     assert weak.describe() == "3 rows above 0.05" and "lower is better" in weak.rule()
+
+
+def test_a_very_long_answer_is_shown_cut_with_the_count_of_the_rest() -> None:
+    from ragtest.report_rows import SHOWN_CHARS, row_view
+
+    frame = pd.DataFrame(
+        [{"question": "Q?", "answer": "word " * 200_000, "faithfulness": 0.2, "contexts": ["c " * 5000]}]
+    )
+    view = row_view(frame, 0, "faithfulness")
+    assert len(view["answer"]) < SHOWN_CHARS + 100 and "996,000 more characters not shown" in view["answer"]
+    assert view["retrieved"][0]["text"].endswith("more characters not shown]")
