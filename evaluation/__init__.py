@@ -16,7 +16,7 @@ ppi_mean(labels, judge_on_labelled, judge_on_others)  # the humans' mean from a 
 from evaluation import metrics
 from evaluation.agreement import cohen_kappa, correlations, pairwise_accuracy
 from evaluation.compare_stats import PairedStats, paired_breakdown, paired_stats
-from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset, score_records
+from evaluation.engine import EvaluationResult, aevaluate_dataset, evaluate_dataset
 from evaluation.identity import judge_settings
 from evaluation.intervals import Interval, difference_ci, mean_ci
 from evaluation.label_agreement import LabelAgreement, label_agreement
@@ -24,12 +24,10 @@ from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import JudgeFreeMetric, Metric
 from evaluation.metrics import *  # noqa: F403 - the built-in metric classes, listed once in evaluation.metrics
-from evaluation.planning import plan_llm_calls
 from evaluation.ppi import PPIEstimate, ppi_mean
 from evaluation.registry import (
     DEFAULT_METRICS,
     available_metrics,
-    expand_selection,
     get_metric,
     register_metric,
     unregister_metric,
@@ -56,7 +54,6 @@ __all__ = [
     "correlations",
     "difference_ci",
     "evaluate_dataset",
-    "expand_selection",
     "get_metric",
     "judge_settings",
     "label_agreement",
@@ -64,10 +61,8 @@ __all__ = [
     "paired_breakdown",
     "paired_stats",
     "pairwise_accuracy",
-    "plan_llm_calls",
     "ppi_mean",
     "register_metric",
-    "score_records",
     "unregister_metric",
     *metrics.__all__,
 ]

@@ -5,8 +5,8 @@ functions, which build them with the code that sends them:
 
 - generate: `testgen.plan_llm_calls`: the question writer's call (root chunk + K neighbours, plus the JSON schema
   instructions) for each context of the generator's first batch, and one LLM-critic call per expected question;
-- answer: `rag_under_test.plan_llm_calls`: the reference RAG's prompt on `rag_k` chunks per question;
-- evaluate: `evaluation.plan_llm_calls`: every judge call of every selected metric per row (each metric's
+- answer: `rag_under_test.planning.plan_llm_calls`: the reference RAG's prompt on `rag_k` chunks per question;
+- evaluate: `evaluation.planning.plan_llm_calls`: every judge call of every selected metric per row (each metric's
   `llm_prompts`), with answers of typical size (two sentences).
 
 Input tokens are the runtime's own estimate (about four characters a token); output tokens come from typical
@@ -20,9 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import evaluation
-import rag_under_test
 import testgen
+from evaluation import planning as judge_planning
+from evaluation.registry import expand_selection
+from rag_under_test import planning as rag_planning
 from ragtest.config import RunConfig
 from ragtest.documents import load_chunks
 from ragtest_core.datasets import as_str_list
@@ -200,23 +201,23 @@ def estimate_generate(estimate: RunEstimate, config: RunConfig, chunks: Sequence
 
 
 def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, chunks: Sequence[Any]) -> None:
-    """The reference RAG's calls (`rag_under_test.plan_llm_calls`), `k` real chunks standing in for what it will
-    retrieve, and a two-sentence reply each."""
+    """The reference RAG's calls (`rag_under_test.planning.plan_llm_calls`), `k` real chunks standing in for what it
+    will retrieve, and a two-sentence reply each."""
     item = estimate.item("rag_answer", "answer")
     asked = []
     for index, question in enumerate(questions):
         passages = [chunks[(index * k + j) % len(chunks)].text for j in range(k)] if chunks else []
         asked.append((question, passages))
-    for index, call in enumerate(rag_under_test.plan_llm_calls(asked)):
+    for index, call in enumerate(rag_planning.plan_llm_calls(asked)):
         item.add(call.text(), estimate_tokens(typical_answer(chunks, index + 1)))
 
 
 def estimate_evaluate(
     estimate: RunEstimate, rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], repeats: int = 1
 ) -> None:
-    """Every judge call for `rows` (question, answer, contexts, ground_truth), as `evaluation.plan_llm_calls`
+    """Every judge call for `rows` (question, answer, contexts, ground_truth), as `evaluation.planning.plan_llm_calls`
     plans them from each metric's own prompts; `--repeats N` sends each N times."""
-    estimate.add_planned(evaluation.plan_llm_calls(list(rows), list(metrics)) * repeats, "evaluate")
+    estimate.add_planned(judge_planning.plan_llm_calls(list(rows), list(metrics)) * repeats, "evaluate")
 
 
 def _text(value: Any) -> str:
@@ -243,7 +244,7 @@ def typical_rows(count: int, k: int, chunks: Sequence[Any], question: str) -> li
 
 def metric_names(config: RunConfig) -> list[str]:
     """The metrics the run scores ("all" expanded to every registered metric)."""
-    return [str(name) for name in evaluation.expand_selection(config.metrics)]
+    return [str(name) for name in expand_selection(config.metrics)]
 
 
 def estimate_answer_rows(estimate: RunEstimate, rows: Sequence[Mapping[str, Any]], k: int) -> None:

@@ -14,6 +14,7 @@ import pandas as pd
 import evaluation
 import rag_under_test
 import testgen
+from rag_under_test.collect import default_concurrency
 from ragtest import dry_run, trust
 from ragtest.config import RunConfig
 from ragtest.documents import SourceRecord
@@ -186,7 +187,7 @@ def answer_testset(
         adapter = rag_under_test.load_adapter(config.rag, **config.rag_args)
     elif adapter is None:
         adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR, samples)
-    concurrency = config.rag_concurrency or rag_under_test.default_concurrency(adapter)
+    concurrency = config.rag_concurrency or default_concurrency(adapter)
     timeout_s = config.rag_timeout_s
     if config.llm.batch and isinstance(adapter, rag_under_test.ReferenceRAG) and adapter.llm is not None:
         # batch mode: every question's answer call goes in one batch, answered within the batch window

@@ -1,6 +1,7 @@
-"""Scoring on Ray: `map_batches` over row partitions, each worker scoring its rows with `evaluation.score_records`.
+"""Scoring on Ray: `map_batches` over row partitions, each worker scoring its rows with
+`evaluation.engine.score_records`.
 
-A row's scores depend on nothing but the row, the judge's settings and the models (DESIGN.md's scoring rules), so
+A row's scores depend on nothing but the row, the judge's settings and the models (docs/design.md's scoring rules), so
 a row scored on any worker, in any partition, scores what a single process gives it. The driver writes each row's
 results to a progress file the moment they arrive (keyed by a hash of the row, the metrics and the judge), and a
 driver killed and run again scores only the rows not in it; the results come back in the input's order. Ray
@@ -23,6 +24,7 @@ from typing import Any
 import numpy as np
 
 import evaluation
+from evaluation.engine import score_records
 from ragtest.config import LLMSettings
 from ragtest.distributed.budget import SharedCache, SharedConcurrency, SharedLimits, start_budget
 from ragtest.distributed.session import ensure_ray, worker_count
@@ -74,7 +76,7 @@ class ScorePartition:
         rows = [json.loads(text) for text in batch["row"]]
         stages = self.llm.usage.stages if self.llm is not None else {}
         before = {name: StageUsage(**vars(usage)) for name, usage in stages.items()}
-        scored = evaluation.score_records(rows, self.metrics, self.judge, self.llm, self.embedder, self.max_field_chars)
+        scored = score_records(rows, self.metrics, self.judge, self.llm, self.embedder, self.max_field_chars)
         results = [json.dumps({name: r.model_dump(mode="json") for name, r in row.items()}) for row in scored]
         usage = [""] * len(rows)
         if self.llm is not None and rows:

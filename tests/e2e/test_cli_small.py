@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 
 import ragtest
-from rag_under_test import HTTPAdapter, answer_samples, default_concurrency
+from rag_under_test import HTTPAdapter, answer_samples
+from rag_under_test.collect import default_concurrency
 from ragtest.cli import main
 from ragtest.cli_args import build_parser
 from ragtest_core.asyncio_utils import run_sync

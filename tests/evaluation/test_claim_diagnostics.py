@@ -12,6 +12,7 @@ import pytest
 
 from evaluation import DEFAULT_METRICS, evaluate_dataset
 from evaluation.claim_diagnostics import DIAGNOSTIC_METRICS, ClaimCheck, diagnose
+from evaluation.planning import plan_llm_calls
 from ragtest.cli import main
 from ragtest.failure_panel import where_it_failed
 from ragtest_core.datasets import read_jsonl
@@ -187,10 +188,8 @@ def test_planned_diagnostic_calls_are_the_calls_sent(scripted_client: MakeClient
     nine diagnostics send, once for all nine."""
     from collections import Counter
 
-    import evaluation
-
     frame = pd.DataFrame([ROW])
-    planned = evaluation.plan_llm_calls(frame, list(DIAGNOSTIC_METRICS))
+    planned = plan_llm_calls(frame, list(DIAGNOSTIC_METRICS))
     client, model = scripted_client(judge_replies)
     evaluate_dataset(frame, list(DIAGNOSTIC_METRICS), judge="llm", llm=client, embedder=embedder)
     assert Counter(call.text() for call in planned) == Counter(model.prompts)

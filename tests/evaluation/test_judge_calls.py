@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import evaluation
 from evaluation import evaluate_dataset
 from evaluation.metrics.citations import cited_units
+from evaluation.planning import plan_llm_calls
 from ragtest_core.embeddings import Embedder
 from ragtest_core.text import sentences_of
 from tests.evaluation.helpers import MakeClient, one_row
@@ -115,7 +115,7 @@ def test_every_llm_metric_plans_exactly_the_calls_it_sends(scripted_client: Make
         ignore_index=True,
     )
     metrics = [*CALLS_PER_ROW, "negative_rejection"]
-    planned = evaluation.plan_llm_calls(frame, metrics)
+    planned = plan_llm_calls(frame, metrics)
     client, model = scripted_client(universal_judge)
     evaluate_dataset(frame, metrics, judge="llm", llm=client, embedder=embedder, show_progress=False)
     assert Counter(call.text() for call in planned) == Counter(model.prompts)

@@ -8,6 +8,7 @@ from collections import Counter
 
 import evaluation
 from evaluation import ExactMatch, Faithfulness, Sample, evaluate_dataset
+from evaluation.planning import plan_llm_calls
 from ragtest_core.embeddings import Embedder
 from ragtest_core.llm import PlannedCall
 from ragtest_core.text import sentences_of
@@ -35,7 +36,7 @@ def echoing_judge(prompt: str) -> str:
 
 def test_planned_calls_are_exactly_the_prompts_sent(scripted_client: MakeClient, embedder: Embedder) -> None:
     frame = one_row(answer=ANSWER)
-    planned = evaluation.plan_llm_calls(frame)
+    planned = plan_llm_calls(frame)
     client, model = scripted_client(echoing_judge)
     evaluate_dataset(frame, judge="llm", llm=client, embedder=embedder)
     assert Counter(call.text() for call in planned) == Counter(model.prompts)
@@ -47,8 +48,8 @@ def test_planned_calls_are_exactly_the_prompts_sent(scripted_client: MakeClient,
 def test_rows_decided_without_a_judge_plan_no_calls() -> None:
     refusal = Sample(question="Who?", answer="I don't know.", contexts=("Some context.",), ground_truth="Ann.")
     no_contexts = {"question": "Who?", "answer": "Ann.", "contexts": [], "ground_truth": "Ann."}
-    assert evaluation.plan_llm_calls([refusal], ["faithfulness"]) == []
-    assert evaluation.plan_llm_calls([no_contexts], ["faithfulness", "context_recall", "context_precision"]) == []
+    assert plan_llm_calls([refusal], ["faithfulness"]) == []
+    assert plan_llm_calls([no_contexts], ["faithfulness", "context_recall", "context_precision"]) == []
 
 
 def test_llm_prompts_per_metric() -> None:
