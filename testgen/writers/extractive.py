@@ -26,7 +26,9 @@ from testgen.question_types import QuestionType
 from testgen.writers.base import REJECTED_PREFIX, Draft
 from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
+from testgen.structure import prose_lines
 from testgen.writers.combine import Fact, combine
+from testgen.writers.docs import STRATEGIES, DocFact, doc_facts, strategy_problem
 from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
 from testgen.writers.patterns import turn_all
 from testgen.writers.reference import reference_sentence
@@ -56,6 +58,7 @@ class ExtractiveWriter:
         self._stats: Counter[str] = Counter()
         self._casing: dict[str, Casing] = {}
         self._facts: dict[str, list[Fact]] = {}
+        self._doc_facts: dict[str, list[DocFact]] = {}
 
     @property
     def stats(self) -> Counter[str]:
@@ -65,8 +68,9 @@ class ExtractiveWriter:
     def prepare(self, chunks: Sequence[Chunk]) -> None:
         """Learn each document's casing (which capitalised words are names) from all of its chunks."""
         texts: dict[str, list[str]] = {}
-        for chunk in chunks:
-            texts.setdefault(chunk.doc_id, []).append(chunk.text)
+        for chunk in chunks:  # prose only: headings are title-cased and code is not English
+            text = "\n".join(prose_lines(chunk.text)) if chunk.heading_path is not None else chunk.text
+            texts.setdefault(chunk.doc_id, []).append(text)
         self._casing = {doc_id: Casing("\n".join(parts)) for doc_id, parts in texts.items()}
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
@@ -84,13 +88,42 @@ class ExtractiveWriter:
             return self._multi_context(context, n, rng)
         facts = list(self._block_facts(context, 1))
         rng.shuffle(facts)
-        drafts: list[Draft] = []
-        seen: set[str] = set()
+        drafts: list[Draft] = [self._doc_draft(fact) for fact in self._chunk_doc_facts(context.root)]
+        seen: set[str] = {draft.question.lower() for draft in drafts}
         for fact in facts:
             if fact.turned.question.lower() not in seen:
                 seen.add(fact.turned.question.lower())
                 drafts.append(self._simple_draft(fact, context.language))
         return drafts[:n]
+
+    def _chunk_doc_facts(self, chunk: Chunk) -> list[DocFact]:
+        """The documentation strategies' facts of a structured chunk, best strategy first (memoised per chunk)."""
+        if chunk.heading_path is None or chunk.language != "en":
+            return []
+        if chunk.chunk_id not in self._doc_facts:
+            casing = self._casing.get(chunk.doc_id) or Casing(chunk.text)
+            kept: dict[str, DocFact] = {}
+            for fact in doc_facts(chunk.text, casing, self.max_words, opening=chunk.section_part == 0):
+                self._stats[f"strategy_{fact.strategy}_drafted"] += 1
+                problem = strategy_problem(fact, self.max_words)
+                if problem is not None:
+                    self._reject(problem, strategy=fact.strategy)
+                    continue
+                kept.setdefault(fact.question.lower(), fact)
+            self._doc_facts[chunk.chunk_id] = sorted(kept.values(), key=lambda f: STRATEGIES.index(f.strategy))
+        return self._doc_facts[chunk.chunk_id]
+
+    @staticmethod
+    def _doc_draft(fact: DocFact) -> Draft:
+        return Draft(
+            fact.question,
+            fact.reference,
+            (1,),
+            "simple",
+            answer_span=" ".join(fact.span.split()),
+            evidence=(fact.reference,),
+            strategy=fact.strategy,
+        )
 
     @staticmethod
     def _simple_draft(fact: Fact, language: str) -> Draft:
@@ -102,6 +135,7 @@ class ExtractiveWriter:
             "simple",
             answer_span=" ".join(fact.turned.answer.split()),
             evidence=(fact.sentence,),
+            strategy="sentence",
         )
 
     def _multi_context(self, context: Context, n: int, rng: random.Random) -> list[Draft]:
@@ -111,7 +145,7 @@ class ExtractiveWriter:
         for combined in combine(facts, self.max_words):
             problem = grammar_problem(combined.question, " ".join(combined.evidence))
             if problem is not None:
-                self._reject("ungrammatical", problem)
+                self._reject("ungrammatical", problem, strategy="combined")
                 continue
             made.append(combined)
         self._stats["multi_context_pairs"] += len(made)
@@ -127,13 +161,16 @@ class ExtractiveWriter:
                 "multi_context",
                 answer_span=" ".join(m.span.split()),
                 evidence=m.evidence,
+                strategy="combined",
             )
             for m in unique[:n]
         ]
 
-    def _reject(self, reason: str, detail: str = "") -> None:
-        """A question the writer made and its own checks refused: counted as a rejection by reason."""
+    def _reject(self, reason: str, detail: str = "", strategy: str = "sentence") -> None:
+        """A question the writer made and its own checks refused: counted as a rejection by reason (and by
+        strategy, as `strategy_<name>_rejected`)."""
         self._stats[f"{REJECTED_PREFIX}{reason}"] += 1
+        self._stats[f"strategy_{strategy}_rejected"] += 1
         if detail:
             self._stats[f"{reason}:{detail.split(':')[0]}"] += 1
 
@@ -148,10 +185,11 @@ class ExtractiveWriter:
         """The turned sentences of one chunk, in text order (block number 0: not yet placed)."""
         language = chunk.language
         casing = self._casing.get(chunk.doc_id) or Casing(chunk.text)
-        topic = topic_of(chunk.source) if language == "en" else None
+        topic = topic_of(chunk.source) if language == "en" and chunk.heading_path is None else None
         found: list[Fact] = []
         about_topic = False
-        for original in split_sentences(chunk.text, language):
+        text = "\n".join(prose_lines(chunk.text)) if chunk.heading_path is not None else chunk.text
+        for original in split_sentences(text, language):
             self._stats["sentences"] += 1
             resolved = resolve(original, topic, about_topic)
             sentence = resolved or original
