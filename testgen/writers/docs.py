@@ -41,6 +41,7 @@ _POINTING = ("this ", "these ", "it ", "they ", "that ", "those ", "such ", "its
 _MARKUP = re.compile(r"```|\{!|!\}|--8<--|:::|^\.\. |\s\.\. \w+::|:[a-z]+:`|</?[a-zA-Z][^>]*>|\||>>>|\\\w|^[-*+] ")
 _OPENERS = ("for example", "for instance", "e.g.", "see ", "note:", "here is", "here's", "the following")
 _MAX_SLOT_WORDS = 8
+_OPENING_STATEMENTS = 4
 _SPEC_WORDS = {
     "environment variable": ("environment variable",),
     "parameter": ("parameter", "argument"),
@@ -148,29 +149,33 @@ def _recase(word: str, casing: Casing) -> str:
     return word
 
 
+#: A sentence that tells the reader what to do: "you can / should ...", an imperative, "by passing ...".
 _INSTRUCTIVE = re.compile(
-    r"\b(?:you (?:can|should|could|may|must|will need to|'ll need|need to|'ll often want to|want to)|use|using|"
-    r"pass|passing|set|call|create|enable|install|run|add|import|provide|configure)\b|`",
+    r"\byou(?:'ll| will| can| should| could| may| must| need| want| might)\b|\b(?:allows?|lets?) you\b|"
+    r"^(?:To \w+|Use|Pass|Set|Call|Create|Enable|Install|Run|Add|Import|Provide|Configure|Specify|Make sure)\b|"
+    r"\bby (?:passing|setting|using|calling|adding|providing|specifying|enabling|including|creating)\b",
     re.IGNORECASE,
 )
 
 
 def opening_answer(body: list[ChunkLine]) -> tuple[str, str] | None:
-    """(reference, span) from a section's opening prose (before its first item or code): the first of its first
-    three statements that tells the reader what to do or names the API (an instruction, a `name`), else the
-    first statement. Not "For example:", not a question; a closing colon before code is made a full stop."""
+    """(reference, span) from a section's opening chunk: the first of its first four prose statements that tells the reader what to do (`_INSTRUCTIVE`); None when none does (the answer is then
+    in the code, or the section explains instead of instructing). Not "For example:", not a question; a closing
+    colon before code is made a full stop."""
     statements: list[str] = []
     for line in body:
-        if line.kind != "prose" or len(statements) >= 3:
+        if len(statements) >= _OPENING_STATEMENTS:
             break
+        if line.kind != "prose":
+            continue
         for sentence in split_sentences(line.text, "en"):
             cleaned = clean_sentence(sentence)
-            if cleaned is not None and len(statements) < 3:
+            if cleaned is not None and len(statements) < _OPENING_STATEMENTS:
                 statements.append(cleaned)
     if not statements:
         return None
-    chosen = next((s for s in statements if _INSTRUCTIVE.search(s)), statements[0])
-    return chosen, chosen
+    chosen = next((s for s in statements if _INSTRUCTIVE.search(s)), None)
+    return (chosen, chosen) if chosen is not None else None
 
 
 def clean_sentence(sentence: str) -> str | None:
@@ -280,10 +285,17 @@ def _only_verb(word: str) -> bool:
 
 
 _INSTRUCTIONS = (
-    re.compile(r"^To (?P<task>[a-z][^,]{3,80}), (?P<how>(?:you (?:can|should|must|need to|may) )?[a-z].+)$"),
+    re.compile(r"^(?:To|In order to) (?P<task>[a-z][^,]{3,80}), (?P<how>(?:you (?:can|should|must|need to|may) )?[a-z].+)$"),
+    re.compile(r"^You (?:can|may)(?: also)? (?P<task>[a-z][^,]{3,60}?),? (?P<how>(?:using|with|via|through) .+)$"),
+    re.compile(r"^(?P<how>.{5,60}?) (?:can be|is|are) used to (?P<task>[a-z][^,]{3,60})$"),
     re.compile(r"^(?P<how>Use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
     re.compile(r"^If you (?:want|need|wish|would like) to (?P<task>[a-z][^,]{3,80}), (?P<how>.+)$"),
     re.compile(r"^You can (?P<how>use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
+    re.compile(
+        r"^You can (?P<task>[a-z][^,]{3,60}?) (?P<how>by (?:passing|setting|using|calling|adding|providing|specifying"
+        r"|enabling|including|creating) .+)$"
+    ),
+    re.compile(r"^The (?:recommended|best|easiest|simplest|preferred) way to (?P<task>[a-z][^,]{3,60}?) is (?P<how>.+)$"),
 )
 
 

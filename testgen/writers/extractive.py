@@ -69,7 +69,9 @@ class ExtractiveWriter:
         """Learn each document's casing (which capitalised words are names) from all of its chunks."""
         texts: dict[str, list[str]] = {}
         for chunk in chunks:  # prose only: headings are title-cased and code is not English
-            text = "\n".join(prose_lines(chunk.text)) if chunk.heading_path is not None else chunk.text
+            text = chunk.text
+        if chunk.heading_path is not None:  # prose only; inline code read as the words it is
+            text = "\n".join(prose_lines(chunk.text)).replace("`", "")
             texts.setdefault(chunk.doc_id, []).append(text)
         self._casing = {doc_id: Casing("\n".join(parts)) for doc_id, parts in texts.items()}
 
@@ -188,7 +190,9 @@ class ExtractiveWriter:
         topic = topic_of(chunk.source) if language == "en" and chunk.heading_path is None else None
         found: list[Fact] = []
         about_topic = False
-        text = "\n".join(prose_lines(chunk.text)) if chunk.heading_path is not None else chunk.text
+        text = chunk.text
+        if chunk.heading_path is not None:  # prose only; inline code read as the words it is
+            text = "\n".join(prose_lines(chunk.text)).replace("`", "")
         for original in split_sentences(text, language):
             self._stats["sentences"] += 1
             resolved = resolve(original, topic, about_topic)
