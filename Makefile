@@ -2,7 +2,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
-WIKI_CACHE ?= ../shared/data/wikipedia
+# The demo page ships in the repository (examples/wikipedia, CC BY-SA 4.0; see its ATTRIBUTION.md).
+WIKI_CACHE ?= examples/wikipedia
 TOPIC ?= Python (programming language)
 RUN_DIR ?= runs/python
 

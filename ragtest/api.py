@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,121 +14,25 @@ from ragtest import steps
 from ragtest.compare_report import write_compare_report
 from ragtest.comparison import Comparison
 from ragtest.comparison import compare as comparison_of
-from ragtest.config import GenerationConfig, LLMSettings, RunConfig, SourceConfig
+from ragtest.config import RunConfig
 from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_scored
 from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, RunState, open_run
+from ragtest.settings import config_factory
 from ragtest_core.datasets import normalise_columns, read_dataset, read_rows, records
-from ragtest_core.errors import RagtestError
-from ragtest_core.llm import structured_output_mode
 
-_GEN = GenerationConfig
-_LLM = LLMSettings
-_RUN = RunConfig
-_SRC = SourceConfig
+_MAKE_CONFIG = config_factory(RunConfig, positional=("topic", "source"))
 
 
-def make_config(
-    topic: str | None = None,
-    source: str | None = None,
-    *,
-    revision: str | int | None = None,
-    topics_file: str | None = None,
-    wiki_cache: str | None = None,
-    wiki_timeout_s: float = _SRC.wiki_timeout_s,
-    offline: bool = False,
-    size: int = _GEN.size,
-    seed: int = _GEN.seed,
-    k_neighbours: int = _GEN.k_neighbours,
-    questions_per_context: int | None = _GEN.questions_per_context,
-    chunk_size: int = _GEN.chunk_size,
-    chunk_overlap: int = _GEN.chunk_overlap,
-    separators: tuple[str, ...] = _GEN.separators,
-    max_question_words: int = _GEN.max_question_words,
-    question_types: str | None = None,
-    dedup_threshold: float = _GEN.dedup_threshold,
-    max_copied_words: int = _GEN.max_copied_words,
-    critic: str = _GEN.critic,
-    strict_types: bool = False,
-    llm: str | None = None,
-    llm_base_url: str | None = None,
-    llm_concurrency: int = _LLM.max_concurrency,
-    llm_fixed_concurrency: bool = False,
-    llm_timeout_s: float = _LLM.timeout_s,
-    llm_rps: float | None = None,
-    llm_tpm: float | None = None,
-    llm_retries: int = _LLM.max_retries,
-    llm_backoff_s: float = _LLM.backoff_base_s,
-    llm_structured_output: str = _LLM.structured_output,
-    use_cache: bool = True,
-    cache_dir: str | None = None,
-    prices_file: str | None = None,
-    embedding_model: str = _RUN.embedding_model,
-    store_url: str | None = None,
-    rag: str | None = None,
-    rag_args: Mapping[str, Any] | None = None,
-    rag_k: int = _RUN.rag_k,
-    rag_concurrency: int | None = _RUN.rag_concurrency,
-    rag_timeout_s: float = _RUN.rag_timeout_s,
-    metrics: list[str] | None = None,
-    judge: str = _RUN.judge,
-) -> RunConfig:
-    """A RunConfig from keyword arguments named like the CLI flags (every flag has one); RagtestError naming the
-    option when a setting cannot work (e.g. a chunk overlap not smaller than the chunk size)."""
-    config = RunConfig(
-        sources=SourceConfig(
-            topic=topic,
-            source=source,
-            revision=str(revision) if revision is not None else None,
-            topics_file=topics_file,
-            wiki_cache=wiki_cache,
-            wiki_timeout_s=wiki_timeout_s,
-            offline=offline,
-        ),
-        generation=GenerationConfig(
-            size=size,
-            seed=seed,
-            k_neighbours=k_neighbours,
-            questions_per_context=questions_per_context,
-            chunk_size=chunk_size,
-            chunk_overlap=chunk_overlap,
-            separators=tuple(separators),
-            max_question_words=max_question_words,
-            question_types=question_types,
-            dedup_threshold=dedup_threshold,
-            max_copied_words=max_copied_words,
-            critic=critic,
-            strict_types=strict_types,
-        ),
-        llm=LLMSettings(
-            spec=llm,
-            base_url=llm_base_url,
-            max_concurrency=llm_concurrency,
-            adaptive=not llm_fixed_concurrency,
-            timeout_s=llm_timeout_s,
-            requests_per_second=llm_rps,
-            tokens_per_minute=llm_tpm,
-            max_retries=llm_retries,
-            backoff_base_s=llm_backoff_s,
-            structured_output=structured_output_mode(llm_structured_output),
-            use_cache=use_cache,
-            cache_dir=cache_dir,
-            prices_file=prices_file,
-        ),
-        embedding_model=embedding_model,
-        store_url=store_url,
-        rag=rag,
-        rag_args=dict(rag_args or {}),
-        rag_k=rag_k,
-        rag_concurrency=rag_concurrency,
-        rag_timeout_s=rag_timeout_s,
-        metrics=metrics,
-        judge=judge,
-    )
-    problems = config.generation.problems()
-    if problems:
-        raise RagtestError("invalid settings: " + "; ".join(problems))
-    return config
+def make_config(topic: str | None = None, source: str | None = None, **settings: Any) -> RunConfig:
+    """A RunConfig from keyword arguments named like the CLI flags (`--chunk-size` is `chunk_size`, `--llm-timeout`
+    is `llm_timeout_s`; `inspect.signature(make_config)` lists every one with its default). None means "not given".
+    An unknown keyword is a TypeError naming the close ones; a setting that cannot work is a RagtestError naming the
+    option (e.g. a chunk overlap not smaller than the chunk size)."""
+    return _MAKE_CONFIG(topic, source, **settings)
+
+
+make_config.__signature__ = _MAKE_CONFIG.__signature__  # type: ignore[attr-defined]
 
 
 def generate(config: RunConfig, run_dir: str | Path, show_progress: bool = True) -> pd.DataFrame:

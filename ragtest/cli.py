@@ -31,7 +31,7 @@ from ragtest.gates import (
     parse_fail_under,
 )
 from ragtest.manifest import stage_manifest_path, write_manifest
-from ragtest.outputs import input_manifest
+from ragtest.outputs import OutputPaths, input_manifest
 from ragtest.run_state import STORE_DIR, open_run
 from ragtest_core.datasets import read_rows
 from ragtest_core.errors import RagtestError
@@ -68,7 +68,8 @@ def _command(args: argparse.Namespace) -> int:
         output = Path(args.output)
         state = open_run(config, output.parent, show_progress=progress)
         _, document = steps.evaluate_file(state, Path(args.input), output, columns=args.columns)
-        print(f"wrote {document['rows']} scored rows to {output} (report: {output.stem}.report.html)")
+        report = OutputPaths.beside(output).report_html
+        print(f"wrote {document['rows']} scored rows to {output} (report: {report})")
         write_manifest(state, stage_manifest_path(output))
         print(console.format_summary(document["metrics"]))
         if state.llm is not None:

@@ -26,17 +26,20 @@ def add_compare_parser(sub: argparse._SubParsersAction, parents: list[argparse.A
     cmp.add_argument(
         "--fail-if",
         help='exit 1 when a change is a significant drop, e.g. "faithfulness<-0.02,context_recall<-0.05": a rule '
-        "fails when the upper bound of the 95%% interval of the change (new - base) is below its threshold",
+        "fails when the upper bound of the 95%% interval of the change (new - base) is below its threshold "
+        "(default: no gate)",
     )
-    cmp.add_argument("--metrics", help="compare only these metrics (default: every metric both runs scored)")
+    cmp.add_argument(
+        "--metrics", help="compare only these metrics, comma-separated (default: every metric both runs scored)"
+    )
     cmp.add_argument(
         "--allow-different",
         action="store_true",
         help="compare even when the test sets or scoring settings differ (the matched rows only, with a note)",
     )
-    cmp.add_argument("--out", default=DEFAULT_OUT, help=f"folder for compare.json/.md/.html ({DEFAULT_OUT})")
-    cmp.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and permutation test (0)")
-    cmp.add_argument("--rows", type=int, default=3, help="changed rows to print (3; the report lists more)")
+    cmp.add_argument("--out", default=DEFAULT_OUT, help=f"folder for compare.json/.md/.html (default: {DEFAULT_OUT})")
+    cmp.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and permutation test (default: 0)")
+    cmp.add_argument("--rows", type=int, default=3, help="changed rows to print; the report lists more (default: 3)")
 
 
 def run_compare(args: argparse.Namespace) -> int:

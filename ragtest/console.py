@@ -35,7 +35,7 @@ def describe_run(state: RunState) -> str:
         f"questions: {summary['rows']}  (test set {TESTSET_FILE}, answers {ANSWERS_FILE}, scores {SCORES_FILE})",
         format_summary(summary["metrics"]),
         f"time: {timings}",
-        f"report: {state.run_dir / 'report.md'} and report.html",
+        f"report: {state.run_dir / 'report.html'} (and report.md beside it)",
     ]
     if state.llm is not None:
         lines.append(state.llm.usage.report())

@@ -11,6 +11,7 @@ from typing import Any
 
 import evaluation
 from ragtest.run_state import RunState
+from ragtest.settings import settings_record
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.files import write_json
 
@@ -45,7 +46,7 @@ def build_manifest(state: RunState) -> dict[str, Any]:
     return {
         "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": sys.argv,
-        "config": state.config.as_dict(),
+        "config": settings_record(state.config),
         "seed": state.config.generation.seed,
         "judge": state.config.resolved_judge(),
         "judge_settings": evaluation.judge_settings(state.config.resolved_judge()),

@@ -1,7 +1,8 @@
 """What `run`, `evaluate` (CLI and Python) write after scoring: the scored rows, summary.json in one layout, and
 the report; plus what a later `compare` needs to know the runs are comparable.
 
-summary.json (a run directory's `summary.json`, or `<output stem>.summary.json` beside `evaluate --output`):
+summary.json (a run directory's `summary.json`, or `<output stem>.summary.json` beside `evaluate --output`; see
+`OutputPaths.beside` for the one naming rule every writer and reader follows):
 
     {"layout": 1, "rows": N, "rows_without_any_score": K,
      "metrics": {metric: {mean, ci_low, ci_high, interval_method, rows_scored, rows_failed, by_question_type, ...}},
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,9 @@ from ragtest.config import RunConfig
 from ragtest.manifest import MANIFEST_FILE
 from ragtest.report import write_run_report
 from ragtest.run_state import SCORES_FILE, SUMMARY_FILE, RunState
-from ragtest_core.datasets import records, write_dataset
+from ragtest_core.datasets import SUPPORTED_SUFFIXES, records, write_dataset
 from ragtest_core.embeddings import get_embedder
+from ragtest_core.errors import RagtestError
 from ragtest_core.files import write_json
 from ragtest_core.schema import GROUND_TRUTH, QUESTION, SAMPLE_ID, stable_id
 
@@ -47,6 +49,10 @@ class OutputPaths:
     manifest: Path
     report_stem: Path
 
+    @property
+    def report_html(self) -> Path:
+        return self.report_stem.with_name(f"{self.report_stem.name}.html")
+
     @classmethod
     def in_dir(cls, run_dir: str | Path) -> OutputPaths:
         """A run directory: scores.jsonl, summary.json, manifest.json, report.md and report.html."""
@@ -55,14 +61,54 @@ class OutputPaths:
 
     @classmethod
     def beside(cls, output: str | Path) -> OutputPaths:
-        """`evaluate --output x.jsonl`: x.jsonl, x.summary.json, x.manifest.json, x.report.md and x.report.html."""
+        """`evaluate --output x.jsonl`: x.jsonl, x.summary.json, x.manifest.json, x.report.md and x.report.html. A
+        file named like a run directory's scores (scores.jsonl) takes the run directory's names (summary.json,
+        report.md, report.html; its stage manifest scores.manifest.json), so a folder reads the same whichever
+        command scored it. Every reader finds a scored file's summary by this rule (`locate_scored`)."""
         path = Path(output)
+        manifest = path.with_name(f"{path.stem}.manifest.json")
+        if path.stem == Path(SCORES_FILE).stem:
+            return cls(path, path.with_name(SUMMARY_FILE), manifest, path.with_name(REPORT_STEM))
         return cls(
-            path,
-            path.with_name(f"{path.stem}.summary.json"),
-            path.with_name(f"{path.stem}.manifest.json"),
-            path.with_name(f"{path.stem}.{REPORT_STEM}"),
+            path, path.with_name(f"{path.stem}.summary.json"), manifest, path.with_name(f"{path.stem}.{REPORT_STEM}")
         )
+
+
+def _scored_files(folder: Path) -> list[Path]:
+    """The scored dataset files of a folder: its scores.* (a run directory), else each file with a summary beside it."""
+    runs = [(folder / SCORES_FILE).with_suffix(suffix) for suffix in SUPPORTED_SUFFIXES]
+    found = [path for path in runs if path.is_file()]
+    if found:
+        return found
+    stems = sorted(p.name.removesuffix(".summary.json") for p in folder.glob("*.summary.json"))
+    return [
+        folder / f"{stem}{suffix}"
+        for stem in stems
+        for suffix in SUPPORTED_SUFFIXES
+        if (folder / f"{stem}{suffix}").is_file()
+    ]
+
+
+def locate_scored(path: str | Path) -> OutputPaths:
+    """A scored run, given as its folder or its scored file: where its scored rows and its summary are."""
+    source = Path(path)
+    if source.is_file():
+        found = OutputPaths.beside(source)
+        legacy = source.with_name(f"{source.stem}.summary.json")  # evaluate --output scores.jsonl before layout 2
+        return found if found.summary.is_file() or not legacy.is_file() else replace(found, summary=legacy)
+    if not source.is_dir():
+        raise RagtestError(f"not found: {source} (give a run directory or a scored dataset file)")
+    files = _scored_files(source)
+    if not files:
+        raise RagtestError(
+            f"{source} holds no scored dataset ({SCORES_FILE}, or a file with <name>.summary.json "
+            "beside it): give a ragtest run directory or a scored dataset file"
+        )
+    if len(files) > 1:
+        raise RagtestError(
+            f"{source} holds {len(files)} scored datasets ({', '.join(p.name for p in files)}): name the one to use"
+        )
+    return locate_scored(files[0])
 
 
 def row_key(row: Mapping[str, Any]) -> str:

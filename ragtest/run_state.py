@@ -94,6 +94,6 @@ def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:
         settings.spec,
         settings.base_url,
         cache_path=cache_path,
-        config=settings,
+        config=settings.runtime(),
         prices=load_prices(settings.prices_file),
     )

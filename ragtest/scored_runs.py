@@ -1,8 +1,9 @@
 """Reading two scored runs for `compare`, matching their rows, and refusing runs that cannot be compared.
 
-A side is a run directory (its scores.jsonl and summary.json) or a scored file (with `<stem>.summary.json` beside
-it when ragtest wrote it). Rows are matched by `sample_id` when both sides have one on every row, else by the
-question's text (whitespace-normalised). Two runs are comparable when they hold the same test set (the same rows,
+A side is a run directory or a scored file, with its summary found by the one naming rule of
+`ragtest.outputs.locate_scored`; a side without one cannot be checked and is refused unless `allow_different`.
+Rows are matched by `sample_id` when both sides have one on every row, else by the question's text
+(whitespace-normalised). Two runs are comparable when they hold the same test set (the same rows,
 with the same question and reference answer) and were scored under the same judge, judge model, judge settings,
 embedding model and precision.
 """
@@ -17,9 +18,8 @@ from typing import Any
 
 import pandas as pd
 
-from ragtest.outputs import OutputPaths, row_key
-from ragtest.run_state import SCORES_FILE, SUMMARY_FILE
-from ragtest_core.datasets import SUPPORTED_SUFFIXES, read_dataset, records
+from ragtest.outputs import locate_scored, row_key
+from ragtest_core.datasets import read_dataset, records
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import GROUND_TRUTH, QUESTION, SAMPLE_ID
 
@@ -61,14 +61,6 @@ class ScoredRun:
         return [c for c in map(str, self.frame.columns) if f"{c}_reason" in columns]
 
 
-def _scores_file(folder: Path) -> Path:
-    for suffix in SUPPORTED_SUFFIXES:
-        candidate = (folder / SCORES_FILE).with_suffix(suffix)
-        if candidate.is_file():
-            return candidate
-    raise RagtestError(f"{folder} has no {SCORES_FILE}: give a ragtest run directory or a scored dataset file")
-
-
 def _read_summary(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
@@ -80,15 +72,11 @@ def _read_summary(path: Path) -> dict[str, Any]:
 
 
 def load_scored(path: str | Path) -> ScoredRun:
-    """A run directory or a scored dataset file, with its summary when there is one."""
-    source = Path(path)
-    if source.is_dir():
-        scores, summary = _scores_file(source), source / SUMMARY_FILE
-    elif source.is_file():
-        scores, summary = source, OutputPaths.beside(source).summary
-    else:
-        raise RagtestError(f"not found: {source} (give a run directory or a scored dataset file)")
-    return ScoredRun(label=str(path), path=scores, frame=read_dataset(scores), summary=_read_summary(summary))
+    """A run directory or a scored dataset file, with its summary when there is one (`locate_scored`)."""
+    paths = locate_scored(path)
+    return ScoredRun(
+        label=str(path), path=paths.scores, frame=read_dataset(paths.scores), summary=_read_summary(paths.summary)
+    )
 
 
 @dataclass
@@ -166,7 +154,10 @@ def comparability_problems(base: ScoredRun, new: ScoredRun, matching: Matching) 
         problems.append("no row of one run matches a row of the other")
     if base.scoring is None or new.scoring is None:
         missing = " and ".join(s.label for s in (base, new) if s.scoring is None)
-        notes.append(f"no scoring settings recorded for {missing}: judge and embedding model could not be checked")
+        problems.append(
+            f"no scoring settings recorded for {missing} (no summary beside the scored rows): the judge and "
+            "embedding model cannot be checked"
+        )
         return problems, notes
     for key, words in SCORING_KEYS.items():
         left, right = base.scoring.get(key), new.scoring.get(key)

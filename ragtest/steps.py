@@ -26,6 +26,7 @@ from ragtest.run_state import (
     RunState,
     open_run,
 )
+from ragtest.settings import iter_settings, to_flags
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_dataset, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
@@ -127,28 +128,11 @@ def record_sources(state: RunState, sources: Sources, output: Path) -> None:
 
 
 def reproduce_command(config: RunConfig, topics_path: Path, output: Path) -> str:
-    """`ragtest generate` with the pinned topics file and every generation setting of this run."""
-    gen, src = config.generation, config.sources
-    parts = ["ragtest", "generate", "--topics", str(topics_path)]
-    if src.source:
-        parts += ["--source", src.source]
-    if src.resolved_cache():
-        parts += ["--wiki-cache", str(src.resolved_cache())]
-    parts += ["--size", str(gen.size), "--seed", str(gen.seed), "--k-neighbours", str(gen.k_neighbours)]
-    parts += ["--chunk-size", str(gen.chunk_size), "--chunk-overlap", str(gen.chunk_overlap)]
-    parts += ["--separators", *(sep.encode("unicode_escape").decode("ascii") for sep in gen.separators)]
-    parts += ["--max-question-words", str(gen.max_question_words), "--max-copied-words", str(gen.max_copied_words)]
-    parts += ["--dedup-threshold", str(gen.dedup_threshold), "--critic", gen.critic]
-    if gen.questions_per_context is not None:
-        parts += ["--questions-per-context", str(gen.questions_per_context)]
-    if gen.question_types:
-        parts += ["--question-types", gen.question_types]
-    if gen.strict_types:
-        parts.append("--strict-types")
-    if config.llm.spec:
-        parts += ["--llm", config.llm.spec]
-    if config.llm.base_url:
-        parts += ["--llm-base-url", config.llm.base_url]
+    """`ragtest generate` with the pinned topics file and every generation setting of this run (as declared)."""
+    settings = list(iter_settings(RunConfig))
+    generation = [s for s in settings if s.group == "generation"]
+    kept = [s for s in settings if s.keyword in ("source", "wiki_cache", "llm", "llm_base_url")]
+    parts = ["ragtest", "generate", "--topics", str(topics_path), *to_flags(config, [*kept, *generation])]
     parts += ["--output", str(output.with_name(f"{output.stem}.reproduced{output.suffix}"))]
     return shlex.join(parts)
 

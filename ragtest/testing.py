@@ -18,8 +18,7 @@ from pathlib import Path
 from ragtest.compare_report import format_comparison
 from ragtest.comparison import Comparison, compare
 from ragtest.gates import check_fail_if, check_fail_under, format_gate, parse_fail_if, parse_fail_under
-from ragtest.outputs import OutputPaths
-from ragtest.run_state import SUMMARY_FILE
+from ragtest.outputs import locate_scored
 from ragtest_core.errors import RagtestError
 
 __all__ = ["assert_min_scores", "assert_no_regression"]
@@ -40,8 +39,7 @@ def assert_no_regression(
 def assert_min_scores(run: str | Path, fail_under: str) -> None:
     """Raise AssertionError when a mean of a scored run (a run directory, or a scored file with its summary
     beside it) is significantly below its floor, e.g. fail_under="faithfulness=0.8,context_recall=0.7"."""
-    source = Path(run)
-    summary_path = source / SUMMARY_FILE if source.is_dir() else OutputPaths.beside(source).summary
+    summary_path = locate_scored(run).summary
     if not summary_path.is_file():
         raise RagtestError(f"no summary at {summary_path}: score the run with ragtest first")
     document = json.loads(summary_path.read_text(encoding="utf-8"))

@@ -1,6 +1,6 @@
 """The data contract shared by every stage: test samples, RAG answers and scores.
 
-A dataset on disk is a table with one row per test sample (see DESIGN.md). The stage packages exchange
+A dataset on disk is a table with one row per test sample (see docs/design.md). The stage packages exchange
 only these types and the column names below; none of them reaches into another stage's internals.
 """
 

@@ -59,7 +59,7 @@ __all__ = ["LLMClient", "LLMConfig", "Prompt", "reply_text", "to_messages", "wit
 
 
 class LLMClient:
-    """One model behind the runtime rules of DESIGN.md. Safe to share between concurrent tasks."""
+    """One model behind the runtime rules of docs/design.md. Safe to share between concurrent tasks."""
 
     def __init__(
         self,

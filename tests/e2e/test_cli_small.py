@@ -19,7 +19,7 @@ import pytest
 import ragtest
 from rag_under_test import HTTPAdapter, answer_samples, default_concurrency
 from ragtest.cli import main
-from ragtest.cli_args import CONFIG_OPTIONS, NOT_CONFIG, build_parser
+from ragtest.cli_args import build_parser
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_jsonl
 from ragtest_core.schema import RAGAnswer
@@ -38,17 +38,6 @@ def test_quiet_works_before_and_after_the_subcommand() -> None:
     assert parser.parse_args(["--quiet", "evaluate", "--input", "x"]).quiet is True
     assert parser.parse_args(["evaluate", "--input", "x"]).quiet is False
     assert parser.parse_args(["compare", "a", "b", "--quiet"]).quiet is True
-
-
-def test_make_config_accepts_every_cli_option() -> None:
-    accepted = set(inspect.signature(ragtest.make_config).parameters)
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    for command in ("generate", "answer", "evaluate", "run"):
-        for action in sub.choices[command]._actions:
-            if action.dest in ("help", *NOT_CONFIG):
-                continue
-            assert action.dest in CONFIG_OPTIONS, f"{command} --{action.dest} does not reach the config"
-            assert CONFIG_OPTIONS[action.dest] in accepted, f"make_config has no {CONFIG_OPTIONS[action.dest]}"
 
 
 @pytest.fixture()

@@ -103,7 +103,7 @@ def test_refuses_different_test_sets_or_settings(
     shorter.parent.mkdir()
     rows = read_jsonl(two_variants.new)
     shorter.write_text("".join(json.dumps(row) + "\n" for row in rows[1:]))
-    shutil.copy(two_variants.new.with_name("scores.summary.json"), shorter.with_name("scores.summary.json"))
+    shutil.copy(two_variants.new.with_name("summary.json"), shorter.with_name("summary.json"))
     assert main(["compare", str(two_variants.base), str(shorter), "--out", str(tmp_path / "c1")]) == 2
     error = capsys.readouterr().err
     assert "different question sets" in error and rows[0]["question"][:40] in error and "Traceback" not in error
@@ -114,8 +114,8 @@ def test_refuses_different_test_sets_or_settings(
     other = tmp_path / "other" / "scores.jsonl"
     other.parent.mkdir()
     shutil.copy(two_variants.new, other)
-    summary = json.loads(two_variants.new.with_name("scores.summary.json").read_text())
+    summary = json.loads(two_variants.new.with_name("summary.json").read_text())
     summary["scoring"]["embedding_model"] = "some-other-model"
-    other.with_name("scores.summary.json").write_text(json.dumps(summary))
+    other.with_name("summary.json").write_text(json.dumps(summary))
     assert main(["compare", str(two_variants.base), str(other), "--out", str(tmp_path / "c3")]) == 2
     assert "different embedding model" in capsys.readouterr().err

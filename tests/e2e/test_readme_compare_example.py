@@ -35,7 +35,7 @@ def test_readme_pytest_example(two_variants: TwoVariants, tmp_path: Path) -> Non
     same = tmp_path / "same" / "scores.jsonl"  # the baseline scored again: no regression, passes
     same.parent.mkdir()
     shutil.copy(two_variants.base, same)
-    shutil.copy(two_variants.base.with_name("scores.summary.json"), same.with_name("scores.summary.json"))
+    shutil.copy(two_variants.base.with_name("summary.json"), same.with_name("summary.json"))
     _test_function(two_variants.base, same)()
     with pytest.raises(AssertionError, match="gate: FAILED"):  # the degraded RAG: its hit rate dropped
         _test_function(two_variants.base, two_variants.new)()

@@ -43,7 +43,7 @@ def check_page(chromium: str, page: Path, tmp_path: Path, heading: str, colours:
 
 
 def test_run_report_renders_offline(chromium: str, two_variants: TwoVariants, tmp_path: Path) -> None:
-    check_page(chromium, two_variants.base.with_name("scores.report.html"), tmp_path, "ragtest report", (PLOT_BLUE,))
+    check_page(chromium, two_variants.base.with_name("report.html"), tmp_path, "ragtest report", (PLOT_BLUE,))
 
 
 def test_compare_report_renders_offline(chromium: str, two_variants: TwoVariants, tmp_path: Path) -> None:

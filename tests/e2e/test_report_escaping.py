@@ -31,7 +31,7 @@ def test_script_in_a_source_document_is_escaped(wiki_dir: Path, tmp_path: Path) 
         row["answer_relevancy"] = 0.0 if row["answer_relevancy"] else 1.0
     changed.write_text("".join(json.dumps(row) + "\n" for row in rows))
     summary = json.loads((run_dir / "summary.json").read_text())
-    changed.with_name("scores.summary.json").write_text(json.dumps(summary))
+    changed.with_name("summary.json").write_text(json.dumps(summary))
     ragtest.compare(run_dir, changed, out_dir=tmp_path / "cmp")
 
     for page in (run_dir / "report.html", tmp_path / "cmp" / "compare.html"):

@@ -1,0 +1,139 @@
+"""Each setting is declared once (a field of a model in ragtest.config); the CLI flags, make_config and the
+manifest's record are derived from it."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+from pathlib import Path
+from typing import Annotated
+
+import pytest
+from pydantic import Field
+
+import ragtest
+from ragtest.cli import main
+from ragtest.cli_args import build_parser, config_from_args
+from ragtest.config import GenerationConfig, RunConfig
+from ragtest.manifest import build_manifest
+from ragtest.run_state import RunState
+from ragtest.settings import Opt, config_factory, iter_settings, settings_by_keyword, settings_record, to_flags
+from ragtest_core.errors import RagtestError
+
+
+class ThrowawayGeneration(GenerationConfig):
+    """The one place the throwaway setting is written."""
+
+    wobble_factor: Annotated[float, Field(ge=0.0, le=2.0, description="how much the throwaway knob wobbles")] = 0.5
+
+
+class ThrowawayConfig(RunConfig):
+    generation: ThrowawayGeneration = Field(default_factory=ThrowawayGeneration)
+
+
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_a_setting_declared_in_one_place_reaches_help_make_config_and_the_manifest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = build_parser(ThrowawayConfig)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["generate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--wobble-factor X how much the throwaway knob wobbles (default: 0.5)" in help_text
+
+    from_cli = config_from_args(parser.parse_args(["run", "--wobble-factor", "1.5", "--size", "3"]), ThrowawayConfig)
+    assert from_cli.generation.wobble_factor == 1.5 and from_cli.generation.size == 3
+
+    make = config_factory(ThrowawayConfig, positional=("topic", "source"))
+    assert inspect.signature(make).parameters["wobble_factor"].default == 0.5
+    config = make("Brown bear", wobble_factor=0.25)
+    assert config.generation.wobble_factor == 0.25
+    with pytest.raises(RagtestError, match=r"--wobble-factor must be at most 2.0, got 3"):
+        make(wobble_factor=3)
+
+    manifest = build_manifest(RunState(config=config, run_dir=tmp_path))
+    assert manifest["config"]["generation"]["wobble_factor"] == 0.25
+
+
+def test_every_flag_of_every_command_has_help_and_every_setting_flag_a_make_config_keyword() -> None:
+    keywords = set(inspect.signature(ragtest.make_config).parameters)
+    settings = settings_by_keyword(RunConfig)
+    for command, parser in subcommands(build_parser()).items():
+        for action in parser._actions:
+            assert action.help and action.help.strip(), f"{command} {action.option_strings} has no help"
+            if action.dest in settings and command != "compare":
+                assert action.dest in keywords, f"make_config has no {action.dest}"
+            takes_value = action.option_strings and action.nargs != 0 and action.dest != "help"
+            if takes_value and not action.required:
+                assert "(default: " in action.help, f"{command} {action.option_strings} shows no default"
+
+
+def test_top_level_help_reads_as_user_documentation(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert "builds a test set of questions from your documents" in text
+    for word in ("config_from_args", "NOT_CONFIG", "argparse", "dest"):
+        assert word not in text
+
+
+def test_flags_keep_their_names_and_read_as_declared() -> None:
+    args = build_parser().parse_args(
+        ["run", "--topics", "t.txt", "--wiki-timeout", "3", "--llm-timeout", "7", "--no-cache", "--rag-arg", "k=3",
+         "--rag-arg", "url=http://x", "--metrics", "faithfulness, hit_rate", "--separators", "\\n\\n", ". ",
+         "--llm-fixed-concurrency", "--offline"]
+    )  # fmt: skip
+    config = config_from_args(args)
+    assert config.sources.topics_file == "t.txt" and config.sources.wiki_timeout_s == 3.0
+    assert config.llm.timeout_s == 7.0 and config.llm.use_cache is False
+    assert config.llm.runtime().adaptive is False and config.sources.offline is True
+    assert config.rag_args == {"k": 3, "url": "http://x"}
+    assert config.metrics == ["faithfulness", "hit_rate"]
+    assert config.generation.separators == ("\n\n", ". ")
+
+
+def test_environment_variables_are_declared_and_explicit_values_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RAGTEST_WIKI_CACHE", "/pages")
+    monkeypatch.setenv("RAGTEST_OFFLINE", "1")
+    monkeypatch.setenv("RAGTEST_CACHE_DIR", "/cache")
+    config = ragtest.make_config("Brown bear")
+    assert config.sources.wiki_cache == "/pages" and config.sources.offline is True
+    assert config.llm.resolved_cache_dir() == "/cache"
+    assert ragtest.make_config(wiki_cache="/mine", offline=False).sources.wiki_cache == "/mine"
+    monkeypatch.setenv("RAGTEST_OFFLINE", "0")
+    assert ragtest.make_config().sources.offline is False
+    declared = {s.opt.env for s in iter_settings(RunConfig) if s.opt.env}
+    assert declared == {"RAGTEST_WIKI_CACHE", "RAGTEST_OFFLINE", "RAGTEST_CACHE_DIR", "RAGTEST_PRICES"}
+
+
+def test_make_config_names_unknown_keywords_and_invalid_values() -> None:
+    with pytest.raises(TypeError, match="did you mean chunk_size"):
+        ragtest.make_config(chunk_sise=100)
+    with pytest.raises(RagtestError, match=r"--chunk-overlap \(200\) must be smaller than --chunk-size \(100\)"):
+        ragtest.make_config(chunk_size=100, chunk_overlap=200)
+    with pytest.raises(RagtestError, match=r"--critic must be one of"):
+        ragtest.make_config(critic="maybe")
+    assert ragtest.make_config(revision=123).sources.revision == "123"
+
+
+def test_the_reproduce_command_and_the_record_are_derived_from_the_declarations() -> None:
+    config = ragtest.make_config(source="docs", size=7, separators=("\n", ". "), strict_types=True)
+    generation = [s for s in iter_settings(RunConfig) if s.group == "generation"]
+    words = to_flags(config, generation)
+    assert words[:4] == ["--size", "7", "--seed", "42"]
+    assert ["--separators", "\\n", ". "] == words[words.index("--separators") : words.index("--separators") + 3]
+    assert "--strict-types" in words and "--questions-per-context" not in words
+    again = config_from_args(build_parser().parse_args(["generate", "--source", "docs", *words]))
+    assert again == config
+
+
+def test_secret_settings_are_redacted_in_the_record() -> None:
+    class WithSecret(RunConfig):
+        api_token: Annotated[str | None, Field(description="a token"), Opt(group="llm", secret=True)] = None
+
+    record = settings_record(WithSecret(api_token="sk-123"))
+    assert record["api_token"] == "<redacted>"
