@@ -59,7 +59,12 @@ def _command(args: argparse.Namespace) -> int:
         output = Path(args.output)
         state = open_run(config, output.parent, show_progress=progress)
         store_dir = Path(args.store) if args.store else output.parent / STORE_DIR
-        samples = steps.generate_testset(state, output=output, store_dir=store_dir)
+        try:
+            samples = steps.generate_testset(state, output=output, store_dir=store_dir)
+        except RagtestError as exc:  # a failed generate still records what it tried: candidates, rejections
+            state.stats["error"] = str(exc)
+            path = write_manifest(state, stage_manifest_path(output))
+            raise RagtestError(f"{exc} (the run's manifest: {path})") from exc
         print(f"wrote {len(samples)} questions to {output}")
         write_manifest(state, stage_manifest_path(output))
     elif args.command == "answer":

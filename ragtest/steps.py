@@ -29,6 +29,7 @@ from ragtest.run_state import (
 from ragtest.settings import iter_settings, to_flags
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_dataset, records, write_dataset
+from ragtest_core.embedding_cache import CachedEmbeddings, embedding_cache_enabled
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import CORPUS_ID, TestSample
@@ -37,8 +38,10 @@ from ragtest_core.schema import CORPUS_ID, TestSample
 def corpus_store(
     config: RunConfig, store_dir: Path, embedder: Embedder, chunks: list[testgen.Chunk]
 ) -> testgen.ChunkStore:
-    """The store of this run's corpus: its own collection (keyed by sources, chunk settings and model), filled."""
-    return testgen.ChunkStore.for_corpus(store_dir, embedder, chunks, url=config.store_url)
+    """The store of this run's corpus: its own collection (keyed by sources, chunk settings and model), filled; chunk
+    vectors come from the user-level embedding cache when it holds them."""
+    cache = CachedEmbeddings(embedder) if embedding_cache_enabled() else None
+    return testgen.ChunkStore.for_corpus(store_dir, embedder, chunks, url=config.store_url, cache=cache)
 
 
 def test_set_store(
@@ -80,6 +83,11 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     state.stats["documents"] = len(documents)
     state.stats["chunks"] = len(chunks)
     state.stats["chunks_embedded"] = store.embedded
+    state.stats["embedding_cache"] = {
+        "path": str(store.cache.path) if store.cache is not None else None,
+        "vectors_reused": store.cache.reused if store.cache is not None else 0,
+        "vectors_computed": store.cache.computed if store.cache is not None else store.embedded,
+    }
     state.stats["store_collection"] = store.collection_name
     generator = testgen.TestsetGenerator(
         store,
@@ -90,20 +98,23 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
         max_copied_words=gen.max_copied_words,
         critic=gen.critic,
         strict_types=gen.strict_types,
+        stop_rules=gen.stop_rules(),
     )
     per_context = gen.questions_per_context or generator.default_questions_per_context()
     expected = dry_run.generate_calls(gen.size, per_context, gen.question_types)
-    with state.timed("generate"), state.llm_stage("generate", expected):
-        samples = run_sync(
-            generator.agenerate_size(
-                gen.size,
-                seed=gen.seed,
-                k_neighbours=gen.k_neighbours,
-                num_questions_per_context=gen.questions_per_context,
-                show_progress=state.show_progress,
+    try:
+        with state.timed("generate"), state.llm_stage("generate", expected):
+            samples = run_sync(
+                generator.agenerate_size(
+                    gen.size,
+                    seed=gen.seed,
+                    k_neighbours=gen.k_neighbours,
+                    num_questions_per_context=gen.questions_per_context,
+                    show_progress=state.show_progress,
+                )
             )
-        )
-    state.stats["generation"] = generator.stats_dict()
+    finally:  # a failed run keeps its candidates and rejections by reason for the manifest
+        state.stats["generation"] = generator.stats_dict()
     state.stats["testset_seed"] = gen.seed
     write_dataset([s.model_dump() for s in samples], output)
     return samples

@@ -15,6 +15,7 @@ from testgen.question_types import QUESTION_TYPES, QuestionType, parse_distribut
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD
 from testgen.sources import make_document
 from testgen.stats import GenerationStats
+from testgen.stopping import StopRules
 from testgen.store import DEFAULT_COLLECTION, ChunkStore, Hit, corpus_collection
 from testgen.wikipedia_source import load_wikipedia, parse_topic, read_topics
 from testgen.writers import Draft, ExtractiveWriter, LLMWriter, QuestionWriter
@@ -41,6 +42,7 @@ __all__ = [
     "QuestionRules",
     "QuestionType",
     "QuestionWriter",
+    "StopRules",
     "TestsetGenerator",
     "build_contexts",
     "chunk_documents",

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragtest_core.asyncio_utils import run_sync
-from ragtest_core.errors import RagtestError
+from ragtest_core.errors import LLMError, RagtestError
 from ragtest_core.schema import TestSample, stable_id
 from testgen.chunking import Chunk
 from testgen.contexts import DEFAULT_K_NEIGHBOURS, build_contexts, draw_roots
@@ -27,18 +27,14 @@ from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, Questio
 from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution, renormalise
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
+from testgen.stopping import StopRules, advice
 from testgen.store import ChunkStore
 from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 
 MAX_BATCH = 48
-#: A type that gave no question from this many contexts stops (its share goes to the other types, with a warning).
-ZERO_YIELD_PATIENCE = 20
-#: ... and so does a type that gave fewer than `LOW_YIELD` questions a context over its first `LOW_YIELD_CONTEXTS`
-#: (the offline writer's multi_context on text with few bridges or comparisons).
-LOW_YIELD_CONTEXTS = 100
-LOW_YIELD = 0.02
-#: The most questions asked of one context when the roots run out (each pass over the roots asks one more).
-MAX_QUESTIONS_PER_CONTEXT = 4
+#: The default stop rules (settings: `StopRules`, `TestsetGenerator(stop_rules=...)`).
+ZERO_YIELD_PATIENCE = StopRules().zero_yield_patience
+MAX_QUESTIONS_PER_CONTEXT = StopRules().max_questions_per_context
 
 
 class TestsetGenerator:
@@ -57,6 +53,7 @@ class TestsetGenerator:
         max_copied_words: int = DEFAULT_MAX_COPIED_WORDS,
         critic: Critic | str = "auto",
         strict_types: bool = False,
+        stop_rules: StopRules | None = None,
     ) -> None:
         self.store = store
         self.writer = writer
@@ -66,6 +63,10 @@ class TestsetGenerator:
         self.max_copied_words = max_copied_words
         self.critic = self._make_critic(critic)
         self.strict_types = strict_types
+        self.stop_rules = stop_rules or StopRules()
+        problems = self.stop_rules.problems()
+        if problems:
+            raise RagtestError("; ".join(problems))
         self.stats = GenerationStats()
 
     def _make_critic(self, critic: Critic | str) -> Critic:
@@ -104,7 +105,7 @@ class TestsetGenerator:
         roots, screen = self._start(seed)
         targets = self._targets(size)
         per_context = self._per_context(num_questions_per_context)
-        walkers = start_walkers(roots, targets, per_context)
+        walkers = start_walkers(roots, targets, per_context, self.stop_rules.max_questions_per_context)
         samples: list[TestSample] = []
         produced: Counter[str] = Counter()
         tried: Counter[str] = Counter()
@@ -130,8 +131,26 @@ class TestsetGenerator:
             progress.close()
         self._finish(screen, samples, produced)
         if len(samples) < size:
-            raise RagtestError(self.stats.shortfall_message(size))
+            self._raise_llm_failure(size)
+            raise RagtestError(
+                self.stats.shortfall_message(size) + advice(self.stats, self.stop_rules, self.writer.name)
+            )
         return samples
+
+    def _raise_llm_failure(self, size: int) -> None:
+        """When the LLM calls failed, the shortfall is an LLM error naming the model, its URL and the last error."""
+        failed = int(self.writer.stats.get("failed_calls", 0)) + int(getattr(self.critic, "failed_calls", 0))
+        last = getattr(self.writer, "last_error", None) or getattr(self.critic, "last_error", None)
+        if not failed or last is None:
+            return
+        llm = getattr(self.writer, "llm", None)
+        model = getattr(llm, "model_id", "?")
+        url = llm_url(llm)
+        raise LLMError(
+            f"the LLM failed: {failed} of {self.stats.llm_calls} call(s) to model {model!r} at {url} failed; last "
+            f"error: {last}. Check that the model is served at that URL (--llm, --llm-base-url) and reachable. "
+            + self.stats.shortfall_message(size)
+        )
 
     def generate_size(
         self,
@@ -232,7 +251,9 @@ class TestsetGenerator:
         pairs: list[tuple[Chunk, str]] = []
         for kind in missing:
             walker = walkers[kind]
-            want = batch_sizes({kind: missing[kind]}, produced, tried, walker.per_context)[kind]
+            want = batch_sizes(
+                {kind: missing[kind]}, produced, tried, walker.per_context, self.stop_rules.zero_yield_patience
+            )[kind]
             pairs.extend((root, kind) for root in walker.take(want))
         return pairs
 
@@ -280,14 +301,15 @@ class TestsetGenerator:
     def _stop_barren(
         self, walkers: Mapping[str, _Walker], produced: Counter[str], tried: Counter[str], targets: Mapping[str, int]
     ) -> None:
-        """Stop a type that gave nothing from its first `ZERO_YIELD_PATIENCE` contexts, or almost nothing from its
-        first `LOW_YIELD_CONTEXTS` (a warning says so; its share goes to the other types)."""
+        """Stop a type that gave nothing from its first `zero_yield_patience` contexts, or almost nothing from its
+        first `low_yield_contexts` (the stop rules; a warning says so; its share goes to the other types)."""
         for kind, walker in walkers.items():
             if targets.get(kind, 0) <= produced[kind] or not walker.active:
                 continue
-            if produced[kind] == 0 and tried[kind] >= ZERO_YIELD_PATIENCE:
+            rules = self.stop_rules
+            if produced[kind] == 0 and tried[kind] >= rules.zero_yield_patience:
                 why = f"no question from the first {tried[kind]} contexts"
-            elif tried[kind] >= LOW_YIELD_CONTEXTS and produced[kind] < LOW_YIELD * tried[kind]:
+            elif tried[kind] >= rules.low_yield_contexts and produced[kind] < rules.low_yield_rate * tried[kind]:
                 why = f"only {produced[kind]} question(s) from the first {tried[kind]} contexts"
             else:
                 continue
@@ -334,7 +356,11 @@ class TestsetGenerator:
 
 
 def batch_sizes(
-    missing: Mapping[str, int], produced: Mapping[str, int], tried: Mapping[str, int], per_context: int
+    missing: Mapping[str, int],
+    produced: Mapping[str, int],
+    tried: Mapping[str, int],
+    per_context: int,
+    patience: int = ZERO_YIELD_PATIENCE,
 ) -> dict[str, int]:
     """Roots per question type for the next batch (type order): more for types whose yield so far is low, and no
     more than the zero-yield patience allows for a type that has given nothing yet."""
@@ -345,15 +371,17 @@ def batch_sizes(
         rate = (produced.get(kind, 0) + 1) / (tried.get(kind, 0) * per_context + 1)
         want = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
         if produced.get(kind, 0) == 0:
-            want = min(want, max(missing[kind], ZERO_YIELD_PATIENCE - tried.get(kind, 0)))
+            want = min(want, max(missing[kind], patience - tried.get(kind, 0)))
         wants[kind] = want
     return wants
 
 
-def start_walkers(roots: list[Chunk], targets: Mapping[str, int], per_context: int = 1) -> dict[str, _Walker]:
+def start_walkers(
+    roots: list[Chunk], targets: Mapping[str, int], per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
+) -> dict[str, _Walker]:
     """One walker per question type, each starting at its own share of the root order."""
     return {
-        kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context)
+        kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context, most=most)
         for i, kind in enumerate(targets)
     }
 
@@ -366,7 +394,10 @@ class _Walker:
     """One question type's pointer over the root order, starting at `offset`. When the order is used up, the roots
     whose last write gave all the questions asked (they may have more) are walked again, one question more each."""
 
-    def __init__(self, roots: list[Chunk], offset: int, per_context: int = 1) -> None:
+    def __init__(
+        self, roots: list[Chunk], offset: int, per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
+    ) -> None:
+        self.most = most
         self.order = roots[offset:] + roots[:offset]
         self.next = 0
         self.per_context = per_context
@@ -381,7 +412,7 @@ class _Walker:
         """Whether the walker can still give roots (this pass, or another pass with more questions a root)."""
         if self.stopped:
             return False
-        if self.left() == 0 and self.fruitful and self.per_context < MAX_QUESTIONS_PER_CONTEXT:
+        if self.left() == 0 and self.fruitful and self.per_context < self.most:
             self.order, self.next, self.fruitful = self.fruitful, 0, []
             self.per_context += 1
         return self.left() > 0
@@ -407,3 +438,13 @@ def _progress(total: int, enabled: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, desc="questions", unit="q")
+
+
+def llm_url(llm: Any) -> str:
+    """Where an LLM client's model is served (its base URL), or the provider's default."""
+    model = getattr(llm, "model", None)
+    for name in ("openai_api_base", "base_url", "api_base", "endpoint"):
+        value = getattr(model, name, None)
+        if value:
+            return str(value)
+    return "the provider's default URL"

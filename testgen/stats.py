@@ -59,6 +59,5 @@ class GenerationStats:
             f"the corpus supplied only {self.accepted} of the {size} requested samples: {self.roots_drawn} contexts "
             f"from {self.chunks_available} chunks gave {self.candidates} candidate questions = {self.accepted} "
             f"accepted + {rejected} rejected ({reasons}) + {self.unused} unused (their type was full). Types "
-            f"requested {self.requested_types}, produced {self.produced_types}.{warnings} Add sources or lower "
-            "--size."
+            f"requested {self.requested_types}, produced {self.produced_types}.{warnings}"
         )

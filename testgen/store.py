@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from ragtest_core.embedding_cache import CachedEmbeddings
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import stable_id
@@ -68,12 +69,19 @@ class ChunkStore:
 
     @classmethod
     def for_corpus(
-        cls, path: str | Path | None, embedder: Embedder, chunks: Sequence[Chunk], url: str | None = None
+        cls,
+        path: str | Path | None,
+        embedder: Embedder,
+        chunks: Sequence[Chunk],
+        url: str | None = None,
+        cache: CachedEmbeddings | None = None,
     ) -> ChunkStore:
         """The store of exactly these chunks: their own collection (see `corpus_collection`), filled (only the chunks
-        not stored yet are embedded; `embedded` says how many were)."""
+        not stored yet are added; `embedded` says how many were, and `cache`, when given, supplies the vectors it
+        holds: `cache.reused` / `cache.computed` say how many it had and how many the model computed)."""
         name = corpus_collection(chunks, embedder.model_name)
         store = cls(path, embedder, collection=name, url=url, metadata=corpus_description(chunks, embedder.model_name))
+        store.cache = cache
         store.embedded = store.add(chunks)
         return store
 
@@ -109,6 +117,8 @@ class ChunkStore:
             self._client = chromadb.PersistentClient(path=str(self.path), settings=settings)
         self.collection_name = collection
         self.embedded = 0
+        #: The content-addressed embedding cache chunk vectors come from (None: the embedder alone).
+        self.cache: CachedEmbeddings | None = None
         if not create and collection not in self.collection_names():
             raise RagtestError(
                 f"the vector store {url or self.path} has no collection {collection!r}: generate the test set first "
@@ -139,7 +149,8 @@ class ChunkStore:
         new = [c for c in unique if c.chunk_id not in present]
         for start in range(0, len(new), _ADD_BATCH):
             batch = new[start : start + _ADD_BATCH]
-            vectors = self.embedder.embed([c.text for c in batch])
+            texts = [c.text for c in batch]
+            vectors = self.cache.embed(texts) if self.cache is not None else self.embedder.embed(texts)
             self._collection.add(
                 ids=[c.chunk_id for c in batch],
                 documents=[c.text for c in batch],
