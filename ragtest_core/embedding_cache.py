@@ -15,9 +15,9 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+from langchain_core.embeddings import Embeddings
 
 from ragtest_core.embeddings import Embedder
 from ragtest_core.onnx_embedder import cache_root
@@ -56,7 +56,7 @@ class CachedEmbeddings:
         return np.asarray(vectors, dtype=np.float32)
 
 
-class _Counting:
+class _Counting(Embeddings):
     """The `Embeddings` interface LangChain's cache calls for the texts it does not hold."""
 
     def __init__(self, owner: CachedEmbeddings) -> None:
@@ -74,9 +74,6 @@ class _Counting:
 
     async def aembed_query(self, text: str) -> list[float]:
         return self.embed_query(text)
-
-    def __getattr__(self, name: str) -> Any:
-        raise AttributeError(name)
 
 
 def _safe(name: str) -> str:

@@ -99,17 +99,15 @@ def _files(root: Path, loaded: LoadedFiles) -> list[Path]:
         raise SourceUnavailableError(f"no such file or folder: {root}")
     if root.is_file():
         if root.suffix.lower() not in READERS:
-            raise SourceUnavailableError(
-                f"unsupported file type {root.suffix!r} for {root}; supported: {supported()}"
-            )
+            raise SourceUnavailableError(f"unsupported file type {root.suffix!r} for {root}; supported: {supported()}")
         return [root]
     files: list[Path] = []
     hidden: Counter[Path] = Counter()
     for file in sorted(p for p in root.rglob("*") if p.is_file()):
         relative = file.relative_to(root).parts
-        folder = next((i for i, part in enumerate(relative[:-1]) if part.startswith(".")), None)
-        if folder is not None:
-            hidden[root.joinpath(*relative[: folder + 1])] += 1
+        depth = next((i for i, part in enumerate(relative[:-1]) if part.startswith(".")), None)
+        if depth is not None:
+            hidden[root.joinpath(*relative[: depth + 1])] += 1
         else:
             files.append(file)
     for folder, count in sorted(hidden.items()):

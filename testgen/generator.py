@@ -27,7 +27,7 @@ from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, Questio
 from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution, renormalise
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
-from testgen.stopping import StopRules, advice
+from testgen.stopping import StopRules, advice, llm_failure
 from testgen.store import ChunkStore
 from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 
@@ -125,6 +125,7 @@ class TestsetGenerator:
             for candidate in accepted:
                 samples.append(self._sample(candidate))
                 produced[candidate.draft.question_type] += 1
+                self.stats.accepted_by_strategy[candidate.draft.strategy or "llm"] += 1
             if progress is not None:
                 progress.update(len(accepted))
         if progress is not None:
@@ -139,18 +140,9 @@ class TestsetGenerator:
 
     def _raise_llm_failure(self, size: int) -> None:
         """When the LLM calls failed, the shortfall is an LLM error naming the model, its URL and the last error."""
-        failed = int(self.writer.stats.get("failed_calls", 0)) + int(getattr(self.critic, "failed_calls", 0))
-        last = getattr(self.writer, "last_error", None) or getattr(self.critic, "last_error", None)
-        if not failed or last is None:
-            return
-        llm = getattr(self.writer, "llm", None)
-        model = getattr(llm, "model_id", "?")
-        url = llm_url(llm)
-        raise LLMError(
-            f"the LLM failed: {failed} of {self.stats.llm_calls} call(s) to model {model!r} at {url} failed; last "
-            f"error: {last}. Check that the model is served at that URL (--llm, --llm-base-url) and reachable. "
-            + self.stats.shortfall_message(size)
-        )
+        error = llm_failure(self.writer, self.critic, self.stats.llm_calls)
+        if error is not None:
+            raise LLMError(f"{error} {self.stats.shortfall_message(size)}")
 
     def generate_size(
         self,
@@ -185,6 +177,7 @@ class TestsetGenerator:
         unlimited = {kind: len(roots) * num_questions_per_context for kind in counts}
         accepted = await self._run(pairs, walkers, k_neighbours, screen, unlimited)
         samples = [self._sample(c) for c in accepted]
+        self.stats.accepted_by_strategy.update(c.draft.strategy or "llm" for c in accepted)
         self._finish(screen, samples, Counter(c.draft.question_type for c in accepted))
         return samples
 
@@ -318,10 +311,13 @@ class TestsetGenerator:
 
     def _finish(self, screen: Screen, samples: list[TestSample], produced: Counter[str]) -> None:
         self.stats.rejections = Counter(screen.rejections)
+        self.stats.rejected_by_strategy = Counter(screen.rejections_by_strategy)
         for key, count in self.writer.stats.items():  # the writer's own checks (grammar, definitions)
             if key.startswith(REJECTED_PREFIX) and count:
                 self.stats.rejections[key.removeprefix(REJECTED_PREFIX)] += count
                 self.stats.candidates += count
+            elif key.startswith("strategy_") and key.endswith("_rejected") and count:
+                self.stats.rejected_by_strategy[key.removeprefix("strategy_").removesuffix("_rejected")] += count
         self.stats.unused = screen.unused
         self.stats.writer = dict(self.writer.stats)
         self.stats.accepted = len(samples)
@@ -438,13 +434,3 @@ def _progress(total: int, enabled: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, desc="questions", unit="q")
-
-
-def llm_url(llm: Any) -> str:
-    """Where an LLM client's model is served (its base URL), or the provider's default."""
-    model = getattr(llm, "model", None)
-    for name in ("openai_api_base", "base_url", "api_base", "endpoint"):
-        value = getattr(model, name, None)
-        if value:
-            return str(value)
-    return "the provider's default URL"

@@ -10,6 +10,7 @@ early and its share goes to the other types; a context is asked at most `max_que
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from testgen.stats import GenerationStats
 
@@ -75,3 +76,28 @@ def advice(stats: GenerationStats, rules: StopRules, writer: str) -> str:
     if not tips:
         tips.append("add sources or lower --size")
     return " What would help: " + "; ".join(tips) + "."
+
+
+def llm_failure(writer: Any, critic: Any, calls: int) -> str | None:
+    """ "the LLM failed: N of M calls to model X at URL failed; last error: ..." when the writer's or critic's LLM
+    calls failed (None when none did)."""
+    failed = int(writer.stats.get("failed_calls", 0)) + int(getattr(critic, "failed_calls", 0))
+    last = getattr(writer, "last_error", None) or getattr(critic, "last_error", None)
+    if not failed or last is None:
+        return None
+    llm = getattr(writer, "llm", None) or getattr(critic, "llm", None)
+    return (
+        f"the LLM failed: {failed} of {calls} call(s) to model {getattr(llm, 'model_id', '?')!r} at {llm_url(llm)} "
+        f"failed; last error: {last}. Check that the model is served at that URL (--llm, --llm-base-url) and "
+        "reachable."
+    )
+
+
+def llm_url(llm: Any) -> str:
+    """Where an LLM client's model is served (its base URL), or the provider's default."""
+    model = getattr(llm, "model", None)
+    for name in ("openai_api_base", "base_url", "api_base", "endpoint"):
+        value = getattr(model, name, None)
+        if value:
+            return str(value)
+    return "the provider's default URL"

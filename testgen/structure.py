@@ -113,9 +113,7 @@ def parse_chunk(text: str) -> list[ChunkLine]:
 def prose_lines(text: str) -> Iterator[str]:
     """The prose paragraphs and item texts of a chunk: what sentence rules may read (no heading, no code)."""
     for line in parse_chunk(text):
-        if line.kind == "prose":
-            yield line.text
-        elif line.kind == "item":
+        if line.kind == "prose" or line.kind == "item":
             yield line.text
 
 

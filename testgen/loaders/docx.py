@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from testgen.structure import Block, Section
+from testgen.structure import Block, BlockKind, Section
 
 
 def parse_docx(path: Path, title: str) -> list[Section]:
@@ -28,7 +28,7 @@ def parse_docx(path: Path, title: str) -> list[Section]:
             continue
         if not sections:
             sections.append(Section((root,)))
-        kind = "item" if style.startswith("List") else "prose"
+        kind: BlockKind = "item" if style.startswith("List") else "prose"
         sections[-1].blocks.append(Block(kind, text))
     for table in document.tables:
         if not sections:

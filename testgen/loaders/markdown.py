@@ -33,9 +33,7 @@ def parser() -> MarkdownIt:
     from mdit_py_plugins.front_matter import front_matter_plugin
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
-    return (
-        md.use(front_matter_plugin).use(admon_plugin).use(deflist_plugin).use(footnote_plugin).use(mkdocs_plugin)
-    )
+    return md.use(front_matter_plugin).use(admon_plugin).use(deflist_plugin).use(footnote_plugin).use(mkdocs_plugin)
 
 
 def html_text(html: str) -> str:
@@ -59,9 +57,7 @@ def inline_text(token: Token) -> str:
             parts.append(" ")
         elif child.type == "code_inline":
             parts.append(f"`{child.content}`")
-        elif child.type == "html_inline":
-            continue
-        elif child.type in ("image", "footnote_ref"):
+        elif child.type == "html_inline" or child.type in ("image", "footnote_ref"):
             continue
         elif child.type == "text":
             parts.append(child.content)
@@ -161,7 +157,7 @@ def front_matter_title(tokens: Sequence[Token]) -> str | None:
     return None
 
 
-def walk_tokens(tokens: Sequence[Token], walk: _Walk) -> None:  # noqa: C901 - one branch per token kind
+def walk_tokens(tokens: Sequence[Token], walk: _Walk) -> None:
     index = 0
     while index < len(tokens):
         token = tokens[index]
@@ -238,5 +234,7 @@ def _finish_row(walk: _Walk) -> None:
     if len(rest) == 1:
         text = rest[0]
     else:
-        text = "; ".join(f"{name}: {cell}" if name else cell for name, cell in zip(names or [""] * len(rest), rest))
+        text = "; ".join(
+            f"{name}: {cell}" if name else cell for name, cell in zip(names or [""] * len(rest), rest, strict=True)
+        )
     walk.add(Block("item", text, term=row[0]))

@@ -56,7 +56,7 @@ def content_tab(state: StateBlock, start_line: int, end_line: int, silent: bool)
     indent = state.sCount[start_line] + 4
     next_line = _indented_end(state, start_line, end_line, indent)
     old_parent, old_max, old_indent = state.parentType, state.lineMax, state.blkIndent
-    state.parentType = "tab"  # type: ignore[assignment]
+    state.parentType = "tab"
     state.lineMax = next_line
     state.blkIndent = indent
     token = state.push("tab_open", "div", 1)

@@ -76,7 +76,7 @@ def _children(node: Any, walk: _Walk) -> None:
         _node(child, walk)
 
 
-def _node(node: Any, walk: _Walk) -> None:  # noqa: C901 - one branch per node kind
+def _node(node: Any, walk: _Walk) -> None:
     from docutils import nodes
 
     name = node.tagname
@@ -176,5 +176,7 @@ def _table(node: Any, walk: _Walk) -> None:
             continue
         names = header[1:] if len(header) == len(cells) else [""] * (len(cells) - 1)
         rest = cells[1:]
-        text = rest[0] if len(rest) == 1 else "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, rest))
+        text = (
+            rest[0] if len(rest) == 1 else "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, rest, strict=False))
+        )
         walk.add(Block("item", text, term=cells[0] or None))

@@ -19,21 +19,75 @@ from docutils.parsers.rst import Directive, directives, roles
 DROPPED = "ragtest_dropped"
 #: Directives that include text from elsewhere (docstrings, other files, a table of contents): dropped.
 _DROP = frozenset(
-    """autoclass autofunction automodule autodata automethod autoattribute autoexception autosummary toctree
-    include literalinclude image figure rst-class currentmodule module py:module py:currentmodule raw only-html
-    highlight index tabularcolumns graphviz""".split()
+    [
+        "autoclass",
+        "autofunction",
+        "automodule",
+        "autodata",
+        "automethod",
+        "autoattribute",
+        "autoexception",
+        "autosummary",
+        "toctree",
+        "include",
+        "literalinclude",
+        "image",
+        "figure",
+        "rst-class",
+        "currentmodule",
+        "module",
+        "py:module",
+        "py:currentmodule",
+        "raw",
+        "only-html",
+        "highlight",
+        "index",
+        "tabularcolumns",
+        "graphviz",
+    ]
 )
 #: Directives whose content is code.
-_CODE = frozenset("code-block sourcecode code highlight-block".split())
+_CODE = frozenset(["code-block", "sourcecode", "code", "highlight-block"])
 #: Sphinx object descriptions: `.. data:: NAME` followed by what NAME is, read as a definition item.
 _OBJECTS = frozenset(
-    """data function class method attribute exception decorator decoratormethod envvar confval option describe
-    object""".split()
+    [
+        "data",
+        "function",
+        "class",
+        "method",
+        "attribute",
+        "exception",
+        "decorator",
+        "decoratormethod",
+        "envvar",
+        "confval",
+        "option",
+        "describe",
+        "object",
+    ]
 )
 _VERSIONS = {"versionadded": "Added in version", "versionchanged": "Changed in version", "deprecated": "Deprecated"}
 #: Roles whose text names code (shown as inline code, callables with "()").
 _CODE_ROLES = frozenset(
-    "func meth class attr data exc mod obj const envvar option file program command samp mimetype code".split()
+    [
+        "func",
+        "meth",
+        "class",
+        "attr",
+        "data",
+        "exc",
+        "mod",
+        "obj",
+        "const",
+        "envvar",
+        "option",
+        "file",
+        "program",
+        "command",
+        "samp",
+        "mimetype",
+        "code",
+    ]
 )
 _CALLABLE_ROLES = frozenset(["func", "meth"])
 _lock = threading.Lock()
@@ -81,7 +135,7 @@ class Container(_Base):
 class Version(_Base):
     def run(self) -> list[nodes.Node]:
         words = _VERSIONS.get(self.name.split(":")[-1], "Changed in version")
-        version = self.arguments[0] if self.arguments else ""
+        version = " ".join(self.arguments)
         node = nodes.container()
         inline = " ".join(version.split()[1:]) if len(version.split()) > 1 else ""
         node += nodes.paragraph(text=f"{words} {version.split()[0] if version else ''}.".replace(" .", "."))
@@ -160,11 +214,11 @@ def docutils_patched() -> Iterator[None]:
         return (found or _generic_role), ([] if found is None else messages)
 
     with _lock:
-        directives.directive, roles.role = directive, role  # type: ignore[assignment]
+        directives.directive, roles.role = directive, role
         try:
             yield
         finally:
-            directives.directive, roles.role = original_directive, original_role  # type: ignore[assignment]
+            directives.directive, roles.role = original_directive, original_role
 
 
 def inline_text(node: Any, code: bool = True) -> str:

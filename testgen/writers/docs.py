@@ -33,7 +33,26 @@ from testgen.writers.morphology import gerund_base, is_base_verb, is_third_perso
 STRATEGIES: tuple[str, ...] = ("faq", "howto", "instruction", "option", "concept")
 HOWTO_STRATEGIES = frozenset({"howto", "instruction"})
 _PRONOUNS = frozenset(
-    "it its this that these those they them their there here above below following one so same such".split()
+    [
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "they",
+        "them",
+        "their",
+        "there",
+        "here",
+        "above",
+        "below",
+        "following",
+        "one",
+        "so",
+        "same",
+        "such",
+    ]
 )
 #: A reference must not start by pointing at what came before.
 _POINTING = ("this ", "these ", "it ", "they ", "that ", "those ", "such ", "its ", "their ", "then ")
@@ -159,7 +178,8 @@ _INSTRUCTIVE = re.compile(
 
 
 def opening_answer(body: list[ChunkLine]) -> tuple[str, str] | None:
-    """(reference, span) from a section's opening chunk: the first of its first four prose statements that tells the reader what to do (`_INSTRUCTIVE`); None when none does (the answer is then
+    """(reference, span) from a section's opening chunk: the first of its first four prose statements that tells
+    the reader what to do (`_INSTRUCTIVE`); None when none does (the answer is then
     in the code, or the section explains instead of instructing). Not "For example:", not a question; a closing
     colon before code is made a full stop."""
     statements: list[str] = []
@@ -203,7 +223,9 @@ def _concept(leaf: str, body: list[ChunkLine], casing: Casing) -> Iterator[DocFa
         if line.kind != "prose":
             continue
         for sentence in split_sentences(line.text, "en")[:2]:
-            match = re.match(r"^(?:(?P<article>An?|The) )?(?P<subject>[^,;:]{2,60}?) (?P<be>is|are) (?P<rest>.+)$", sentence)
+            match = re.match(
+                r"^(?:(?P<article>An?|The) )?(?P<subject>[^,;:]{2,60}?) (?P<be>is|are) (?P<rest>.+)$", sentence
+            )
             if not match or _singular(match.group("subject").replace("`", "").lower()) != key:
                 continue
             description = match.group("rest").rstrip(".")
@@ -285,7 +307,9 @@ def _only_verb(word: str) -> bool:
 
 
 _INSTRUCTIONS = (
-    re.compile(r"^(?:To|In order to) (?P<task>[a-z][^,]{3,80}), (?P<how>(?:you (?:can|should|must|need to|may) )?[a-z].+)$"),
+    re.compile(
+        r"^(?:To|In order to) (?P<task>[a-z][^,]{3,80}), (?P<how>(?:you (?:can|should|must|need to|may) )?[a-z].+)$"
+    ),
     re.compile(r"^You (?:can|may)(?: also)? (?P<task>[a-z][^,]{3,60}?),? (?P<how>(?:using|with|via|through) .+)$"),
     re.compile(r"^(?P<how>.{5,60}?) (?:can be|is|are) used to (?P<task>[a-z][^,]{3,60})$"),
     re.compile(r"^(?P<how>Use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
@@ -295,7 +319,9 @@ _INSTRUCTIONS = (
         r"^You can (?P<task>[a-z][^,]{3,60}?) (?P<how>by (?:passing|setting|using|calling|adding|providing|specifying"
         r"|enabling|including|creating) .+)$"
     ),
-    re.compile(r"^The (?:recommended|best|easiest|simplest|preferred) way to (?P<task>[a-z][^,]{3,60}?) is (?P<how>.+)$"),
+    re.compile(
+        r"^The (?:recommended|best|easiest|simplest|preferred) way to (?P<task>[a-z][^,]{3,60}?) is (?P<how>.+)$"
+    ),
 )
 
 

@@ -23,10 +23,10 @@ from testgen.chunking import Chunk
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QuestionType
+from testgen.structure import prose_lines
 from testgen.writers.base import REJECTED_PREFIX, Draft
 from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
-from testgen.structure import prose_lines
 from testgen.writers.combine import Fact, combine
 from testgen.writers.docs import STRATEGIES, DocFact, doc_facts, strategy_problem
 from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer

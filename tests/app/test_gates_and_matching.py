@@ -8,9 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from ragtest.cli import main
 from ragtest.comparison import compare
 from ragtest.gates import GateRule, check_fail_under, parse_fail_if, parse_fail_under
-from ragtest.cli import main
 from ragtest.outputs import locate_scored, ragas_columns, write_rows
 from ragtest.scored_runs import IncomparableRunsError, match_rows
 from ragtest.testing import assert_min_scores, assert_no_regression

@@ -125,7 +125,7 @@ def test_the_reproduce_command_and_the_record_are_derived_from_the_declarations(
     generation = [s for s in iter_settings(RunConfig) if s.group == "generation"]
     words = to_flags(config, generation)
     assert words[:4] == ["--size", "7", "--seed", "42"]
-    assert ["--separators", "\\n", ". "] == words[words.index("--separators") : words.index("--separators") + 3]
+    assert words[words.index("--separators") : words.index("--separators") + 3] == ["--separators", "\\n", ". "]
     assert "--strict-types" in words and "--questions-per-context" not in words
     again = config_from_args(build_parser().parse_args(["generate", "--source", "docs", *words]))
     assert again == config

@@ -3,8 +3,6 @@ when every row failed, sync adapters one at a time, the Python evaluate writing 
 
 from __future__ import annotations
 
-import argparse
-import inspect
 import json
 import socket
 import threading

@@ -117,5 +117,7 @@ def test_text_in_other_encodings_is_decoded(tmp_path: Path, shared_data: Path) -
     expected_ja = japanese.encode("shift_jis", errors="ignore").decode("shift_jis").strip()
     assert documents["ja.txt"].page_content == expected_ja and documents["ja.txt"].metadata["language"] == "ja"
     # Markdown joins a paragraph's lines (soft breaks): the same words, decoded
-    assert documents["latin.md"].page_content.split() == accented.split() and "Bär" in documents["latin.md"].page_content
+    assert (
+        documents["latin.md"].page_content.split() == accented.split() and "Bär" in documents["latin.md"].page_content
+    )
     assert documents["ja.txt"].metadata["encoding"] != "utf-8"
