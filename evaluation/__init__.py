@@ -20,7 +20,14 @@ from evaluation.local_judge import LocalJudge
 from evaluation.metric import JudgeFreeMetric, Metric
 from evaluation.metrics import *  # noqa: F403 - the built-in metric classes, listed once in evaluation.metrics
 from evaluation.planning import plan_llm_calls
-from evaluation.registry import DEFAULT_METRICS, available_metrics, get_metric, register_metric, unregister_metric
+from evaluation.registry import (
+    DEFAULT_METRICS,
+    available_metrics,
+    expand_selection,
+    get_metric,
+    register_metric,
+    unregister_metric,
+)
 from evaluation.sample import Sample
 from evaluation.stats import bootstrap_ci
 
@@ -41,6 +48,7 @@ __all__ = [
     "correlations",
     "difference_ci",
     "evaluate_dataset",
+    "expand_selection",
     "get_metric",
     "judge_settings",
     "mean_ci",

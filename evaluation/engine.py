@@ -22,7 +22,8 @@ from evaluation.centring import embed_in_batches
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Judge, Metric
-from evaluation.registry import resolve_metrics
+from evaluation.metrics.retrieval import RetrievalMetric
+from evaluation.registry import ALL, resolve_metrics
 from evaluation.sample import Sample
 from evaluation.stats import summarise
 from ragtest_core.asyncio_utils import run_sync
@@ -31,7 +32,7 @@ from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
 from ragtest_core.llm.limits import CALL_ORDER
 from ragtest_core.relevance import load_centring_mean
-from ragtest_core.schema import MetricResult, reason_column
+from ragtest_core.schema import MAPPED_CONTEXT_IDS, MetricResult, reason_column
 
 if TYPE_CHECKING:  # annotations only: the client module imports LangChain's chat models (seconds)
     from ragtest_core.llm.client import LLMClient
@@ -47,10 +48,19 @@ class EvaluationResult:
     summary: dict[str, dict[str, Any]]
     results: list[dict[str, MetricResult]] = field(default_factory=list)
     judge: str = "local"
+    #: Metrics "all" selected but the dataset cannot feed, with the columns they lack.
+    skipped: dict[str, str] = field(default_factory=dict)
 
     @property
     def metric_names(self) -> list[str]:
         return list(self.summary)
+
+
+def feedable(frame: pd.DataFrame, metrics: Sequence[Metric]) -> tuple[list[Metric], dict[str, str]]:
+    """(the metrics whose columns the frame has, the others with what they lack): what "all" scores."""
+    columns = set(map(str, frame.columns))
+    missing = {m.name: ", ".join(lack) for m in metrics if (lack := m.missing_columns(columns))}
+    return [m for m in metrics if m.name not in missing], missing
 
 
 def check_columns(frame: pd.DataFrame, metrics: Sequence[Metric]) -> None:
@@ -99,9 +109,13 @@ async def aevaluate_dataset(
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     show_progress: bool = True,
+    retrieval_k: int | None = None,
 ) -> EvaluationResult:
     """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
-    selected = resolve_metrics(metrics)
+    selected = resolve_metrics(metrics, retrieval_k)
+    skipped: dict[str, str] = {}
+    if metrics is not None and ALL in ([metrics] if isinstance(metrics, str) else list(metrics)):
+        selected, skipped = feedable(frame, selected)
     check_columns(frame, selected)
     active = make_judge(judge, llm, embedder)
     samples = [Sample.from_row(row) for row in records(frame)]
@@ -114,10 +128,11 @@ async def aevaluate_dataset(
             active.close()
     names = [m.name for m in selected]
     return EvaluationResult(
-        frame=scored_frame(frame, names, results),
+        frame=with_mapped_ids(scored_frame(frame, names, results), selected, samples),
         summary=summarise(names, results, groups=groups_of(samples)),
         results=results,
         judge=str(judge),
+        skipped=skipped,
     )
 
 
@@ -144,6 +159,7 @@ def evaluate_dataset(
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     show_progress: bool = True,
+    retrieval_k: int | None = None,
 ) -> EvaluationResult:
     """Score every row of `frame` with every selected metric.
 
@@ -152,9 +168,12 @@ def evaluate_dataset(
     checked first (`MissingColumnsError`, before any LLM call); `judge="llm"` without `llm` is a `RagtestError`.
     Rows with an `answer_error` get failed results ("RAG error: ...") for metrics that need the RAG output.
     The result's frame has the input columns, one score column per metric (float in [0, 1] or None, never NaN)
-    and a non-empty `<metric>_reason` column per metric.
+    and a non-empty `<metric>_reason` column per metric; with a retrieval metric, also `mapped_context_ids`: each
+    retrieved context's gold id where it is a gold chunk (matched by id or text), else its own id.
+    `metrics="all"` (or a list holding "all") scores every registered metric the dataset has the columns for
+    (the others are in `result.skipped`). `retrieval_k` cuts hit_rate and ndcg at k (default: all retrieved).
     """
-    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress))
+    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, retrieval_k))
 
 
 def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> pd.DataFrame:
@@ -168,6 +187,16 @@ def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[di
             dtype=object,
         )
     return out
+
+
+def with_mapped_ids(frame: pd.DataFrame, metrics: Sequence[Metric], samples: Sequence[Sample]) -> pd.DataFrame:
+    """`mapped_context_ids` beside the scores when a retrieval metric ran: what ID-based metrics elsewhere read."""
+    retrieval = next((m for m in metrics if isinstance(m, RetrievalMetric)), None)
+    if retrieval is None:
+        return frame
+    mapped = [retrieval.mapped_ids(sample) for sample in samples]
+    frame[MAPPED_CONTEXT_IDS] = pd.Series(mapped, index=frame.index, dtype=object)
+    return frame
 
 
 def groups_of(samples: Sequence[Sample]) -> dict[str, Sequence[str | None]]:

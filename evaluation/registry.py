@@ -1,13 +1,14 @@
 """Metrics by name. The built-in metrics are registered here; `register_metric` adds a user's metric class.
 
-Retrieval metrics take a cut-off in the name: "hit_rate@10", "ndcg@3" (plain "hit_rate"/"ndcg": k = 5).
+Retrieval metrics take a cut-off in the name: "hit_rate@10", "ndcg@3" (plain "hit_rate"/"ndcg": every retrieved
+context, or the run's `retrieval_k`). "all" selects every registered metric.
 """
 
 from __future__ import annotations
 
 from evaluation.metric import Metric
 from evaluation.metrics import BUILTIN_METRICS, MRR, NDCG, HitRate
-from evaluation.metrics.retrieval import at_k
+from evaluation.metrics.retrieval import CUT_OFF_METRICS, at_k
 from ragtest_core.errors import RagtestError
 
 _REGISTRY: dict[str, type[Metric]] = {}
@@ -45,8 +46,15 @@ def available_metrics() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def get_metric(name: str) -> Metric:
-    """A new instance of the metric registered as `name`."""
+#: The name that selects every registered metric.
+ALL = "all"
+
+
+def get_metric(name: str, retrieval_k: int | None = None) -> Metric:
+    """A new instance of the metric registered as `name` (a plain hit_rate or ndcg cut at `retrieval_k`)."""
+    metric_class = _REGISTRY.get(name)
+    if retrieval_k is not None and metric_class is not None and issubclass(metric_class, CUT_OFF_METRICS):
+        return at_k(metric_class, retrieval_k, named=False)()
     base, _, k = name.partition("@")
     if k and base in _REGISTRY and issubclass(_REGISTRY[base], (HitRate, MRR, NDCG)) and k.isdigit() and int(k) > 0:
         return at_k(_REGISTRY[base], int(k))()  # type: ignore[arg-type]
@@ -56,18 +64,23 @@ def get_metric(name: str) -> Metric:
         raise RagtestError(f"unknown metric {name!r}; available: {', '.join(available_metrics())}") from None
 
 
-def resolve_metrics(metrics: object) -> list[Metric]:
-    """Metric instances from names and/or instances (None: the five RAGAS metrics); names must be unique."""
+def expand_selection(metrics: object) -> list[object]:
+    """The selection as a list: None -> the five RAGAS metrics; "all" -> every registered metric."""
     if metrics is None:
-        items: list[object] = list(DEFAULT_METRICS)
-    elif isinstance(metrics, (str, Metric)):
-        items = [metrics]
-    else:
-        items = list(metrics)  # type: ignore[call-overload]
+        return list(DEFAULT_METRICS)
+    items: list[object] = [metrics] if isinstance(metrics, (str, Metric)) else list(metrics)  # type: ignore[call-overload]
+    if ALL in items:
+        items = [*_REGISTRY, *(item for item in items if item != ALL and item not in _REGISTRY)]
+    return items
+
+
+def resolve_metrics(metrics: object, retrieval_k: int | None = None) -> list[Metric]:
+    """Metric instances from names and/or instances (None: the five RAGAS metrics; "all": every registered one);
+    names must be unique. `retrieval_k` cuts plain hit_rate and ndcg at k (default: every retrieved context)."""
     resolved: list[Metric] = []
-    for item in items:
+    for item in expand_selection(metrics):
         if isinstance(item, str):
-            resolved.append(get_metric(item))
+            resolved.append(get_metric(item, retrieval_k))
         elif isinstance(item, Metric):
             if not item.name:
                 raise RagtestError(f"{type(item).__name__} needs a non-empty `name`")

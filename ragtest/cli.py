@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +38,8 @@ from ragtest_core.datasets import read_rows
 from ragtest_core.errors import RagtestError
 
 EXIT_INTERRUPTED = 130
+#: A reader closed the pipe (`ragtest ... | head`): what a shell reports for a command ended by SIGPIPE.
+EXIT_BROKEN_PIPE = 141
 
 
 def _command(args: argparse.Namespace) -> int:
@@ -130,16 +133,18 @@ def _meta_eval(args: argparse.Namespace, config: RunConfig) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return _command(args)
+        return _command(build_parser().parse_args(argv))
     except RagtestError as exc:
         print(f"ragtest: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("ragtest: interrupted; re-run the same command to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader is gone: stop quietly, and keep Python's own flush at exit from raising again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -346,6 +346,15 @@ class RunConfig(Section):
             default_text="the five RAGAS metrics",
         ),
     ] = None
+    retrieval_k: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            description="the cut-off of hit_rate and ndcg: a gold chunk must be among the first k contexts "
+            "retrieved (names such as hit_rate@10 keep their own k)",
+        ),
+        Opt(group="evaluation", default_text="every context the RAG returned"),
+    ] = None
     judge: Annotated[
         Literal["auto", "local", "llm"],
         Field(description="who scores: the LLM judge, or the local judge (auto: the LLM judge when --llm is given)"),

@@ -221,7 +221,8 @@ def typical_rows(count: int, k: int, chunks: Sequence[Any], question: str) -> li
 
 
 def metric_names(config: RunConfig) -> list[str]:
-    return list(config.metrics or evaluation.DEFAULT_METRICS)
+    """The metrics the run scores ("all" expanded to every registered metric)."""
+    return [str(name) for name in evaluation.expand_selection(config.metrics)]
 
 
 def estimate_answer_rows(estimate: RunEstimate, rows: Sequence[Mapping[str, Any]], k: int) -> None:

@@ -30,13 +30,13 @@ from ragtest_core.datasets import SUPPORTED_SUFFIXES, records, write_dataset
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.files import write_json
-from ragtest_core.schema import GROUND_TRUTH, QUESTION, SAMPLE_ID, stable_id
+from ragtest_core.schema import CONTEXT_IDS, GROUND_TRUTH, MAPPED_CONTEXT_IDS, QUESTION, SAMPLE_ID, stable_id
 
 SUMMARY_LAYOUT = 1
 REPORT_STEM = "report"
 #: Column names of `--columns ragas`: ragas' EvaluationDataset reads them with no renaming.
 RAGAS_COLUMNS = {"question": "user_input", "answer": "response", "contexts": "retrieved_contexts"}
-RAGAS_RENAMES = {**RAGAS_COLUMNS, GROUND_TRUTH: "reference", "context_ids": "retrieved_context_ids"}
+RAGAS_RENAMES = {**RAGAS_COLUMNS, GROUND_TRUTH: "reference", CONTEXT_IDS: "retrieved_context_ids"}
 COLUMN_STYLES = ("ragtest", "ragas")
 
 
@@ -145,6 +145,7 @@ def scoring_identity(config: RunConfig, metrics: Sequence[str]) -> dict[str, Any
         "judge_settings": evaluation.judge_settings(judge)["fingerprint"],
         "embedding_model": config.embedding_model,
         "embedding_precision": get_embedder(config.embedding_model).precision,
+        "retrieval_k": config.retrieval_k,
         "metrics": list(metrics),
     }
 
@@ -187,8 +188,13 @@ def summary_document(
 
 
 def ragas_columns(frame: pd.DataFrame) -> pd.DataFrame:
-    """Our columns under ragas' names (user_input, response, retrieved_contexts, reference, ...)."""
-    return frame.rename(columns={old: new for old, new in RAGAS_RENAMES.items() if new not in frame.columns})
+    """Our columns under ragas' names (user_input, response, retrieved_contexts, reference, ...). A scored frame's
+    `mapped_context_ids` (retrieved contexts as gold ids where they match one) becomes `retrieved_context_ids`, which
+    ragas' ID-based metrics read against `reference_context_ids`; the RAG's own ids stay as `rag_context_ids`."""
+    renames = dict(RAGAS_RENAMES)
+    if MAPPED_CONTEXT_IDS in frame.columns:
+        renames.update({CONTEXT_IDS: "rag_context_ids", MAPPED_CONTEXT_IDS: RAGAS_RENAMES[CONTEXT_IDS]})
+    return frame.rename(columns={old: new for old, new in renames.items() if new not in frame.columns})
 
 
 def write_rows(frame: pd.DataFrame | Sequence[Mapping[str, Any]], path: Path, columns: str = "ragtest") -> Path:

@@ -30,6 +30,7 @@ SCORING_KEYS = {
     "judge_settings": "judge settings",
     "embedding_model": "embedding model",
     "embedding_precision": "embedding precision",
+    "retrieval_k": "retrieval cut-off (--retrieval-k)",
 }
 
 
@@ -139,7 +140,8 @@ def _names(items: Sequence[str], limit: int = 3) -> str:
 
 def comparability_problems(base: ScoredRun, new: ScoredRun, matching: Matching) -> tuple[list[str], list[str]]:
     """(problems that make the comparison meaningless, notes that limit what can be checked)."""
-    problems, notes = [], []
+    problems: list[str] = []
+    notes: list[str] = []
     if matching.only_base or matching.only_new:
         problems.append(
             f"different question sets: {len(matching.only_base)} row(s) only in base ({_names(matching.only_base)}), "

@@ -4,6 +4,7 @@ job (`run`) with its summary, manifest and report. Each step reads and writes fi
 from __future__ import annotations
 
 import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -234,14 +235,20 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
         dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config))
         expected = estimate.phase_calls("evaluate")
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
-        return evaluation.evaluate_dataset(
+        result = evaluation.evaluate_dataset(
             frame,
             metrics=config.metrics,
             judge=judge,
             llm=state.llm,
             embedder=get_embedder(config.embedding_model),
             show_progress=state.show_progress,
+            retrieval_k=config.retrieval_k,
         )
+    if result.skipped:
+        state.stats["metrics_skipped"] = dict(result.skipped)
+        names = ", ".join(f"{name} (needs {lack})" for name, lack in result.skipped.items())
+        print(f"ragtest: note: --metrics all left out what this dataset cannot feed: {names}", file=sys.stderr)
+    return result
 
 
 def evaluate_file(

@@ -25,6 +25,9 @@ ANSWER_ERROR = "answer_error"
 SAMPLE_ID = "sample_id"
 ANSWER_SPAN = "answer_span"
 CORPUS_ID = "corpus_id"
+#: Written by evaluate with a retrieval metric: each retrieved context's gold id where it is a gold chunk (by id or
+#: text), else its own id, so ID-based metrics elsewhere (ragas' IDBasedContextPrecision/Recall) read the mapping.
+MAPPED_CONTEXT_IDS = "mapped_context_ids"
 
 #: ragas' newer column names, mapped onto ours when a dataset is read.
 RAGAS_ALIASES: dict[str, str] = {

@@ -59,6 +59,8 @@ class TestsetGenerator:
         self.writer = writer
         self.max_question_words = max_question_words
         self.distribution = parse_distribution(question_types)
+        #: Whether the user chose the mix: only then is a type the writer cannot do worth a warning.
+        self.types_asked = question_types is not None
         self.dedup_threshold = dedup_threshold
         self.max_copied_words = max_copied_words
         self.critic = self._make_critic(critic)
@@ -211,7 +213,8 @@ class TestsetGenerator:
         supported = getattr(self.writer, "supported_types", frozenset(QUESTION_TYPES))
         distribution, warnings = renormalise(self.distribution, supported)
         reason = getattr(self.writer, "unsupported_reason", "")
-        self.stats.warnings.extend(warnings + ([reason] if warnings and reason else []))
+        if self.types_asked:  # the default mix is simply what the writer can do (stats.distribution says which)
+            self.stats.warnings.extend(warnings + ([reason] if warnings and reason else []))
         self.stats.distribution = dict(distribution)
         targets = allocate(size, distribution)
         self.stats.requested_types = dict(targets)

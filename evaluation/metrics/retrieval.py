@@ -8,6 +8,11 @@ exceed 1 (LlamaIndex's MRR/NDCG counted repeats). The ideal DCG ranks min(|gold|
 - mrr: 1 / rank of the first gold id (no cut-off; 0.0 when none is retrieved).
 - ndcg@k: DCG@k / IDCG@k with DCG = sum over relevant ranks r <= k of 1 / log2(r + 1).
 
+The cut-off k: by default every context the RAG returned (k = the row's number of distinct retrieved ids, so a RAG
+returning 4 is scored at hit@4); `--retrieval-k N` (`evaluate_dataset(retrieval_k=N)`) sets it for hit_rate and
+ndcg, and a name with a cut-off ("hit_rate@10", "ndcg@3") scores at that k in its own column. The reason states
+the k used.
+
 When no retrieved id is a gold id (a user's RAG with its own chunk ids), retrieved contexts are matched to the gold
 chunks by text instead (`evaluation.metrics.gold_mapping`: exact, then high overlap), and the reason says which
 mapping was used.
@@ -15,7 +20,6 @@ mapping was used.
 Edge cases: no gold ids or texts -> failed "no reference_context_ids"; a retrieval that returned nothing (no
 context ids, whether None or [], and no contexts) -> 0.0 "nothing retrieved": the same in memory (`ragtest run`,
 where a RAG without ids gives None) and after the file round trip (`answer` + `evaluate`, where it reads []).
-Names accept a cut-off: "hit_rate@10", "ndcg@3" (default k = 5).
 """
 
 from __future__ import annotations
@@ -25,11 +29,9 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import ClassVar
 
 from evaluation.metric import JudgeFreeMetric
-from evaluation.metrics.gold_mapping import IDS, map_by_text
+from evaluation.metrics.gold_mapping import IDS, gold_label, map_by_text
 from evaluation.sample import Sample
 from ragtest_core.schema import CONTEXT_IDS, CONTEXTS, REFERENCE_CONTEXT_IDS, REFERENCE_CONTEXTS, MetricResult
-
-DEFAULT_K = 5
 
 
 def dedupe(ids: Iterable[str]) -> list[str]:
@@ -42,9 +44,10 @@ def _check_k(k: int) -> None:
         raise ValueError(f"k must be at least 1, got {k}")
 
 
-def hit_rate(retrieved: Sequence[str], relevant: Iterable[str], k: int = DEFAULT_K) -> float:
-    """1.0 when any relevant id is among the first k distinct retrieved ids."""
-    _check_k(k)
+def hit_rate(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = None) -> float:
+    """1.0 when any relevant id is among the first k distinct retrieved ids (k None: all of them)."""
+    if k is not None:
+        _check_k(k)
     gold = set(relevant)
     return float(any(i in gold for i in dedupe(retrieved)[:k]))
 
@@ -58,8 +61,11 @@ def reciprocal_rank(retrieved: Sequence[str], relevant: Iterable[str]) -> float:
     return 0.0
 
 
-def ndcg(retrieved: Sequence[str], relevant: Iterable[str], k: int = DEFAULT_K) -> float:
-    """Binary-relevance NDCG@k over the distinct retrieved ids; the ideal ranking has min(|relevant|, k) hits."""
+def ndcg(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = None) -> float:
+    """Binary-relevance NDCG@k over the distinct retrieved ids; the ideal ranking has min(|relevant|, k) hits
+    (k None: every retrieved id, at least 1)."""
+    if k is None:
+        k = max(1, len(dedupe(retrieved)))
     _check_k(k)
     gold = set(relevant)
     if not gold:
@@ -72,7 +78,8 @@ def ndcg(retrieved: Sequence[str], relevant: Iterable[str], k: int = DEFAULT_K) 
 class _RetrievalMetric(JudgeFreeMetric):
     required_columns: ClassVar[tuple[str, ...]] = (CONTEXT_IDS, REFERENCE_CONTEXT_IDS)
     needs_answer: ClassVar[bool] = False
-    k: ClassVar[int] = DEFAULT_K
+    #: The cut-off (None: every retrieved context).
+    k: ClassVar[int | None] = None
 
     def missing_columns(self, columns: Collection[str]) -> list[str]:
         """Retrieved ids or texts, and gold ids or texts (texts are matched when ids are not ragtest's)."""
@@ -120,21 +127,44 @@ class _RetrievalMetric(JudgeFreeMetric):
             text = "no gold chunk retrieved (no retrieved id is a gold id, and no retrieved text matches a gold chunk)"
         return text + (f" ({repeats} repeated id(s) ignored)" if repeats else "")
 
-    def label(self) -> str:
+    def reason_label(self, sample: Sample) -> str:
         return self.name
+
+    def cut_off(self, sample: Sample) -> str:
+        """The k used, as the reason states it: "4" or "4 (all retrieved)"."""
+        if self.k is not None:
+            return str(self.k)
+        retrieved, _, _ = self.resolved(sample)
+        return f"{max(1, len(dedupe(retrieved)))} (all retrieved)"
+
+    def mapped_ids(self, sample: Sample) -> list[str] | None:
+        """Each retrieved context's id as a gold id where it is one (by id, or by its text: the gold chunk's id),
+        else the RAG's own id; None when the row has no retrieved contexts."""
+        retrieved, _, method = self.resolved(sample)
+        if not retrieved:
+            return None
+        if method == IDS:
+            return retrieved
+        references = list(sample.reference_context_ids or ())
+        own = list(sample.context_ids or ())
+        by_label = {gold_label(j): ref for j, ref in enumerate(references)}
+        return [
+            by_label.get(label, label) if label.startswith("gold#") else (own[i] if i < len(own) else label)
+            for i, label in enumerate(retrieved)
+        ]
 
     def value(self, sample: Sample) -> float:
         raise NotImplementedError
 
     def compute(self, sample: Sample) -> MetricResult:
-        return MetricResult.ok(self.value(sample), f"{self.label()}: {self.note(sample)}")
+        return MetricResult.ok(self.value(sample), f"{self.reason_label(sample)}: {self.note(sample)}")
 
 
 class HitRate(_RetrievalMetric):
     name: ClassVar[str] = "hit_rate"
 
-    def label(self) -> str:
-        return f"hit@{self.k}"
+    def reason_label(self, sample: Sample) -> str:
+        return f"hit@{self.cut_off(sample)}"
 
     def value(self, sample: Sample) -> float:
         retrieved, gold, _ = self.resolved(sample)
@@ -144,7 +174,7 @@ class HitRate(_RetrievalMetric):
 class MRR(_RetrievalMetric):
     name: ClassVar[str] = "mrr"
 
-    def label(self) -> str:
+    def reason_label(self, sample: Sample) -> str:
         return "reciprocal rank"
 
     def value(self, sample: Sample) -> float:
@@ -155,16 +185,22 @@ class MRR(_RetrievalMetric):
 class NDCG(_RetrievalMetric):
     name: ClassVar[str] = "ndcg"
 
-    def label(self) -> str:
-        return f"ndcg@{self.k}"
+    def reason_label(self, sample: Sample) -> str:
+        return f"ndcg@{self.cut_off(sample)}"
 
     def value(self, sample: Sample) -> float:
         retrieved, gold, _ = self.resolved(sample)
         return ndcg(retrieved, gold, self.k)
 
 
-def at_k(metric_class: type[_RetrievalMetric], k: int) -> type[_RetrievalMetric]:
-    """A variant of a retrieval metric with cut-off `k`, named "<name>@k" (its own score column)."""
+def at_k(metric_class: type[_RetrievalMetric], k: int, named: bool = True) -> type[_RetrievalMetric]:
+    """A variant of a retrieval metric with cut-off `k`, named "<name>@k" (its own score column), or keeping its
+    name (`named=False`: the run's `--retrieval-k`)."""
     _check_k(k)
-    name = f"{metric_class.name}@{k}"
+    name = f"{metric_class.name}@{k}" if named else metric_class.name
     return type(f"{metric_class.__name__}At{k}", (metric_class,), {"name": name, "k": k})
+
+
+#: The retrieval metric classes with a cut-off (`--retrieval-k` applies to them).
+CUT_OFF_METRICS: tuple[type[_RetrievalMetric], ...] = (HitRate, NDCG)
+RetrievalMetric = _RetrievalMetric

@@ -159,3 +159,19 @@ def test_python_evaluate_writes_its_files(shared_data: Path, tmp_path: Path) -> 
     before = set(Path.cwd().iterdir())
     ragtest.evaluate(frame, config, show_progress=False)  # no run_dir: nothing written
     assert set(Path.cwd().iterdir()) == before
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["evaluate", "--input", "missing.jsonl", "--dry-run"]])
+def test_a_closed_pipe_ends_quietly(argv: list[str], tmp_path: Path) -> None:
+    """`ragtest ... | head`: the reader goes away; no BrokenPipeError traceback, the exit status of SIGPIPE."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ragtest.cli", *argv], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before the first line is written
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) in (0, 2, 141)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err

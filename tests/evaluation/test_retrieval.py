@@ -97,3 +97,31 @@ def test_in_memory_and_file_round_trip_score_alike(tmp_path: Path, embedder: Emb
         assert memory[name].tolist() == pytest.approx(disk[name].tolist(), abs=1e-6)
     assert memory["hit_rate"].tolist() == [1.0, 0.0, 0.0]
     assert memory.loc[2, "hit_rate_reason"] == "nothing retrieved"
+
+
+def test_the_cut_off_is_every_retrieved_context_unless_set_and_the_reason_states_it() -> None:
+    frame = pd.DataFrame(
+        {
+            "context_ids": [["w", "x", "y", "z", "g"], ["a", "b", "c", "g"]],
+            "reference_context_ids": [["g"], ["g"]],
+        }
+    )
+    plain = evaluate_dataset(frame, ["hit_rate", "ndcg"], show_progress=False).frame
+    assert plain["hit_rate"].tolist() == [1.0, 1.0]  # a gold chunk at rank 5 of 5 still counts: k = all retrieved
+    assert plain.loc[1, "hit_rate_reason"].startswith("hit@4 (all retrieved): gold ids at ranks [4]")
+    assert plain.loc[0, "ndcg"] == pytest.approx(1 / math.log2(6))
+    cut = evaluate_dataset(frame, ["hit_rate", "ndcg", "hit_rate@5"], show_progress=False, retrieval_k=3).frame
+    assert cut["hit_rate"].tolist() == [0.0, 0.0] and cut["ndcg"].tolist() == [0.0, 0.0]
+    assert cut.loc[0, "hit_rate_reason"] == "hit@3: gold ids at ranks [5]"  # the miss says where the gold was
+    assert cut["hit_rate@5"].tolist() == [1.0, 1.0]  # a named cut-off keeps its own k
+
+
+def test_metrics_all_scores_every_metric_the_columns_allow() -> None:
+    frame = pd.DataFrame(
+        {"question": ["Q?"], "answer": ["Paris."], "ground_truth": ["Paris."], "context_ids": [["g"]],
+         "reference_context_ids": [["g"]]}
+    )  # fmt: skip
+    result = evaluate_dataset(frame, "all", show_progress=False)
+    assert {"hit_rate", "mrr", "ndcg", "exact_match", "token_f1", "rouge_l", "bleu"} <= set(result.metric_names)
+    assert "faithfulness" in result.skipped and "contexts" in result.skipped["faithfulness"]
+    assert result.frame.loc[0, "exact_match"] == 1.0

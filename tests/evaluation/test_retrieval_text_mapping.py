@@ -75,3 +75,25 @@ def test_texts_alone_are_enough(paragraphs: list[str]) -> None:
     frame = pd.DataFrame([{"contexts": [paragraphs[7]], "reference_contexts": [paragraphs[7]]}])
     out = evaluate_dataset(frame, ["hit_rate"], show_progress=False).frame
     assert out.loc[0, "hit_rate"] == 1.0
+
+
+def test_the_mapped_gold_ids_are_written_for_id_based_metrics_elsewhere(paragraphs: list[str], tmp_path: Path) -> None:
+    from ragtest.outputs import write_rows
+    from ragtest_core.datasets import read_jsonl
+
+    gold = paragraphs[3]
+    row = {
+        "question": "Q?",
+        "answer": "A.",
+        "contexts": [paragraphs[10], gold],
+        "context_ids": ["their-17", "their-4"],
+        "reference_contexts": [gold],
+        "reference_context_ids": ["ragtest-abc"],
+    }
+    scored = score([row])
+    assert scored.loc[0, "mapped_context_ids"] == ["their-17", "ragtest-abc"]
+    [exported] = read_jsonl(write_rows(scored, tmp_path / "scores.jsonl", columns="ragas"))
+    assert exported["retrieved_context_ids"] == ["their-17", "ragtest-abc"]  # what ragas' ID-based metrics read
+    assert exported["rag_context_ids"] == ["their-17", "their-4"] and exported["reference_context_ids"] == [
+        "ragtest-abc"
+    ]

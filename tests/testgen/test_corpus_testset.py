@@ -70,8 +70,13 @@ def _check_set(samples: list[TestSample], generator: TestsetGenerator, store: Ch
             assert sample.question_type == "multi_context" and len(sample.reference_context_ids) == 2
     stats = generator.stats_dict()
     assert stats["accepted"] == SIZE and sum(stats["coverage"].values()) == SIZE
+    asked = TestsetGenerator(generator.store, ExtractiveWriter(seed=42), question_types="simple=0.5,reasoning=0.5")
+    asked.generate_size(4, seed=42)
+    assert any("'reasoning' is not supported by this writer" in w for w in asked.stats.warnings)
     assert stats["documents_without_samples"] == []
-    assert any("not supported by this writer" in w for w in stats["warnings"])  # reasoning, conditional
+    # nobody asked for reasoning or conditional questions: the default mix is what the writer can do, no warning
+    assert not any("not supported by this writer" in w for w in stats["warnings"])
+    assert set(stats["distribution"]) == {"simple", "multi_context"}
 
 
 def _multi_context_said(generator: TestsetGenerator) -> None:
