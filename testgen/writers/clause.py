@@ -151,6 +151,15 @@ class Skip(Exception):
         self.reason = reason
 
 
+def _never_a_name(word: str) -> bool:
+    """Whether lemminflect knows `word` only as an adjective, verb or adverb form ("relational", "installing"):
+    no noun that could be a name ("Waitress", "Flask")."""
+    from lemminflect import getAllLemmas
+
+    kinds = set(getAllLemmas(word))
+    return bool(kinds) and kinds <= {"ADJ", "VERB", "ADV"}
+
+
 class Casing:
     """Which capitalised first words are ordinary words: seen lower-cased at least as often as capitalised
     inside a sentence ("Division" -> "division", "Brown bears" -> "brown bears", "Python" stays)."""
@@ -172,8 +181,8 @@ class Casing:
         key = word.lower()
         if self.lower[key] > 0 and self.lower[key] >= self.inner_capital[key]:
             return key
-        if self.inner_capital[key] == 0 and _COMMON_NOUN_SUFFIX.search(key):
-            return key  # "Copulation ...": never capitalised inside a sentence, and shaped like a common noun
+        if self.inner_capital[key] == 0 and (_COMMON_NOUN_SUFFIX.search(key) or _never_a_name(key)):
+            return key  # "Copulation ...", "Relational ...", "Installing ...": never capitalised inside a sentence
         return word
 
     def is_name(self, phrase: str) -> bool:

@@ -26,41 +26,28 @@ from dataclasses import dataclass
 from ragtest_core.text import split_sentences, word_count
 from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
 from testgen.writers.clause import Casing
+from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem
 from testgen.writers.grammar import definition_problem, vague_answer
+from testgen.writers.headings import task_phrase
+from testgen.writers.instructions import content_lemmas, instruction_howto, opening_answer
 from testgen.writers.morphology import gerund_base, is_base_verb, is_third_person, third_person
+
+__all__ = [
+    "STRATEGIES",
+    "DocFact",
+    "clean_sentence",
+    "doc_facts",
+    "instruction_fact",
+    "markup_problem",
+    "option_reference",
+    "pronoun_problem",
+    "strategy_problem",
+    "task_phrase",
+]
 
 #: Strategies in the order the writer offers their questions (the first a context has is asked first).
 STRATEGIES: tuple[str, ...] = ("faq", "howto", "instruction", "option", "concept")
 HOWTO_STRATEGIES = frozenset({"howto", "instruction"})
-_PRONOUNS = frozenset(
-    [
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "they",
-        "them",
-        "their",
-        "there",
-        "here",
-        "above",
-        "below",
-        "following",
-        "one",
-        "so",
-        "same",
-        "such",
-    ]
-)
-#: A reference must not start by pointing at what came before.
-_POINTING = ("this ", "these ", "it ", "they ", "that ", "those ", "such ", "its ", "their ", "then ")
-#: Artefacts that must never reach a question or a reference: fences, include markers, directives, tags, pipes.
-_MARKUP = re.compile(r"```|\{!|!\}|--8<--|:::|^\.\. |\s\.\. \w+::|:[a-z]+:`|</?[a-zA-Z][^>]*>|\||>>>|\\\w|^[-*+] ")
-_OPENERS = ("for example", "for instance", "e.g.", "see ", "note:", "here is", "here's", "the following")
-_MAX_SLOT_WORDS = 8
-_OPENING_STATEMENTS = 4
 _SPEC_WORDS = {
     "environment variable": ("environment variable",),
     "parameter": ("parameter", "argument"),
@@ -77,20 +64,6 @@ class DocFact:
     strategy: str
 
 
-def markup_problem(text: str) -> bool:
-    """Whether `text` shows markup or code artefacts (a code fence, an include marker, directive or role syntax,
-    an HTML tag, a table pipe, a prompt) or unbalanced backticks / brackets."""
-    if _MARKUP.search(text) or text.count("`") % 2:
-        return True
-    return text.count("(") != text.count(")") or text.count("[") != text.count("]")
-
-
-def pronoun_problem(question: str) -> bool:
-    """Whether the question leans on words that need the context ("it", "this", "these", "here", ...)."""
-    words = re.findall(r"[A-Za-z']+", question.replace("`", " ").lower())
-    return any(word in _PRONOUNS for word in words[1:])
-
-
 def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Iterator[DocFact]:
     """Every strategy's facts for one chunk's text (`opening`: the chunk opens its section)."""
     lines = parse_chunk(text)
@@ -98,17 +71,22 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
     path = heading.split(PATH_SEPARATOR)
     leaf = path[-1].strip() if heading else ""
     body = [line for line in lines if line.kind in ("prose", "item")]
-    if leaf and opening:
-        answer = opening_answer(body)
+    if leaf:
+        faq = leaf.endswith("?")
+        topic = frozenset(content_lemmas(task_phrase(leaf, casing) or ""))
+        instructing = not faq or leaf.lower().startswith("how ")
+        # a later chunk of the section answers only with an instruction that names the task
+        answer = opening_answer(body, instructing, topic, opening=opening) if opening or instructing else None
         if answer is not None:
             yield from _heading_facts(leaf, answer, casing)
+    if leaf and opening:
         yield from _concept(leaf, body, casing)
     lead = ""
     for line in body:
         if line.kind == "prose":
             lead = line.text  # the sentence that introduces a list ("... accepts these parameters:")
         if line.kind == "item" and line.term:
-            fact = option_fact(line, f"{heading} {lead}")
+            fact = option_fact(line, f"{heading} {lead}") or glossary_fact(line)
             if fact is not None:
                 yield fact
         for sentence in split_sentences(line.text, "en"):
@@ -125,92 +103,6 @@ def _heading_facts(leaf: str, answer: tuple[str, str], casing: Casing) -> Iterat
     task = task_phrase(leaf, casing)
     if task is not None:
         yield DocFact(f"How do you {task}?", span, reference, "howto")
-
-
-def task_phrase(heading: str, casing: Casing) -> str | None:
-    """ "Sending JSON Encoded Data" -> "send JSON encoded data"; "Upload files" -> "upload files"; None when the
-    heading names no task (a noun phrase, one word, several tasks, code)."""
-    words = heading.strip().rstrip(":.").split()
-    if len(words) < 2 or len(words) > _MAX_SLOT_WORDS or "`" in heading or markup_problem(heading):
-        return None
-    first = words[0]
-    base = gerund_base(first)
-    if base is None and imperative(words):
-        base = first.lower()
-    if base is None or words[1].lower() in ("and", "or", "vs", "versus", "of"):
-        return None
-    rest = [_recase(word, casing) for word in words[1:]]
-    return " ".join([base, *rest])
-
-
-def imperative(words: list[str]) -> bool:
-    """Whether a heading opens with a verb's base form used as an instruction: a word that is only a verb
-    ("Declare request example data", "Install Flask"), or a verb that is also a noun followed by a determiner
-    ("Upload a file"); "Request URLs", "Resource limits", "Check Job Failed" are not."""
-    from lemminflect import getAllLemmas
-
-    first = words[0]
-    if not first[:1].isupper() or first.lower().endswith("ing") or not is_base_verb(first):
-        return False
-    if any(gerund_base(w) or (w.lower().endswith("ed") and len(w) > 4) for w in words[1:]):
-        return False
-    kinds = set(getAllLemmas(first.lower()))
-    return kinds == {"VERB"} or words[1].lower() in ("a", "an", "the", "your", "our", "their", "some", "multiple")
-
-
-def _recase(word: str, casing: Casing) -> str:
-    """A title-case heading word as it reads inside a sentence: lower case unless the text capitalises it inside
-    its sentences more often than not ("Encoded" -> "encoded", "Python" and "JSON" stay)."""
-    if word[:1].isupper() and word[1:].islower() and word.isalpha():
-        lowered = word.lower()
-        if casing.inner_capital[lowered] <= casing.lower[lowered] or casing.inner_capital[lowered] == 0:
-            return lowered
-    return word
-
-
-#: A sentence that tells the reader what to do: "you can / should ...", an imperative, "by passing ...".
-_INSTRUCTIVE = re.compile(
-    r"\byou(?:'ll| will| can| should| could| may| must| need| want| might)\b|\b(?:allows?|lets?) you\b|"
-    r"^(?:To \w+|Use|Pass|Set|Call|Create|Enable|Install|Run|Add|Import|Provide|Configure|Specify|Make sure)\b|"
-    r"\bby (?:passing|setting|using|calling|adding|providing|specifying|enabling|including|creating)\b",
-    re.IGNORECASE,
-)
-
-
-def opening_answer(body: list[ChunkLine]) -> tuple[str, str] | None:
-    """(reference, span) from a section's opening chunk: the first of its first four prose statements that tells
-    the reader what to do (`_INSTRUCTIVE`); None when none does (the answer is then
-    in the code, or the section explains instead of instructing). Not "For example:", not a question; a closing
-    colon before code is made a full stop."""
-    statements: list[str] = []
-    for line in body:
-        if len(statements) >= _OPENING_STATEMENTS:
-            break
-        if line.kind != "prose":
-            continue
-        for sentence in split_sentences(line.text, "en"):
-            cleaned = clean_sentence(sentence)
-            if cleaned is not None and len(statements) < _OPENING_STATEMENTS:
-                statements.append(cleaned)
-    if not statements:
-        return None
-    chosen = next((s for s in statements if _INSTRUCTIVE.search(s)), None)
-    return (chosen, chosen) if chosen is not None else None
-
-
-def clean_sentence(sentence: str) -> str | None:
-    """The sentence as a reference (a closing ":" made "."), or None when it is no statement to answer with."""
-    text = " ".join(sentence.split())
-    lowered = text.lower()
-    if text.endswith(("?", "...", "…")) or lowered.startswith(_OPENERS + _POINTING) or word_count(text) < 5:
-        return None
-    if markup_problem(text) or "let's" in lowered or "let us" in lowered:
-        return None
-    if text.endswith(":"):
-        text = text[:-1].rstrip() + "."
-    if not text.endswith((".", "!")):
-        text += "."
-    return text
 
 
 def _concept(leaf: str, body: list[ChunkLine], casing: Casing) -> Iterator[DocFact]:
@@ -239,6 +131,25 @@ def _concept(leaf: str, body: list[ChunkLine], casing: Casing) -> Iterator[DocFa
             if reference is not None:
                 yield DocFact(question, description, reference, "concept")
             return
+
+
+def glossary_fact(line: ChunkLine) -> DocFact | None:
+    """ "`httpcore` - The underlying transport implementation for `httpx`." -> "What is `httpcore`?": an item
+    naming one thing whose description is a noun phrase opening with an article (a definition, not a list of
+    features such as "SSL certificates")."""
+    term = (line.term or "").strip()
+    name = term.strip("`")
+    if not term.startswith("`") or not re.fullmatch(r"[\w.-]+", name):
+        return None
+    description = line.text[len(term) :].lstrip(":- ").strip() if line.text.startswith(term) else ""
+    first = split_sentences(description, "en")[:1]
+    if not first or markup_problem(first[0]) or not re.match(r"^(?:The|A|An) \w", first[0]):
+        return None
+    definition = first[0].rstrip(".")
+    if definition_problem(definition[0].lower() + definition[1:]) is not None or word_count(definition) < 4:
+        return None
+    reference = f"{term} is {definition[0].lower()}{definition[1:]}."
+    return DocFact(f"What is {term}?", definition, reference, "concept")
 
 
 def _recase_phrase(phrase: str, casing: Casing) -> str:
@@ -306,46 +217,12 @@ def _only_verb(word: str) -> bool:
     return set(getAllLemmas(word.lower())) == {"VERB"}
 
 
-_INSTRUCTIONS = (
-    re.compile(
-        r"^(?:To|In order to) (?P<task>[a-z][^,]{3,80}), (?P<how>(?:you (?:can|should|must|need to|may) )?[a-z].+)$"
-    ),
-    re.compile(r"^You (?:can|may)(?: also)? (?P<task>[a-z][^,]{3,60}?),? (?P<how>(?:using|with|via|through) .+)$"),
-    re.compile(r"^(?P<how>.{5,60}?) (?:can be|is|are) used to (?P<task>[a-z][^,]{3,60})$"),
-    re.compile(r"^(?P<how>Use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
-    re.compile(r"^If you (?:want|need|wish|would like) to (?P<task>[a-z][^,]{3,80}), (?P<how>.+)$"),
-    re.compile(r"^You can (?P<how>use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
-    re.compile(
-        r"^You can (?P<task>[a-z][^,]{3,60}?) (?P<how>by (?:passing|setting|using|calling|adding|providing|specifying"
-        r"|enabling|including|creating) .+)$"
-    ),
-    re.compile(
-        r"^The (?:recommended|best|easiest|simplest|preferred) way to (?P<task>[a-z][^,]{3,60}?) is (?P<how>.+)$"
-    ),
-)
-
-
 def instruction_fact(sentence: str, casing: Casing) -> DocFact | None:
     """ "To enable debug mode, use the `--debug` option." -> "How do you enable debug mode?"."""
-    text = " ".join(sentence.split()).rstrip(".")
-    if markup_problem(text):
+    howto = instruction_howto(sentence)
+    if howto is None:
         return None
-    for pattern in _INSTRUCTIONS:
-        match = pattern.match(text)
-        if match is None:
-            continue
-        task = match.group("task").strip()
-        verb = task.split()[0]
-        if not is_base_verb(verb) or len(task.split()) > _MAX_SLOT_WORDS or len(task.split()) < 2:
-            return None
-        how = match.group("how").strip()
-        if vague_answer(how) or len(how.split()) < 3 or pronoun_problem(f"How {task}"):
-            return None
-        reference = clean_sentence(sentence)
-        if reference is None:
-            return None
-        return DocFact(f"How do you {task}?", how, reference, "instruction")
-    return None
+    return DocFact(f"How do you {howto.task}?", howto.how, howto.reference, "instruction")
 
 
 def strategy_problem(fact: DocFact, max_words: int) -> str | None:

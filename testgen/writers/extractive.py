@@ -15,6 +15,7 @@ what fails is counted as `rejected_<reason>` in the writer's stats.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -23,7 +24,7 @@ from testgen.chunking import Chunk
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QuestionType
-from testgen.structure import prose_lines
+from testgen.structure import PATH_SEPARATOR, prose_lines
 from testgen.writers.base import REJECTED_PREFIX, Draft
 from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
@@ -42,6 +43,17 @@ UNSUPPORTED_REASON = (
 )
 _LANGUAGES = ("en", "zh", "ja")
 DEFINITION_RULES = frozenset({"definition", "appositive"})
+#: Documentation sentences that point at what a reader of the test set cannot see.
+POINTS_ELSEWHERE = re.compile(
+    r"\b(?:this|the previous|the next|the following|the above) (?:page|section|chapter|document|guide|tutorial|"
+    r"example|sections|chapters)\b|\b(?:below|above)[.,]|\bthe following\b|"
+    r"\b(?:documented|described|shown|listed|explained) (?:below|above|later|earlier)\b",
+    re.IGNORECASE,
+)
+
+
+def _path(chunk: Chunk) -> list[str]:
+    return [part.strip() for part in (chunk.heading_path or "").split(PATH_SEPARATOR)]
 
 
 class ExtractiveWriter:
@@ -59,6 +71,7 @@ class ExtractiveWriter:
         self._casing: dict[str, Casing] = {}
         self._facts: dict[str, list[Fact]] = {}
         self._doc_facts: dict[str, list[DocFact]] = {}
+        self._headings: set[str] = set()
 
     @property
     def stats(self) -> Counter[str]:
@@ -70,10 +83,11 @@ class ExtractiveWriter:
         texts: dict[str, list[str]] = {}
         for chunk in chunks:  # prose only: headings are title-cased and code is not English
             text = chunk.text
-        if chunk.heading_path is not None:  # prose only; inline code read as the words it is
-            text = "\n".join(prose_lines(chunk.text)).replace("`", "")
+            if chunk.heading_path is not None:  # inline code is no evidence of how a word is cased in prose
+                text = re.sub(r"`[^`]*`", "·", "\n".join(prose_lines(chunk.text)))
             texts.setdefault(chunk.doc_id, []).append(text)
         self._casing = {doc_id: Casing("\n".join(parts)) for doc_id, parts in texts.items()}
+        self._headings = {part.lower() for chunk in chunks if chunk.heading_path is not None for part in _path(chunk)}
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         return self.write_sync(context, n, question_type)
@@ -195,6 +209,8 @@ class ExtractiveWriter:
             text = "\n".join(prose_lines(chunk.text)).replace("`", "")
         for original in split_sentences(text, language):
             self._stats["sentences"] += 1
+            if chunk.heading_path is not None and original.rstrip().endswith(":"):
+                original = original.rstrip()[:-1].rstrip() + "."  # a statement introducing code or a list
             resolved = resolve(original, topic, about_topic)
             sentence = resolved or original
             about_topic = resolved is not None or (topic is not None and topic.named_in(original))
@@ -207,11 +223,26 @@ class ExtractiveWriter:
             except Skip as skip:
                 self._stats[f"skip_{skip.reason}"] += 1
                 continue
+            if chunk.heading_path is not None and (problem := self._docs_problem(turned, sentence, chunk)):
+                self._stats[f"skip_{problem}"] += 1
+                continue
             kept = [t for t in turned if self._passes_checks(t, sentence, language)]
             if kept:
                 self._stats["turned"] += 1
             found.extend(Fact(0, t, sentence) for t in kept)
         return found
+
+    def _docs_problem(self, turned: list[Turned], sentence: str, chunk: Chunk) -> str | None:
+        """Why a documentation sentence gives no question: it points at text the reader cannot see ("shown in
+        the previous sections", "on this page"), or its subject is a heading ("The Developer Interface provides
+        ...": the page talking about itself)."""
+        if POINTS_ELSEWHERE.search(sentence):
+            return "points_elsewhere"
+        for t in turned:
+            subject = t.subject.lower().removeprefix("the ")
+            if subject and subject in self._headings and len(subject.split()) > 1:
+                return "heading_subject"
+        return None
 
     def _passes_checks(self, turned: Turned, sentence: str, language: str) -> bool:
         """The grammar check against the source sentence and, for "What is X?", the definition check."""

@@ -87,9 +87,28 @@ def definition_problem(description: str) -> str | None:
 _VAGUE_ANSWER = re.compile(r"^(?:in |on |for |to )?(?:various|many|several|some|numerous|different|other|certain)\b")
 
 
+#: Head nouns that name no particular thing on their own ("a powerful mechanism", "exceptions", "support").
+_GENERIC_HEADS = words(
+    """mechanism mechanisms way ways feature features functionality functionalities support thing things approach
+    approaches stuff capability capabilities exception exceptions error errors information tool tools"""
+)
+_ARTICLES = words("a an the")
+
+
 def vague_answer(span: str) -> bool:
-    """Whether a short answer names nothing in particular ("various applications", "many platforms")."""
-    return bool(_VAGUE_ANSWER.match(span.lower())) and len(span.split()) <= 4
+    """Whether a short answer names nothing in particular ("various applications", "many platforms", "a
+    powerful mechanism": a generic head noun with nothing but an article and adjectives before it)."""
+    lowered = span.lower().rstrip(".")
+    tokens = lowered.split()
+    if bool(_VAGUE_ANSWER.match(lowered)) and len(tokens) <= 4:
+        return True
+    return 1 <= len(tokens) <= 3 and tokens[-1] in _GENERIC_HEADS and all(_modifier(t) for t in tokens[:-1])
+
+
+def _modifier(token: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return token in _ARTICLES or set(getAllLemmas(token)) == {"ADJ"}
 
 
 def grammar_problem(question: str, sentence: str, subject: str = "") -> str | None:
