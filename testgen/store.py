@@ -23,6 +23,7 @@ from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import stable_id
 from testgen.chunking import Chunk
+from testgen.structure import EMBEDDING_FORM, embedding_text
 
 DEFAULT_COLLECTION = "ragtest-chunks"
 CORPUS_PREFIX = "ragtest-"
@@ -50,7 +51,7 @@ class Hit:
 def corpus_collection(chunks: Iterable[Chunk], embedding_model: str) -> str:
     """The collection name of a corpus: a hash of its chunk ids (sources, texts, chunk settings) and the model."""
     ids = sorted({chunk.chunk_id for chunk in chunks})
-    return CORPUS_PREFIX + stable_id(embedding_model, *ids, length=20)
+    return CORPUS_PREFIX + stable_id(embedding_model, EMBEDDING_FORM, *ids, length=20)
 
 
 def corpus_description(chunks: Sequence[Chunk], embedding_model: str) -> dict[str, str | int]:
@@ -149,7 +150,7 @@ class ChunkStore:
         new = [c for c in unique if c.chunk_id not in present]
         for start in range(0, len(new), _ADD_BATCH):
             batch = new[start : start + _ADD_BATCH]
-            texts = [c.text for c in batch]
+            texts = [embedding_text(c.text) for c in batch]
             vectors = self.cache.embed(texts) if self.cache is not None else self.embedder.embed(texts)
             self._collection.add(
                 ids=[c.chunk_id for c in batch],
