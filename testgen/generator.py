@@ -12,7 +12,6 @@ The same store contents, writer, seed (and LLM cache) give the same samples in t
 from __future__ import annotations
 
 import asyncio
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,12 +28,10 @@ from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
 from testgen.stopping import StopRules, advice, llm_failure
 from testgen.store import ChunkStore
+from testgen.walking import Walker, batch_sizes, missing_counts, start_walkers
 from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 
-MAX_BATCH = 48
-#: The default stop rules (settings: `StopRules`, `TestsetGenerator(stop_rules=...)`).
-ZERO_YIELD_PATIENCE = StopRules().zero_yield_patience
-MAX_QUESTIONS_PER_CONTEXT = StopRules().max_questions_per_context
+__all__ = ["TestsetGenerator", "batch_sizes", "start_walkers"]
 
 
 class TestsetGenerator:
@@ -101,7 +98,7 @@ class TestsetGenerator:
 
         `num_questions_per_context` (None: the writer's default) is where each type starts; when a type's roots run
         out, it walks the roots that still had questions to give again, asking one more question each, up to
-        `MAX_QUESTIONS_PER_CONTEXT`."""
+        the stop rules' `max_questions_per_context`."""
         if size <= 0:
             return []
         roots, screen = self._start(seed)
@@ -114,9 +111,9 @@ class TestsetGenerator:
         progress = _progress(size, show_progress)
         while len(samples) < size:
             self._stop_barren(walkers, produced, tried, targets)
-            missing = _missing(targets, produced)
+            missing = missing_counts(targets, produced)
             self._top_up_exhausted(missing, targets, walkers)
-            missing = _missing(targets, produced)
+            missing = missing_counts(targets, produced)
             reserved = screen.take_reserve(missing)
             pairs = self._plan(missing, walkers, produced, tried) if len(reserved) < sum(missing.values()) else []
             if not pairs and not reserved:
@@ -220,7 +217,7 @@ class TestsetGenerator:
         self.stats.requested_types = dict(targets)
         return targets
 
-    def _top_up_exhausted(self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, _Walker]) -> None:
+    def _top_up_exhausted(self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, Walker]) -> None:
         """Move the missing count of types with no roots left to the open types (or fail when strict)."""
         for kind, count in missing.items():
             if walkers[kind].active:
@@ -239,7 +236,7 @@ class TestsetGenerator:
     def _plan(
         self,
         missing: dict[str, int],
-        walkers: dict[str, _Walker],
+        walkers: dict[str, Walker],
         produced: Counter[str],
         tried: Counter[str],
     ) -> list[tuple[Chunk, str]]:
@@ -256,7 +253,7 @@ class TestsetGenerator:
     async def _run(
         self,
         pairs: Sequence[tuple[Chunk, str]],
-        walkers: Mapping[str, _Walker],
+        walkers: Mapping[str, Walker],
         k_neighbours: int,
         screen: Screen,
         wanted: dict[str, int],
@@ -295,7 +292,7 @@ class TestsetGenerator:
         return int(getattr(self.writer, "default_questions_per_context", 1))
 
     def _stop_barren(
-        self, walkers: Mapping[str, _Walker], produced: Counter[str], tried: Counter[str], targets: Mapping[str, int]
+        self, walkers: Mapping[str, Walker], produced: Counter[str], tried: Counter[str], targets: Mapping[str, int]
     ) -> None:
         """Stop a type that gave nothing from its first `zero_yield_patience` contexts, or almost nothing from its
         first `low_yield_contexts` (the stop rules; a warning says so; its share goes to the other types)."""
@@ -352,83 +349,6 @@ class TestsetGenerator:
             answer_span=draft.answer_span,
             corpus_id=self.store.collection_name,
         )
-
-
-def batch_sizes(
-    missing: Mapping[str, int],
-    produced: Mapping[str, int],
-    tried: Mapping[str, int],
-    per_context: int,
-    patience: int = ZERO_YIELD_PATIENCE,
-) -> dict[str, int]:
-    """Roots per question type for the next batch (type order): more for types whose yield so far is low, and no
-    more than the zero-yield patience allows for a type that has given nothing yet."""
-    wants: dict[str, int] = {}
-    for kind in QUESTION_TYPES:
-        if kind not in missing:
-            continue
-        rate = (produced.get(kind, 0) + 1) / (tried.get(kind, 0) * per_context + 1)
-        want = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
-        if produced.get(kind, 0) == 0:
-            want = min(want, max(missing[kind], patience - tried.get(kind, 0)))
-        wants[kind] = want
-    return wants
-
-
-def start_walkers(
-    roots: list[Chunk], targets: Mapping[str, int], per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
-) -> dict[str, _Walker]:
-    """One walker per question type, each starting at its own share of the root order."""
-    return {
-        kind: _Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context, most=most)
-        for i, kind in enumerate(targets)
-    }
-
-
-def _missing(targets: Mapping[str, int], produced: Mapping[str, int]) -> dict[str, int]:
-    return {kind: targets[kind] - produced.get(kind, 0) for kind in targets if targets[kind] > produced.get(kind, 0)}
-
-
-class _Walker:
-    """One question type's pointer over the root order, starting at `offset`. When the order is used up, the roots
-    whose last write gave all the questions asked (they may have more) are walked again, one question more each."""
-
-    def __init__(
-        self, roots: list[Chunk], offset: int, per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
-    ) -> None:
-        self.most = most
-        self.order = roots[offset:] + roots[:offset]
-        self.next = 0
-        self.per_context = per_context
-        self.fruitful: list[Chunk] = []
-        self.stopped = False
-
-    def left(self) -> int:
-        return len(self.order) - self.next
-
-    @property
-    def active(self) -> bool:
-        """Whether the walker can still give roots (this pass, or another pass with more questions a root)."""
-        if self.stopped:
-            return False
-        if self.left() == 0 and self.fruitful and self.per_context < self.most:
-            self.order, self.next, self.fruitful = self.fruitful, 0, []
-            self.per_context += 1
-        return self.left() > 0
-
-    def take(self, count: int) -> list[Chunk]:
-        if not self.active:
-            return []
-        chosen = self.order[self.next : self.next + count]
-        self.next += len(chosen)
-        return chosen
-
-    def note(self, root: Chunk, written: int) -> None:
-        if written >= self.per_context:
-            self.fruitful.append(root)
-
-    def stop(self) -> None:
-        self.stopped = True
 
 
 def _progress(total: int, enabled: bool) -> Any:

@@ -95,9 +95,4 @@ def llm_failure(writer: Any, critic: Any, calls: int) -> str | None:
 
 def llm_url(llm: Any) -> str:
     """Where an LLM client's model is served (its base URL), or the provider's default."""
-    model = getattr(llm, "model", None)
-    for name in ("openai_api_base", "base_url", "api_base", "endpoint"):
-        value = getattr(model, name, None)
-        if value:
-            return str(value)
-    return "the provider's default URL"
+    return str(getattr(llm, "endpoint", None) or "the provider's default URL")
