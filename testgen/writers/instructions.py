@@ -151,36 +151,66 @@ def opening_answer(
         first = opening and number < OPENING_STATEMENTS
         if not instructs(statement) or not (first or bool(topic_words & content_lemmas(statement))):
             continue
-        own = instruction_howto(statement)  # "If you need to include non-file data fields, use ...": its own task
-        if own is None or same_task(content_lemmas(own.task), topic_words, strict=bool(_FRONTED.match(statement))):
+        if topic_words and not adds_to(statement, topic_words):
+            continue  # "you'll often want to use JSON encoding" for "send JSON encoded data": the task again
+        own = stated_task(statement)  # "If you need to include non-file data fields, use ...": its own task
+        if own is None or same_task(content_lemmas(own[0]), topic_words, strict=own[1]):
             return statement, statement
     return None
 
 
+#: Words an instruction uses around its means that say nothing about it.
+_EMPTY_WORDS = frozenset({"use", "want", "need", "instead", "also", "often", "way", "can", "will", "may"})
+
+
+def adds_to(statement: str, topic_words: frozenset[str]) -> bool:
+    """Whether an instruction says more than its task: code, or a content word beyond the task's own words."""
+    main = main_clause(statement)
+    if "`" in main:
+        return True
+    for word in re.findall(r"[A-Za-z][\w-]+", main.lower()):
+        forms = all_lemmas(word)
+        if word not in STOPWORDS and len(word) > 2 and not forms & (topic_words | _EMPTY_WORDS):
+            return True
+    return False
+
+
+def all_lemmas(word: str) -> frozenset[str]:
+    from lemminflect import getAllLemmas
+
+    return frozenset({word, *(lemma for lemmas in getAllLemmas(word).values() for lemma in lemmas)})
+
+
 def same_task(task: set[str] | frozenset[str], topic: set[str] | frozenset[str], strict: bool = True) -> bool:
-    """Whether a sentence's own task is the heading's: a task it states up front ("If you need to include
-    non-file data fields in the multipart form, ...") shares over half of the heading's content words ("send
-    multipart file uploads"); a purpose it names after the means ("Use the `json` property ... to decode the
-    request's body as JSON") shares at least one ("receive JSON in views"). True when no heading words are known."""
+    """Whether a sentence's own task is the heading's: a task that is the sentence's point ("If you need to
+    include non-file data fields in the multipart form, ...", "You can access the name of the signal with ...")
+    shares at least half of the heading's content words, and two of them ("send multipart file uploads", "create
+    signals"); a purpose named after the means ("Use the `json` property ... to decode the request's body as
+    JSON") shares at least one ("receive JSON in views"). True when no heading words are known."""
     if not topic:
         return True
     shared = len(task & topic)
-    return shared * 2 >= len(topic) + (1 if len(topic) > 2 else 0) if strict else shared >= 1
+    return shared >= max((len(topic) + 1) // 2, min(len(topic), 2)) if strict else shared >= 1
 
 
 def content_lemmas(text: str) -> set[str]:
-    """The lemmas of a text's content words (nouns, verbs, adjectives), lower case."""
-    return {lemma(word) for word in re.findall(r"[A-Za-z][\w-]+", text.lower()) if word not in STOPWORDS}
+    """The lemmas of a text's content words (nouns, verbs, adjectives; words lemminflect does not know, such as
+    "URLs", singular), lower case."""
+    found = {lemma(word) for word in re.findall(r"[A-Za-z][\w-]+", text.lower()) if word not in STOPWORDS}
+    return {word for word in found if word}
 
 
 def lemma(word: str) -> str:
+    """A content word's lemma; "" for a function word ("across")."""
     from lemminflect import getAllLemmas
 
     found = getAllLemmas(word)
     for kind in ("NOUN", "VERB", "ADJ"):
         if kind in found:
             return str(found[kind][0])
-    return word
+    if found:
+        return ""  # an adverb, preposition or other function word
+    return word[:-1] if word.endswith("s") and len(word) > 3 and not word.endswith("ss") else word
 
 
 _INSTRUCTIONS = (
@@ -208,6 +238,27 @@ _INSTRUCTIONS = (
 )
 #: The pattern whose answer is the thing to use, not an instruction ("The `history` property ... can be used to").
 _USED_TO = 2
+#: Patterns that name the means first and the task as its purpose ("Use Y to X", "You can use Y to X").
+_MEANS_FIRST = frozenset({_USED_TO, 3, 5})
+
+
+def stated_task(sentence: str) -> tuple[str, bool] | None:
+    """The task an instruction names itself ("To include cookies ..., use ..." -> "include cookies ..."), if any,
+    and whether it is the sentence's main point (False where the means comes first: "Use Y to X")."""
+    text = " ".join(sentence.split()).rstrip(".")
+    for number, pattern in enumerate(_INSTRUCTIONS):
+        match = pattern.match(text)
+        if match is not None:
+            task = _verb_phrase(match.group("task").strip())
+            return (task, number not in _MEANS_FIRST) if _does(task.split()[0], "") else None
+    return None
+
+
+def _verb_phrase(task: str) -> str:
+    """ "Mount the app ..." -> "mount the app ..."; "sending X" -> "send X"."""
+    words = task.split()
+    first = words[0].lower() if words[0].istitle() else words[0]
+    return " ".join([gerund_base(first) or first, *words[1:]])
 
 
 def instruction_howto(sentence: str) -> HowTo | None:
@@ -219,10 +270,7 @@ def instruction_howto(sentence: str) -> HowTo | None:
         match = pattern.match(text)
         if match is None:
             continue
-        task = match.group("task").strip()
-        task = task[:1].lower() + task[1:] if task.split()[0].istitle() else task  # "Mount the app ..."
-        base = gerund_base(task.split()[0])
-        task = " ".join([base, *task.split()[1:]]) if base else task  # "When sending X, ..." -> "send X"
+        task = _verb_phrase(match.group("task").strip())
         task_words = task.split()
         if not 2 <= len(task_words) <= MAX_TASK_WORDS or not _does(task_words[0], " ".join(["", *task_words[1:]])):
             return None
