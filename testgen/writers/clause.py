@@ -151,6 +151,9 @@ class Skip(Exception):
         self.reason = reason
 
 
+_QUANTIFIERS = frozenset(["every", "each", "all", "some", "any", "many", "most", "several", "both", "no"])
+
+
 def _never_a_name(word: str) -> bool:
     """Whether lemminflect knows `word` only as an adjective, verb or adverb form ("relational", "installing"):
     no noun that could be a name ("Waitress", "Flask")."""
@@ -171,6 +174,10 @@ class Casing:
         )
 
     def first_word(self, word: str, next_word: str = "") -> str:
+        if word[:1].isupper() and word[1:].islower() and word.endswith("ing") and _never_a_name(word.lower()):
+            return word.lower()  # "Using BaseHTTPMiddleware ...": a gerund, whatever follows it
+        if word.lower() in _QUANTIFIERS:
+            return word.lower()  # "Every Starlette application ..."
         if (
             next_word[:1].isupper()
             or not word[:1].isupper()

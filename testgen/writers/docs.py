@@ -23,14 +23,16 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ragtest_core.text import split_sentences, word_count
+from ragtest_core.text import STOPWORDS, split_sentences, word_count
 from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
 from testgen.writers.clause import Casing
 from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem
 from testgen.writers.grammar import definition_problem, vague_answer
 from testgen.writers.headings import task_phrase
 from testgen.writers.instructions import content_lemmas, instruction_howto, opening_answer
+from testgen.writers.lexicon import words
 from testgen.writers.morphology import gerund_base, is_base_verb, is_third_person, third_person
+from testgen.writers.tagger import tags
 
 __all__ = [
     "STRATEGIES",
@@ -139,7 +141,7 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
     features such as "SSL certificates")."""
     term = (line.term or "").strip()
     name = term.strip("`")
-    if not term.startswith("`") or not re.fullmatch(r"[\w.-]+", name):
+    if not term.startswith("`") or not re.fullmatch(r"[\w.-]+", name) or ordinary_word(name):
         return None
     description = line.text[len(term) :].lstrip(":- ").strip() if line.text.startswith(term) else ""
     first = split_sentences(description, "en")[:1]
@@ -148,8 +150,44 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
     definition = first[0].rstrip(".")
     if definition_problem(definition[0].lower() + definition[1:]) is not None or word_count(definition) < 4:
         return None
+    if _data_type(definition):
+        return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
     reference = f"{term} is {definition[0].lower()}{definition[1:]}."
     return DocFact(f"What is {term}?", definition, reference, "concept")
+
+
+#: Data types a parameter's description opens with ("A string ...", "An integer ..."): no definition of a thing.
+_TYPES = words(
+    """string str strings integer int integers boolean bool bytes bytestring list dict dictionary callable sequence
+    tuple number float value values instance object mapping iterable function"""
+)
+_SAYING = words("give giving specify specifies indicate indicating denote denoting define defines")
+
+
+def _data_type(description: str) -> bool:
+    """Whether the first noun of a description, after its article and adjectives, is a data type."""
+    for word in re.findall(r"[A-Za-z][\w-]*", description.lower())[1:4]:
+        if word in _TYPES:
+            return True
+        if not set(tags(word)) & {"AJ0", "AJC", "AJS", "CRD", "ORD"}:
+            return False
+    return False
+
+
+def _says_more(description: str, name: str) -> bool:
+    """Whether an option's description says more than its name and type ("`media_type` - A string giving the media
+    type" says nothing)."""
+    own = set(re.split(r"[_.-]", name.lower()))
+    found = {w for w in re.findall(r"[a-z][\w-]*", description.lower()) if w not in STOPWORDS}
+    return bool(found - own - _TYPES - _SAYING)
+
+
+def ordinary_word(name: str) -> bool:
+    """Whether a lower-case name is an ordinary English word (`path`, `key`, `domain`): as an option or term it
+    names no one thing in the docs. `follow_symlink`, `samesite`, `httpcore` and `DEBUG` are names."""
+    from lemminflect import getAllLemmas
+
+    return name.isalpha() and name.islower() and bool(getAllLemmas(name) or name in STOPWORDS)
 
 
 def _recase_phrase(phrase: str, casing: Casing) -> str:
@@ -169,6 +207,8 @@ def option_fact(line: ChunkLine, heading: str) -> DocFact | None:
         return None
     if not (term.startswith("`") or "_" in name or name.startswith("--")):
         return None  # "Forwarding: the proxy makes ...": a bold word, not an option
+    if ordinary_word(name):
+        return None  # `path`, `key`, `content`: many things in the docs have one; the question would be ambiguous
     description = line.text[len(term) :].lstrip(": ").strip() if line.text.startswith(term) else line.text
     first = split_sentences(description, "en")[:1]
     if not first or word_count(first[0]) < 3 or markup_problem(first[0]):
@@ -177,7 +217,7 @@ def option_fact(line: ChunkLine, heading: str) -> DocFact | None:
     if noun is None:
         return None
     reference = option_reference(f"The `{name}` {noun}", first[0].rstrip("."))
-    if reference is None:
+    if reference is None or not _says_more(first[0], name):
         return None
     return DocFact(f"What does the `{name}` {noun} control?", first[0].rstrip("."), reference, "option")
 

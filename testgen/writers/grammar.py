@@ -90,25 +90,29 @@ _VAGUE_ANSWER = re.compile(r"^(?:in |on |for |to )?(?:various|many|several|some|
 #: Head nouns that name no particular thing on their own ("a powerful mechanism", "exceptions", "support").
 _GENERIC_HEADS = words(
     """mechanism mechanisms way ways feature features functionality functionalities support thing things approach
-    approaches stuff capability capabilities exception exceptions error errors information tool tools"""
+    approaches stuff capability capabilities exception exceptions error errors information tool tools interface
+    interfaces"""
 )
 _ARTICLES = words("a an the")
 
 
 def vague_answer(span: str) -> bool:
     """Whether a short answer names nothing in particular ("various applications", "many platforms", "a
-    powerful mechanism": a generic head noun with nothing but an article and adjectives before it)."""
+    powerful mechanism", "a simple but powerful interface": a generic head noun with nothing but an article and
+    adjectives before it, as the tagger reads them)."""
     lowered = span.lower().rstrip(".")
     tokens = lowered.split()
     if bool(_VAGUE_ANSWER.match(lowered)) and len(tokens) <= 4:
         return True
-    return 1 <= len(tokens) <= 3 and tokens[-1] in _GENERIC_HEADS and all(_modifier(t) for t in tokens[:-1])
+    if not 1 <= len(tokens) <= 5 or tokens[-1] not in _GENERIC_HEADS:
+        return False
+    from testgen.writers.tagger import tag_words
 
-
-def _modifier(token: str) -> bool:
-    from lemminflect import getAllLemmas
-
-    return token in _ARTICLES or set(getAllLemmas(token)) == {"ADJ"}
+    tags = tag_words(tuple(tokens))
+    return all(
+        t in _ARTICLES or t in ("and", "but") or tag in ("AJ0", "AJS", "AJC")
+        for t, tag in zip(tokens[:-1], tags, strict=False)
+    )
 
 
 def grammar_problem(question: str, sentence: str, subject: str = "") -> str | None:
