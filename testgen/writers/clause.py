@@ -391,8 +391,8 @@ def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> s
         raise Skip("pronoun_or_vague_subject")
     if len(tokens) > 1 and _CARDINAL.match(lowered[0]) and tokens[1].islower():
         raise Skip("pronoun_or_vague_subject")  # "Two techniques were developed ...": which two?
-    if any(w in ("which", "who", "that", "whose", "when", "where") for w in lowered):
-        raise Skip("complex_subject")
+    if any(w in ("which", "who", "that", "whose", "when", "where", "but", "not") for w in lowered):
+        raise Skip("complex_subject")  # "Last but not least echo ...": a discourse phrase, not a subject
     if any(not re.match(r"^[\w.'’+#&/-]+$", t) for t in tokens):
         raise Skip("complex_subject")
     if lowered[0] in DETERMINERS:

@@ -28,7 +28,7 @@ from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
 from testgen.writers.clause import Casing
 from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem
 from testgen.writers.grammar import definition_problem, vague_answer
-from testgen.writers.headings import task_phrase
+from testgen.writers.headings import recase, task_phrase
 from testgen.writers.instructions import content_lemmas, instruction_howto, opening_answer
 from testgen.writers.lexicon import words
 from testgen.writers.morphology import gerund_base, is_base_verb, is_third_person, third_person
@@ -100,11 +100,27 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
 def _heading_facts(leaf: str, answer: tuple[str, str], casing: Casing) -> Iterator[DocFact]:
     reference, span = answer
     if leaf.endswith("?"):
-        yield DocFact(leaf, span, reference, "faq")
+        question = faq_question(leaf, casing)
+        if question is not None:
+            yield DocFact(question, span, reference, "faq")
         return
     task = task_phrase(leaf, casing)
     if task is not None:
         yield DocFact(f"How do you {task}?", span, reference, "howto")
+
+
+def faq_question(heading: str, casing: Casing) -> str | None:
+    """A heading phrased as a question, in sentence case ("Where are Errors Handled?" -> "Where are errors
+    handled?"); None when it has no verb ("Why Hardcoded Behaviors?", "Why not Docopt etc.?": a topic, not a
+    question one can answer from its section alone)."""
+    words = heading.rstrip("?").split()
+    if len(words) < 2 or "etc" in heading or markup_problem(heading):
+        return None
+    tagged = tags(" ".join(words))
+    if not any(tag.startswith(("VV", "VB", "VD", "VH", "VM")) for tag in tagged[1:]):
+        return None
+    rest = [recase(word, tag, casing) for word, tag in zip(words[1:], tagged[1:], strict=True)]
+    return " ".join([words[0], *rest]) + "?"
 
 
 def _concept(leaf: str, body: list[ChunkLine], casing: Casing) -> Iterator[DocFact]:

@@ -29,7 +29,7 @@ from testgen.writers.base import REJECTED_PREFIX, Draft
 from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
 from testgen.writers.combine import Fact, combine
-from testgen.writers.docs import STRATEGIES, DocFact, doc_facts, strategy_problem
+from testgen.writers.docs import STRATEGIES, DocFact, doc_facts, pronoun_problem, strategy_problem
 from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
 from testgen.writers.patterns import turn_all
 from testgen.writers.reference import reference_sentence
@@ -52,6 +52,10 @@ POINTS_ELSEWHERE = re.compile(
 )
 
 
+#: A subject with no name or code that this many pages of the docs use is ambiguous without its section.
+AMBIGUOUS_PAGES = 3
+
+
 def _path(chunk: Chunk) -> list[str]:
     return [part.strip() for part in (chunk.heading_path or "").split(PATH_SEPARATOR)]
 
@@ -72,6 +76,7 @@ class ExtractiveWriter:
         self._facts: dict[str, list[Fact]] = {}
         self._doc_facts: dict[str, list[DocFact]] = {}
         self._headings: set[str] = set()
+        self._doc_prose: list[str] = []
 
     @property
     def stats(self) -> Counter[str]:
@@ -88,6 +93,11 @@ class ExtractiveWriter:
             texts.setdefault(chunk.doc_id, []).append(text)
         self._casing = {doc_id: Casing("\n".join(parts)) for doc_id, parts in texts.items()}
         self._headings = {part.lower() for chunk in chunks if chunk.heading_path is not None for part in _path(chunk)}
+        prose: dict[str, list[str]] = {}
+        for chunk in chunks:
+            if chunk.heading_path is not None:
+                prose.setdefault(chunk.doc_id, []).append(" ".join(prose_lines(chunk.text)).lower())
+        self._doc_prose = [" ".join(parts) for parts in prose.values()]
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         return self.write_sync(context, n, question_type)
@@ -227,6 +237,8 @@ class ExtractiveWriter:
                 self._stats[f"skip_{problem}"] += 1
                 continue
             kept = [t for t in turned if self._passes_checks(t, sentence, language)]
+            if chunk.heading_path is not None:
+                kept = [t for t in kept if self._specific_in_docs(t)]
             if kept:
                 self._stats["turned"] += 1
             found.extend(Fact(0, t, sentence) for t in kept)
@@ -243,6 +255,22 @@ class ExtractiveWriter:
             if subject and subject in self._headings and len(subject.split()) > 1:
                 return "heading_subject"
         return None
+
+    def _specific_in_docs(self, turned: Turned) -> bool:
+        """A documentation question must not lean on its section: no pronoun ("How many main reasons for this
+        are there?"), and a definite subject without a name or code that many pages use ("the base class", "the
+        return value") names no one thing."""
+        if pronoun_problem(turned.question):
+            self._reject("unresolved_pronoun")
+            return False
+        subject = turned.subject.removeprefix("the ").strip()
+        definite = turned.subject.startswith("the ") and subject == subject.lower()
+        if definite and not any(c.isdigit() for c in subject):
+            pages = sum(1 for text in self._doc_prose if f" {subject} " in f" {text} ")
+            if pages >= AMBIGUOUS_PAGES:
+                self._reject("ambiguous_subject")
+                return False
+        return True
 
     def _passes_checks(self, turned: Turned, sentence: str, language: str) -> bool:
         """The grammar check against the source sentence and, for "What is X?", the definition check."""

@@ -84,7 +84,9 @@ def definition_problem(description: str) -> str | None:
 
 
 #: Answers that name no particular thing: "in various applications", "many platforms".
-_VAGUE_ANSWER = re.compile(r"^(?:in |on |for |to )?(?:various|many|several|some|numerous|different|other|certain)\b")
+_VAGUE_ANSWER = re.compile(
+    r"^(?:in |on |for |to |there (?:are|is) )?(?:various|many|several|some|numerous|different|other|certain)\b"
+)
 
 
 #: Head nouns that name no particular thing on their own ("a powerful mechanism", "exceptions", "support").
@@ -102,8 +104,8 @@ def vague_answer(span: str) -> bool:
     adjectives before it, as the tagger reads them)."""
     lowered = span.lower().rstrip(".")
     tokens = lowered.split()
-    if bool(_VAGUE_ANSWER.match(lowered)) and len(tokens) <= 4:
-        return True
+    if bool(_VAGUE_ANSWER.match(lowered)) and (len(tokens) <= 4 or lowered.startswith("there ")):
+        return True  # "various applications"; "There are several events which ...": which ones?
     if not 1 <= len(tokens) <= 5 or tokens[-1] not in _GENERIC_HEADS:
         return False
     from testgen.writers.tagger import tag_words

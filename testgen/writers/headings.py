@@ -42,7 +42,7 @@ def task_phrase(heading: str, casing: Casing) -> str | None:
     base = _task_verb(words, tagged)
     if base is None or base in LIGHT_VERBS:
         return None  # "Working with Blueprints", "See also": nothing in particular to do
-    rest = [_recase(word, tag, casing) for word, tag in zip(words[1:], tagged[1:], strict=True)]
+    rest = [recase(word, tag, casing) for word, tag in zip(words[1:], tagged[1:], strict=True)]
     return " ".join([base, *rest])
 
 
@@ -66,7 +66,7 @@ def _task_verb(words: list[str], tagged: tuple[str, ...]) -> str | None:
     return None
 
 
-def _recase(word: str, tag: str, casing: Casing) -> str:
+def recase(word: str, tag: str, casing: Casing) -> str:
     """A title-case heading word as it reads inside a sentence: function words lower case ("A", "The"), other
     words lower case unless the text capitalises them inside its sentences more often than not ("Encoded" ->
     "encoded"; "Python" and "JSON" stay)."""

@@ -240,6 +240,8 @@ _INSTRUCTIONS = (
 _USED_TO = 2
 #: Patterns that name the means first and the task as its purpose ("Use Y to X", "You can use Y to X").
 _MEANS_FIRST = frozenset({_USED_TO, 3, 5})
+#: Patterns whose task slot is a verb phrase by their grammar ("To X, ...", "If you want to X, ...", "When Xing, ...").
+_TASK_FIRST = frozenset({0, 4, 9})
 
 
 def stated_task(sentence: str) -> tuple[str, bool] | None:
@@ -250,7 +252,8 @@ def stated_task(sentence: str) -> tuple[str, bool] | None:
         match = pattern.match(text)
         if match is not None:
             task = _verb_phrase(match.group("task").strip())
-            return (task, number not in _MEANS_FIRST) if _does(task.split()[0], "") else None
+            stated = number in _TASK_FIRST or _does(task.split()[0], "")  # "To shutdown X, ...": a task all the same
+            return (task, number not in _MEANS_FIRST) if stated else None
     return None
 
 
