@@ -6,7 +6,10 @@ The token stream becomes `Section`s: headings open sections (the heading path is
 subsection), paragraphs become prose, fenced and indented code become code blocks, list items, table rows and
 definition-list entries become items. Markup never reaches the text: links keep their words, inline code keeps its
 backticks (it names an option or a function), HTML keeps its visible text, admonition and tab titles, include
-markers and abbreviation definitions are dropped.
+markers and abbreviation definitions are dropped. MyST, the Markdown of Sphinx projects, is read too: roles
+(`{func}`attrs.define`` reads `attrs.define()`, `{term}`slotted classes`` its words) and directives in fences
+(```` ```{doctest} ```` is code, `{note}` keeps its text, `{toctree}` / `{include}` are dropped), as the
+reStructuredText loader reads them (`testgen.loaders.sphinx_compat`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from testgen.loaders.mkdocs import DROPPED_TOKENS, mkdocs_plugin
+from testgen.loaders.sphinx_compat import directive_kind, role_text, version_words
 from testgen.structure import Block, Section
 
 _ITEM_SEPARATORS = (" - ", " – ", " — ", ": ", " : ")
@@ -31,9 +35,12 @@ def parser() -> MarkdownIt:
     from mdit_py_plugins.deflist import deflist_plugin
     from mdit_py_plugins.footnote import footnote_plugin
     from mdit_py_plugins.front_matter import front_matter_plugin
+    from mdit_py_plugins.myst_blocks import myst_block_plugin
+    from mdit_py_plugins.myst_role import myst_role_plugin
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
-    return md.use(front_matter_plugin).use(admon_plugin).use(deflist_plugin).use(footnote_plugin).use(mkdocs_plugin)
+    md = md.use(front_matter_plugin).use(admon_plugin).use(deflist_plugin).use(footnote_plugin).use(mkdocs_plugin)
+    return md.use(myst_role_plugin).use(myst_block_plugin)  # MyST (Sphinx's Markdown): {role}`x`, (target)=
 
 
 def html_text(html: str) -> str:
@@ -57,6 +64,9 @@ def inline_text(token: Token) -> str:
             parts.append(" ")
         elif child.type == "code_inline":
             parts.append(f"`{child.content}`")
+        elif child.type == "myst_role":  # {func}`attrs.define` -> `attrs.define()`; {term}`slots` -> slots
+            shown, code = role_text(str(child.meta.get("name", "")), child.content)
+            parts.append(f"`{shown}`" if code else shown)
         elif child.type == "html_inline" or child.type in ("image", "footnote_ref"):
             continue
         elif child.type == "text":
@@ -172,6 +182,8 @@ def walk_tokens(tokens: Sequence[Token], walk: _Walk) -> None:
             walk.in_title -= 1
         elif kind in DROPPED_TOKENS:
             walk.dropped += 1
+        elif kind == "fence" and token.info.startswith("{"):
+            _directive(token, walk)
         elif kind in ("fence", "code_block"):
             walk.flush_item()
             walk.add(Block("code", token.content))
@@ -200,6 +212,27 @@ def walk_tokens(tokens: Sequence[Token], walk: _Walk) -> None:
         elif kind == "inline":
             _inline(token, walk, tokens[index - 1].type if index else "")
         index += 1
+
+
+def _directive(token: Token, walk: _Walk) -> None:
+    """A MyST directive (```{name} ... ```): code stays code, toctree / include / autodoc are dropped, an
+    admonition or other directive keeps its content, read as Markdown; option lines (":maxdepth: 2") are dropped."""
+    name = token.info[1:].split("}")[0].strip()
+    argument = token.info.split("}", 1)[1].strip() if "}" in token.info else ""
+    lines = token.content.splitlines()
+    while lines and (lines[0].startswith(":") or not lines[0].strip()):
+        lines.pop(0)
+    body = "\n".join(lines)
+    kind = directive_kind(name)
+    walk.flush_item()
+    if kind == "drop":
+        walk.dropped += 1
+    elif kind == "code":
+        walk.add(Block("code", body))
+    else:
+        if kind == "version" and argument:
+            walk.add(Block("prose", f"{version_words(name)} {argument.split()[0]}."))
+        walk_tokens(parser().parse(body), walk)
 
 
 def _inline(token: Token, walk: _Walk, opener: str) -> None:

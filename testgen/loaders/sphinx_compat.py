@@ -47,7 +47,9 @@ _DROP = frozenset(
     ]
 )
 #: Directives whose content is code.
-_CODE = frozenset(["code-block", "sourcecode", "code", "highlight-block"])
+_CODE = frozenset(
+    ["code-block", "sourcecode", "code", "highlight-block", "doctest", "testcode", "testoutput", "ipython", "code-cell"]
+)
 #: Sphinx object descriptions: `.. data:: NAME` followed by what NAME is, read as a definition item.
 _OBJECTS = frozenset(
     [
@@ -165,6 +167,23 @@ def _directive_for(name: str) -> type[Directive] | None:
     if short in _OBJECTS:
         return ObjectDescription
     return None
+
+
+def directive_kind(name: str) -> str:
+    """What a Sphinx directive's content is: "drop" (toctree, include, autodoc), "code", "version" (versionadded:
+    the version, then the text), "object" (a described object: its text) or "text"."""
+    directive = _directive_for(name)
+    return {Dropped: "drop", Code: "code", Version: "version", ObjectDescription: "object"}.get(directive, "text")
+
+
+def version_words(name: str) -> str:
+    """ "versionadded" -> "Added in version"."""
+    return _VERSIONS.get(name.split(":")[-1], "Changed in version")
+
+
+def role_text(name: str, text: str) -> tuple[str, bool]:
+    """(visible text, is code) of a Sphinx role (reStructuredText or MyST) as Sphinx would show it."""
+    return _role_text(name, text)
 
 
 def _role_text(name: str, text: str) -> tuple[str, bool]:

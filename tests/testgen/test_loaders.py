@@ -130,6 +130,46 @@ def test_rst_tolerates_sphinx_directives_and_roles(tmp_path: Path) -> None:
     assert any(b.term == "`SECRET_KEY`" for s in sections for b in s.blocks)
 
 
+MYST = """\
+(overview)=
+# Overview
+
+Classes are declared with {func}`attrs.define`; see {doc}`examples` and {term}`slotted classes <slotted>`.
+
+```{doctest}
+>>> import attrs
+```
+
+```{note}
+A {class}`~attrs.Attribute` describes one field.
+```
+
+```{versionadded} 22.2.0
+```
+
+```{toctree}
+:maxdepth: 2
+
+api
+```
+"""
+
+
+def test_myst_roles_and_directives_are_read_like_sphinx(tmp_path: Path) -> None:
+    """MyST (the Markdown of Sphinx projects): roles keep their text, directives their content, code stays code,
+    a toctree is dropped; no role or directive syntax reaches the text."""
+    (tmp_path / "overview.md").write_text(MYST, encoding="utf-8")
+    loaded = read_files(tmp_path)
+    [document] = loaded.documents
+    sections = document.metadata["sections"]
+    text = _texts(sections)
+    assert "Classes are declared with `attrs.define()`; see examples and slotted classes." in text
+    assert "A `Attribute` describes one field." in text and "Added in version 22.2.0." in text
+    assert any(b.kind == "code" and ">>> import attrs" in b.text for s in sections for b in s.blocks)
+    assert not any(marker in text for marker in ("{func}", "{doc}", "{note}", "```{", ":maxdepth:", "(overview)="))
+    assert loaded.dropped_markers == 1
+
+
 def _notebook() -> str:
     import nbformat
 
