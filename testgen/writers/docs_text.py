@@ -42,6 +42,8 @@ def clean_sentence(sentence: str) -> str | None:
         return None
     if markup_problem(text) or "let's" in lowered or "let us" in lowered:
         return None
+    if text.endswith(":") and re.search(r"\b(?:following|as follows|these|below)\b", lowered):
+        return None  # "Werkzeug parses the data under the following situations:": the answer is the list
     if text.endswith(":"):
         text = text[:-1].rstrip() + "."
     if not text.endswith((".", "!")):

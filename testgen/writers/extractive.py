@@ -131,7 +131,7 @@ class ExtractiveWriter:
             kept: dict[str, DocFact] = {}
             for fact in doc_facts(chunk.text, casing, self.max_words, opening=chunk.section_part == 0):
                 self._stats[f"strategy_{fact.strategy}_drafted"] += 1
-                problem = strategy_problem(fact, self.max_words)
+                problem = strategy_problem(fact, self.max_words) or self._ambiguous_task(fact)
                 if problem is not None:
                     self._reject(problem, strategy=fact.strategy)
                     continue
@@ -237,8 +237,9 @@ class ExtractiveWriter:
                 self._stats[f"skip_{problem}"] += 1
                 continue
             kept = [t for t in turned if self._passes_checks(t, sentence, language)]
-            if chunk.heading_path is not None:
-                kept = [t for t in kept if self._specific_in_docs(t)]
+            if chunk.heading_path is not None:  # one question a sentence, the most specific
+                specific = [t for t in kept if self._specific_in_docs(t)]
+                kept = [max(specific, key=lambda t: len(t.question.split()))] if specific else []
             if kept:
                 self._stats["turned"] += 1
             found.extend(Fact(0, t, sentence) for t in kept)
@@ -256,6 +257,17 @@ class ExtractiveWriter:
                 return "heading_subject"
         return None
 
+    def _ambiguous_task(self, fact: DocFact) -> str | None:
+        """ "How do you open the file?", "How do you test the script?": an instruction's task whose object is a
+        definite common noun that three or more pages use names no one thing."""
+        match = re.match(r"^How do you \w+ the ([a-z][\w-]*(?: [a-z][\w-]*)?)\?$", fact.question)
+        if fact.strategy != "instruction" or match is None:
+            return None
+        return "ambiguous_subject" if self._pages_using(match.group(1)) >= AMBIGUOUS_PAGES else None
+
+    def _pages_using(self, phrase: str) -> int:
+        return sum(1 for text in self._doc_prose if f" {phrase} " in f" {text} ")
+
     def _specific_in_docs(self, turned: Turned) -> bool:
         """A documentation question must not lean on its section: no pronoun ("How many main reasons for this
         are there?"), and a definite subject without a name or code that many pages use ("the base class", "the
@@ -265,11 +277,9 @@ class ExtractiveWriter:
             return False
         subject = turned.subject.removeprefix("the ").strip()
         definite = turned.subject.startswith("the ") and subject == subject.lower()
-        if definite and not any(c.isdigit() for c in subject):
-            pages = sum(1 for text in self._doc_prose if f" {subject} " in f" {text} ")
-            if pages >= AMBIGUOUS_PAGES:
-                self._reject("ambiguous_subject")
-                return False
+        if definite and not any(c.isdigit() for c in subject) and self._pages_using(subject) >= AMBIGUOUS_PAGES:
+            self._reject("ambiguous_subject")
+            return False
         return True
 
     def _passes_checks(self, turned: Turned, sentence: str, language: str) -> bool:

@@ -56,7 +56,7 @@ _VAGUE_HEADS = words(
     aspect feature issue matter point topic subject term word name version variant"""
 )
 #: Heads that relate X to something else instead of saying what X is.
-_RELATIONAL = words("result cause consequence effect reason source outcome product basis origin")
+_RELATIONAL = words("result cause consequence effect reason source outcome product basis origin opposite counterpart")
 _HEAD_END = re.compile(r" (?:of|for|in|on|at|to|that|which|who|with|from|by|used|designed|based|developed|made)\b")
 
 

@@ -55,6 +55,10 @@ _RECOMMEND = re.compile(
 )
 _LETS_YOU = re.compile(r"\b(?:allows?|lets?|enables?) you (?:to )?(?P<verb>[a-z]+)\b")
 _PRONOUN_END = re.compile(r"\b(?:it|them|this|that|one|so)\.?$", re.IGNORECASE)
+#: "this" / "these" standing for something said before ("copy and paste this in order to ...").
+_PRONOUN_OBJECT = re.compile(
+    r"\b(?:this|these)(?= (?:in|to|and|or|for|with|from|by|into|is|are|was|will|can|as)\b|[.,;:]|$)", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,7 @@ def main_clause(sentence: str) -> str:
 def instructs(sentence: str) -> bool:
     """Whether the sentence tells the reader what to do (see the module's notes)."""
     text = " ".join(sentence.replace("`", "").split()).rstrip(".!:")
-    if _NOT_INSTRUCTING.search(text) or _PRONOUN_END.search(text):
+    if _NOT_INSTRUCTING.search(text) or _PRONOUN_END.search(text) or _PRONOUN_OBJECT.search(text):
         return False
     main = main_clause(text)
     tokens = main.split()
