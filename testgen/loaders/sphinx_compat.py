@@ -172,8 +172,13 @@ def _directive_for(name: str) -> type[Directive] | None:
 def directive_kind(name: str) -> str:
     """What a Sphinx directive's content is: "drop" (toctree, include, autodoc), "code", "version" (versionadded:
     the version, then the text), "object" (a described object: its text) or "text"."""
-    directive = _directive_for(name)
-    return {Dropped: "drop", Code: "code", Version: "version", ObjectDescription: "object"}.get(directive, "text")
+    kinds: dict[type[Directive] | None, str] = {
+        Dropped: "drop",
+        Code: "code",
+        Version: "version",
+        ObjectDescription: "object",
+    }
+    return kinds.get(_directive_for(name), "text")
 
 
 def version_words(name: str) -> str:
