@@ -23,10 +23,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ragtest_core.text import STOPWORDS, split_sentences, word_count
+from ragtest_core.text import STOPWORDS, word_count
 from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
 from testgen.writers.clause import Casing
-from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem
+from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem, split_prose
 from testgen.writers.grammar import definition_problem, vague_answer
 from testgen.writers.headings import recase, task_phrase
 from testgen.writers.instructions import content_lemmas, instruction_howto, opening_answer
@@ -91,7 +91,7 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
             fact = option_fact(line, f"{heading} {lead}") or glossary_fact(line)
             if fact is not None:
                 yield fact
-        for sentence in split_sentences(line.text, "en"):
+        for sentence in split_prose(line.text):
             fact = instruction_fact(sentence, casing)
             if fact is not None:
                 yield fact
@@ -132,7 +132,7 @@ def _concept(leaf: str, body: list[ChunkLine], casing: Casing) -> Iterator[DocFa
     for line in body[:3]:
         if line.kind != "prose":
             continue
-        for sentence in split_sentences(line.text, "en")[:2]:
+        for sentence in split_prose(line.text)[:2]:
             match = re.match(
                 r"^(?:(?P<article>An?|The) )?(?P<subject>[^,;:]{2,60}?) (?P<be>is|are) (?P<rest>.+)$", sentence
             )
@@ -160,7 +160,7 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
     if not term.startswith("`") or not re.fullmatch(r"[\w.-]+", name) or ordinary_word(name):
         return None
     description = line.text[len(term) :].lstrip(":- ").strip() if line.text.startswith(term) else ""
-    first = split_sentences(description, "en")[:1]
+    first = split_prose(description)[:1]
     if not first or markup_problem(first[0]) or not re.match(r"^(?:The|A|An) \w", first[0]):
         return None
     definition = first[0].rstrip(".")
@@ -177,6 +177,7 @@ _TYPES = words(
     """string str strings integer int integers boolean bool bytes bytestring list dict dictionary callable sequence
     tuple number float value values instance object mapping iterable function"""
 )
+_FINITE = frozenset({"VVZ", "VVD", "VBZ", "VBD", "VHZ", "VDZ", "VM0"})
 _SAYING = words("give giving specify specifies indicate indicating denote denoting define defines")
 
 
@@ -226,7 +227,7 @@ def option_fact(line: ChunkLine, heading: str) -> DocFact | None:
     if ordinary_word(name):
         return None  # `path`, `key`, `content`: many things in the docs have one; the question would be ambiguous
     description = line.text[len(term) :].lstrip(": ").strip() if line.text.startswith(term) else line.text
-    first = split_sentences(description, "en")[:1]
+    first = split_prose(description)[:1]
     if not first or word_count(first[0]) < 3 or markup_problem(first[0]):
         return None
     noun = _option_noun(name, heading)
@@ -255,9 +256,12 @@ def option_reference(subject: str, description: str) -> str | None:
     first = words[0]
     lowered = first.lower()
     rest = " ".join(words[1:])
-    if lowered in ("whether", "how", "which", "when", "where", "what"):
+    if lowered in ("whether", "how", "which", "what"):
         return f"{subject} controls {lowered} {rest}."
     if lowered in ("a", "an", "the"):
+        head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", description)[0]
+        if set(tags(head)) & _FINITE:
+            return None  # "The os._exit() function exits the process ...": a sentence, not what the option is
         return f"{subject} is {lowered} {rest}."
     if not (first[:1].isupper() and first[1:].islower() and first.isalpha()) or not _only_verb(first):
         return None  # "SOCKS proxy support", "Command line client support": a noun phrase, not a verb

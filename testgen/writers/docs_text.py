@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ragtest_core.text import word_count
+from ragtest_core.text import split_sentences, word_count
 from testgen.writers.lexicon import words
 
 _PRONOUNS = words("it its this that these those they them their there here above below following one so same such")
@@ -49,3 +49,20 @@ def clean_sentence(sentence: str) -> str | None:
     if not text.endswith((".", "!")):
         text += "."
     return text
+
+
+_CODE_SPAN = re.compile(r"`[^`]+`")
+
+
+def split_prose(text: str) -> list[str]:
+    """The sentences of documentation prose, never cut inside inline code ("by their `.ipynb` extension" is one
+    sentence, though the sentence splitter would end one at "`.")."""
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"qqcode{len(spans) - 1}qq"
+
+    masked = _CODE_SPAN.sub(hide, text)
+    restored = [re.sub(r"qqcode(\d+)qq", lambda m: spans[int(m.group(1))], s) for s in split_sentences(masked, "en")]
+    return restored

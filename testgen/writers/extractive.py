@@ -30,6 +30,7 @@ from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
 from testgen.writers.combine import Fact, combine
 from testgen.writers.docs import STRATEGIES, DocFact, doc_facts, pronoun_problem, strategy_problem
+from testgen.writers.docs_text import split_prose
 from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
 from testgen.writers.patterns import turn_all
 from testgen.writers.reference import reference_sentence
@@ -215,9 +216,11 @@ class ExtractiveWriter:
         found: list[Fact] = []
         about_topic = False
         text = chunk.text
-        if chunk.heading_path is not None:  # prose only; inline code read as the words it is
-            text = "\n".join(prose_lines(chunk.text)).replace("`", "")
-        for original in split_sentences(text, language):
+        if chunk.heading_path is not None:  # prose only, never cut inside code; inline code read as the words it is
+            sentences = [s.replace("`", "") for line in prose_lines(chunk.text) for s in split_prose(line)]
+        else:
+            sentences = split_sentences(text, language)
+        for original in sentences:
             self._stats["sentences"] += 1
             if chunk.heading_path is not None and original.rstrip().endswith(":"):
                 original = original.rstrip()[:-1].rstrip() + "."  # a statement introducing code or a list

@@ -31,7 +31,7 @@ _FUNCTION_TAGS = frozenset({"AT0", "DPS", "DT0", "PRP", "PRF", "CJC", "TO0"})
 
 def task_phrase(heading: str, casing: Casing) -> str | None:
     """The task a heading names, as a verb phrase in sentence case; None when it names no task."""
-    words = heading.strip().rstrip(":.!").split()
+    words = heading.split(": ")[0].strip().rstrip(":.!").split()  # "Erase data: coverage erase" -> "Erase data"
     if len(words) < 2 or len(words) > MAX_TASK_WORDS or "`" in heading or markup_problem(heading):
         return None
     if words[1].lower() in _SEVERAL or any(word.endswith(",") for word in words[:-1]):

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragtest_core.text import STOPWORDS, split_sentences
+from ragtest_core.text import STOPWORDS
 from testgen.structure import ChunkLine
-from testgen.writers.docs_text import LIGHT_VERBS, clean_sentence, markup_problem, pronoun_problem
+from testgen.writers.docs_text import LIGHT_VERBS, clean_sentence, markup_problem, pronoun_problem, split_prose
 from testgen.writers.grammar import vague_answer
 from testgen.writers.morphology import gerund_base, is_base_verb
 from testgen.writers.tagger import BASE_VERB, tag_words
@@ -143,7 +143,7 @@ def opening_answer(
     for line in body:
         if line.kind != "prose":
             continue
-        for sentence in split_sentences(line.text, "en"):
+        for sentence in split_prose(line.text):
             cleaned = clean_sentence(sentence)
             if cleaned is not None and len(statements) < TOPICAL_STATEMENTS:
                 statements.append(cleaned)
@@ -251,7 +251,7 @@ _TASK_FIRST = frozenset({0, 4, 9})
 def stated_task(sentence: str) -> tuple[str, bool] | None:
     """The task an instruction names itself ("To include cookies ..., use ..." -> "include cookies ..."), if any,
     and whether it is the sentence's main point (False where the means comes first: "Use Y to X")."""
-    text = " ".join(sentence.split()).rstrip(".")
+    text = " ".join(sentence.split()).rstrip(".:")
     for number, pattern in enumerate(_INSTRUCTIONS):
         match = pattern.match(text)
         if match is not None:
@@ -270,7 +270,7 @@ def _verb_phrase(task: str) -> str:
 
 def instruction_howto(sentence: str) -> HowTo | None:
     """ "To enable debug mode, use the `--debug` option." -> task "enable debug mode", how "use the ..."."""
-    text = " ".join(sentence.split()).rstrip(".")
+    text = " ".join(sentence.split()).rstrip(".:")
     if markup_problem(text):
         return None
     for number, pattern in enumerate(_INSTRUCTIONS):

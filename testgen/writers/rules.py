@@ -401,7 +401,10 @@ def rule_active(clause: Clause, casing: Casing) -> list[Turned]:
         question = f"What {do} {subject} {base} as {tail}?"  # "HotSpot uses G1GC as the default"
         out.append(Turned(question, clip(obj_text, keep_list=False), "purpose"))
     if base in PURPOSE and prep in ("for", "to") and tail:
-        goal = re.split(r" (?:in|on|at|by|with|from|and|or|as|into|of the)\b|[,;]", tail)[0].strip()
+        cut = re.search(r" (?:in|on|at|by|with|from|and|or|as|into|of the)\b|[,;]", tail)
+        if cut is not None and cut.group(0) in (" and", " or"):
+            return out  # "to expose the .template and .context attributes": the goal's object is coordinated
+        goal = (tail[: cut.start()] if cut else tail).strip()
         first = goal.split()[0].lower() if goal else ""
         verb_ok = prep == "for" or (first != "be" and _looks_like_base_verb(first))
         shortest = 2 if prep == "to" else 1  # "to parse" (and generate headers): the goal was cut from its object
