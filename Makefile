@@ -16,7 +16,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e ".[offline,openai,dev]"
+	$(PIP) install -q -e ".[offline,openai,distributed,dev]"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 
-from bench import eval_bench, interval_coverage, judge_bench, llm_bench, one_row_bench, testgen_bench
+from bench import eval_bench, interval_coverage, judge_bench, llm_bench, one_row_bench, ppi_coverage, testgen_bench
 
 
 def main() -> int:
@@ -14,10 +15,19 @@ def main() -> int:
     testgen_bench.main([])
     print("\n== bench.interval_coverage: coverage of 95% interval methods at n = 8..60 ==", flush=True)
     interval_coverage.main([])
+    print("\n== bench.ppi_coverage: prediction-powered intervals with a biased judge, 50-200 labels ==", flush=True)
+    ppi_coverage.main([])
     print("\n== bench.eval_bench: local judge rows per second, onnx and torch embeddings ==", flush=True)
     eval_bench.main([])
     print("\n== bench.one_row_bench: start-up, one row with the local judge, against another checkout ==", flush=True)
     one_row_bench.main([])
+    if importlib.util.find_spec("ray") is not None:
+        from bench import ray_bench
+
+        print("\n== bench.ray_bench: ingest chunks/s and local-judge rows/s, one process and 1 or 2 Ray workers ==")
+        ray_bench.main([])
+    else:
+        print("\n== bench.ray_bench skipped: pip install 'ragtest[distributed]' ==")
     print("\n== bench.judge_bench: the LLM judge beside ragas 0.4.3 (builds .venv-ragas once) ==", flush=True)
     return judge_bench.main([])
 

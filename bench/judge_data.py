@@ -1,11 +1,11 @@
 """The labelled sets the local judge is measured (and its parameters fitted) on, built from ../shared/data.
 
-Row format everywhere: {"question", "answer", "contexts": [...], "ground_truth"?}. Labels used by the reports:
-- [in-sample]: WikiEval's own human pairings (earlier designs of the judge were tuned on WikiEval);
-- [dev*]: new pairings built from WikiEval rows, with labels no design used (WikiEval itself was looked at);
-- [tune]: BEGIN wow, which the support function's logistic was fitted on (`scripts/fit_support.py`);
-- [dev]: BEGIN cmu and tc, FiQA: nothing was fitted or chosen on them;
-- [fit]: the answer-relevancy calibration's fit set (generated questions, `scripts/fit_answer_relevancy.py`).
+Row format everywhere: {"question", "answer", "contexts": [...], "ground_truth"?}. How each set was used is labelled
+where it is reported (`bench.judge_validity`: [fit], [tune], [dev]); in short: BEGIN wow fitted the support model
+(`bench/calibration/fit_support.py`), BEGIN cmu and tc chose its design (`bench/support_ablation.py`), WikiEval's own
+pairings tuned earlier designs, and the gen-RC sets fitted the answer-relevancy calibration
+(`bench/calibration/fit_answer_relevancy.py`). The other pairings here are built from those rows (another row's
+answer or context, a swapped fact, a fragment of the reference) with labels no design was fitted on.
 """
 
 from __future__ import annotations
@@ -245,3 +245,65 @@ def begin_attributable(data: Path, source: str) -> list[Row]:
 
 def wikieval_supported(data: Path = DATA) -> list[Row]:
     return [_row(r["question"], r["answer"], r["context_v1"]) for r in wikieval(data)]
+
+
+def generated_python(folder: Path, seed: int = 7, size: int = 20) -> list[Row]:
+    """The offline test set of the Python article (`ragtest.generate`, seed 7, 20 questions: the article the
+    answer-relevancy calibration leaves out), made once into `folder` and read back."""
+    path = folder / f"python-offline-{size}-seed{seed}" / "testset.jsonl"
+    if not path.exists():
+        import ragtest
+
+        config = ragtest.make_config(
+            topic="Python (programming language)",
+            wiki_cache=str(DATA / "wikipedia"),
+            offline=True,
+            size=size,
+            seed=seed,
+        )
+        ragtest.generate(config, path.parent, show_progress=False)
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def fragment_pairs(folder: Path) -> list[tuple[Row, Row]]:
+    """Each generated question with its complete reference sentence (preferred) vs the short answer span inside
+    it (a fragment of it: "2009", "Guido van Rossum"). [dev]"""
+    return [
+        (_row(r["question"], r["ground_truth"], []), _row(r["question"], r["answer_span"], []))
+        for r in generated_python(folder)
+        if r.get("answer_span") and r["answer_span"] != r["ground_truth"]
+    ]
+
+
+def fiqa_reference_pairs(data: Path = DATA, seed: int = 0) -> list[tuple[Row, Row]]:
+    """Each FiQA row with its own response (preferred) vs another row's response, both judged against the row's
+    reference and contexts. [dev]"""
+    rows = fiqa(data)
+    other = derangement(len(rows), seed)
+    return [(r, {**r, "answer": rows[other[i]]["answer"]}) for i, r in enumerate(rows)]
+
+
+def makes_a_claim(rows: list[Row]) -> list[bool]:
+    """Per row: the local judge finds a claim in the answer (not a refusal such as "I'm not sure.")."""
+    from evaluation.local_judge import text_claims
+    from evaluation.refusal import is_refusal
+
+    return [not is_refusal(r["answer"]) and bool(text_claims(r["answer"])) for r in rows]
+
+
+def wikieval_context_pairs(data: Path = DATA, seed: int = 0) -> dict[str, list[tuple[Row, Row]]]:
+    """Retrieval sets with the human-preferred answer as the reference: the row's context_v1 vs another row's
+    context_v1 (recall: the right context holds the reference's facts), and [context_v1, another row's context]
+    vs the same two contexts in the other order (precision: the useful context ranked first). [dev]"""
+    rows = wikieval(data)
+    other = derangement(len(rows), seed)
+
+    def side(r: Row, contexts: list[str]) -> Row:
+        return {**_row(r["question"], r["answer"], contexts), "ground_truth": r["answer"]}
+
+    recall, order = [], []
+    for i, r in enumerate(rows):
+        own, foreign = list(r["context_v1"]), list(rows[other[i]]["context_v1"])
+        recall.append((side(r, own), side(r, foreign)))
+        order.append((side(r, own + foreign), side(r, foreign + own)))
+    return {"recall": recall, "order": order}

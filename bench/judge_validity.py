@@ -1,22 +1,29 @@
-"""Validity of the local judge: every local-judge metric on every labelled set in ../shared/data, each figure
-labelled by what was tuned on what, next to plain baselines.
+"""Validity of the local judge: every local-judge metric on every labelled set in ../shared/data, next to plain
+token overlap and plain MiniLM cosine, each set labelled by how it was used.
 
-    python -m bench.judge_validity [--data DIR] [--gen DIR] [--quick] [--json OUT]
+    python -m bench.judge_validity [--data DIR] [--gen DIR] [--cache DIR] [--quick] [--json OUT]
+
+How each set was used (the label after its name):
+- [fit]: a shipped parameter was fitted on it (the support model on BEGIN wow; the relevance calibration on gen-RC);
+- [tune]: a design choice was made looking at it (BEGIN cmu and tc chose the statement splitting and the joint
+  support, leave-one-source-out; WikiEval's own pairings tuned earlier designs, and WikiEval faithfulness and
+  swap-int WikiEval chose the conflict weighting and kept the window feature);
+- [dev]: scored during development, nothing chosen or fitted on it;
+- [held out]: scored only once the design was frozen.
 
 Each side of a pairing is scored in its own `evaluate_dataset` run, as a team scores two variants of its RAG.
-Pairwise accuracy counts a tie one half; BEGIN is ROC-AUC (Generic rows excluded). Baselines: plain content-token
-overlap (the share of the answer's, or the question's, content tokens found in the other text) and plain MiniLM
-cosine of the whole texts. Labels ([in-sample], [dev*], [tune], [dev], [fit]): see `bench.judge_data`.
-Calibration: the expected calibration error (10 bins) of answer_relevancy on pairs whose preferred side is labelled
-1 and other side 0, on sets the calibration map was not fitted on. `--gen DIR` adds the fit set (generated test
-sets, see `scripts/fit_answer_relevancy.py`); `--quick` skips BEGIN (the slow part).
+Pairwise accuracy counts a tie one half; BEGIN is ROC-AUC (Generic rows excluded). Every figure has a 95% bootstrap
+interval, and the margin of the judge over the better baseline has its own paired interval (`bench.validity_stats`).
+A metric where lower is better (hallucination) is compared on 1 - score. Baselines (per metric family): the share of
+the answer's content tokens found in the other text, and the cosine of the two whole texts. `--quick` skips BEGIN.
+Sentence vectors are cached on disk (`bench.embedding_cache`); the Python article's offline test set (the fragment
+set) is generated once into `--cache`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,14 +33,18 @@ import numpy as np
 import pandas as pd
 
 from bench import judge_data as d
+from bench.embedding_cache import cached_embedder, save
+from bench.validity_stats import Measured, auc, expected_calibration_error, measure_auc, measure_pairs, pair_outcomes
 from evaluation import evaluate_dataset
-from evaluation.agreement import pairwise_accuracy
-from ragtest_core.embeddings import Embedder, get_embedder
+from ragtest_core.embeddings import Embedder
 from ragtest_core.text import content_tokens
+
+__all__ = ["auc", "cosine_answer", "expected_calibration_error", "main", "overlap_answer"]
 
 Row = dict[str, Any]
 Pairs = list[tuple[Row, Row]]
 Baseline = Callable[[Row, Embedder], float]
+LOWER_IS_BETTER = frozenset({"hallucination"})
 
 
 def judge(rows: Sequence[Row], metric: str, embedder: Embedder) -> list[float | None]:
@@ -41,7 +52,8 @@ def judge(rows: Sequence[Row], metric: str, embedder: Embedder) -> list[float | 
     keep = ("question", "answer", "contexts", "ground_truth")
     frame = pd.DataFrame([{k: v for k, v in r.items() if k in keep} for r in rows])
     result = evaluate_dataset(frame, [metric], judge="local", embedder=embedder, show_progress=False)
-    return [None if v is None else float(v) for v in result.frame[metric]]
+    values = [None if v is None else float(v) for v in result.frame[metric]]
+    return [None if v is None else 1.0 - v for v in values] if metric in LOWER_IS_BETTER else values
 
 
 def _share(wanted: str, found: str) -> float:
@@ -49,12 +61,16 @@ def _share(wanted: str, found: str) -> float:
     return len(want & set(content_tokens(found))) / len(want) if want else 1.0
 
 
+def _cosine(embedder: Embedder, left: str, right: str) -> float:
+    return float(embedder.similarity([left], [right])[0, 0])
+
+
 def overlap_answer(row: Row, _: Embedder) -> float:
     return _share(row["answer"], " ".join(row["contexts"]))
 
 
 def cosine_answer(row: Row, embedder: Embedder) -> float:
-    return float(embedder.similarity([row["answer"]], [" ".join(row["contexts"])])[0, 0])
+    return _cosine(embedder, row["answer"], " ".join(row["contexts"]))
 
 
 def overlap_question(row: Row, _: Embedder) -> float:
@@ -62,7 +78,7 @@ def overlap_question(row: Row, _: Embedder) -> float:
 
 
 def cosine_question(row: Row, embedder: Embedder) -> float:
-    return float(embedder.similarity([row["question"]], [row["answer"]])[0, 0])
+    return _cosine(embedder, row["question"], row["answer"])
 
 
 def overlap_context(row: Row, _: Embedder) -> float:
@@ -70,7 +86,31 @@ def overlap_context(row: Row, _: Embedder) -> float:
 
 
 def cosine_context(row: Row, embedder: Embedder) -> float:
-    return float(embedder.similarity([row["question"]], [" ".join(row["contexts"])])[0, 0])
+    return _cosine(embedder, row["question"], " ".join(row["contexts"]))
+
+
+def overlap_reference(row: Row, _: Embedder) -> float:
+    return _share(row["answer"], row["ground_truth"])
+
+
+def cosine_reference(row: Row, embedder: Embedder) -> float:
+    return _cosine(embedder, row["answer"], row["ground_truth"])
+
+
+def overlap_reference_contexts(row: Row, _: Embedder) -> float:
+    return _share(row["ground_truth"], " ".join(row["contexts"]))
+
+
+def cosine_reference_contexts(row: Row, embedder: Embedder) -> float:
+    return _cosine(embedder, row["ground_truth"], " ".join(row["contexts"]))
+
+
+def overlap_grounded(row: Row, _: Embedder) -> float:
+    return _share(row["answer"], " ".join([row["ground_truth"], *row["contexts"]]))
+
+
+def cosine_grounded(row: Row, embedder: Embedder) -> float:
+    return _cosine(embedder, row["answer"], " ".join([row["ground_truth"], *row["contexts"]]))
 
 
 BASELINES: dict[str, tuple[Baseline, Baseline]] = {
@@ -80,111 +120,126 @@ BASELINES: dict[str, tuple[Baseline, Baseline]] = {
     "context_relevance": (overlap_context, cosine_context),
     "context_precision": (overlap_context, cosine_context),
     "context_recall": (overlap_context, cosine_context),
+    "answer_correctness": (overlap_reference, cosine_reference),
+    "answer_claim_precision": (overlap_reference, cosine_reference),
+    "answer_claim_recall": (overlap_reference, cosine_reference),
+    "answer_claim_f1": (overlap_reference, cosine_reference),
+    "context_claim_recall": (overlap_reference_contexts, cosine_reference_contexts),
+    "hallucination": (overlap_grounded, cosine_grounded),
 }
+V1_V2 = "WikiEval context_v1 > context_v2, reference = answer [tune]"
 
 
-def auc(scores: Sequence[float | None], labels: Sequence[int]) -> float:
-    """ROC-AUC with ties counted one half (Mann-Whitney); a missing score ranks lowest."""
-    s = np.asarray([-math.inf if x is None else x for x in scores], dtype=float)
-    y = np.asarray(labels)
-    pos, neg = s[y == 1], s[y == 0]
-    greater = (pos[:, None] > neg[None, :]).sum()
-    equal = (pos[:, None] == neg[None, :]).sum()
-    return float((greater + 0.5 * equal) / (len(pos) * len(neg)))
-
-
-def expected_calibration_error(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
-    """Sum over equal-width bins of (share of rows in the bin) x |mean prediction - mean label|."""
-    edges = np.linspace(0.0, 1.0, bins + 1)
-    index = np.clip(np.digitize(p, edges[1:-1]), 0, bins - 1)
-    return float(sum(np.mean(index == b) * abs(p[index == b].mean() - y[index == b].mean()) for b in set(index)))
-
-
-V1_V2 = "WikiEval context_v1 > context_v2"
-
-
-def pair_sets(data: Path, gen: Path | None) -> dict[str, dict[str, Pairs]]:
-    """metric -> {"set [label]": pairs (preferred, other)}."""
+def pair_sets(data: Path, cache: Path) -> dict[str, dict[str, Pairs]]:
+    """metric -> {"set [usage]": pairs (preferred, other)}."""
     wiki = d.wikieval_pairs(data)
     wow, dev = d.begin_attributable(data, "wow"), d.begin_attributable(data, "cmu") + d.begin_attributable(data, "tc")
     supported = d.wikieval_supported(data)
     relevance: dict[str, Pairs] = {
-        "WikiEval answer > poor answer [in-sample]": wiki["answer_relevance"],
-        "WikiEval answer > another row's answer [in-sample]": d.wikieval_offtopic_pairs(data),
+        "WikiEval answer > poor answer [tune]": wiki["answer_relevance"],
+        "WikiEval answer > another row's answer [tune]": d.wikieval_offtopic_pairs(data),
         "FiQA own > another row's response [dev]": d.fiqa_pairs(data),
-        "WikiEval-RC grounding > other sentence [dev*]": d.wikieval_rc_pairs(data),
+        "WikiEval-RC grounding > other sentence [dev]": d.wikieval_rc_pairs(data),
+        "gen-Python complete reference > its answer span [dev]": d.fragment_pairs(cache),
     }
-    if gen is not None:
-        fit = d.generated_rc(gen)
-        relevance["gen-RC source > same-chunk sentence [fit]"] = [(a, b) for a, b, _ in fit]
-        relevance["gen-RC source > other article [fit]"] = [(a, c) for a, _, c in fit]
-    fiqa = d.fiqa(data)
-    other = d.derangement(len(fiqa), 0)
-    correctness = [(r, {**r, "answer": fiqa[other[i]]["answer"]}) for i, r in enumerate(fiqa)]
+    fiqa = d.fiqa_reference_pairs(data)
+    contexts = d.wikieval_context_pairs(data)
+    own_context = "WikiEval context_v1 > another row's context_v1, reference = answer [dev]"
+    first = "WikiEval [context_v1, another row's] > the same, other order, reference = answer [dev]"
+    own = "FiQA own > another row's response, vs the reference [dev]"
     return {
         "faithfulness": {
-            "WikiEval answer > ungrounded answer [in-sample]": wiki["faithfulness"],
-            "swap-ext BEGIN wow [tune]": d.swap_pairs(wow, "external"),
-            "swap-int BEGIN wow [tune]": d.swap_pairs(wow, "internal"),
+            "WikiEval answer > ungrounded answer [tune]": wiki["faithfulness"],
+            "swap-ext BEGIN wow [fit]": d.swap_pairs(wow, "external"),
+            "swap-int BEGIN wow [fit]": d.swap_pairs(wow, "internal"),
             "swap-ext BEGIN cmu+tc [dev]": d.swap_pairs(dev, "external"),
             "swap-int BEGIN cmu+tc [dev]": d.swap_pairs(dev, "internal"),
-            "swap-ext WikiEval [dev*]": d.swap_pairs(supported, "external"),
-            "swap-int WikiEval [dev*]": d.swap_pairs(supported, "internal"),
+            "swap-ext WikiEval [dev]": d.swap_pairs(supported, "external"),
+            "swap-int WikiEval [tune]": d.swap_pairs(supported, "internal"),
         },
         "answer_relevancy": relevance,
         "answer_relevancy_raw": relevance,
-        "context_relevance": {"WikiEval context_v1 > context_v2 [in-sample]": wiki["context_relevance"]},
-        "context_precision": {f"{V1_V2}, reference = answer [in-sample]": wiki["context_relevance"]},
-        "context_recall": {f"{V1_V2}, reference = answer [in-sample]": wiki["context_relevance"]},
-        "answer_correctness": {"FiQA own > another row's response, vs the reference [dev]": correctness},
+        "context_relevance": {
+            "WikiEval context_v1 > context_v2 [tune]": wiki["context_relevance"],
+            own_context.replace(", reference = answer", ""): contexts["recall"],
+        },
+        "context_precision": {V1_V2: wiki["context_relevance"], first: contexts["order"]},
+        "context_recall": {V1_V2: wiki["context_relevance"], own_context: contexts["recall"]},
+        "answer_correctness": {own: fiqa},
+        "answer_claim_precision": {own: fiqa},
+        "answer_claim_recall": {own: fiqa},
+        "answer_claim_f1": {own: fiqa},
+        "hallucination": {own + " (lower is better)": fiqa},
+        "context_claim_recall": {
+            V1_V2.replace("[tune]", "[dev]"): wiki["context_relevance"],
+            own_context: contexts["recall"],
+        },
     }
 
 
-def measure_pairs(sets: dict[str, dict[str, Pairs]], embedder: Embedder) -> list[dict[str, Any]]:
+def _entry(metric: str, name: str, n: int, measured: Measured, ties: float | None) -> dict[str, Any]:
+    overlap, cosine = (*measured.baselines, None, None)[:2]
+    return {
+        "metric": metric,
+        "set": name,
+        "n": n,
+        "judge": measured.judge,
+        "judge_ci": [measured.judge_low, measured.judge_high],
+        "ties": ties,
+        "overlap": overlap,
+        "cosine": cosine,
+        "margin": measured.margin,
+        "margin_ci": [measured.margin_low, measured.margin_high],
+    }
+
+
+def measure_pair_sets(sets: dict[str, dict[str, Pairs]], embedder: Embedder) -> list[dict[str, Any]]:
     out = []
     for metric, named in sets.items():
         for name, pairs in named.items():
             preferred = judge([a for a, _ in pairs], metric, embedder)
             other = judge([b for _, b in pairs], metric, embedder)
-            entry: dict[str, Any] = {
-                "metric": metric,
-                "set": name,
-                "n": len(pairs),
-                "judge": pairwise_accuracy(preferred, other),
-                "ties": float(np.mean([a == b for a, b in zip(preferred, other, strict=True)])),
-            }
-            for label, baseline in zip(("overlap", "cosine"), BASELINES.get(metric, ()), strict=False):
-                entry[label] = pairwise_accuracy(
-                    [baseline(a, embedder) for a, _ in pairs], [baseline(b, embedder) for _, b in pairs]
+            outcomes = [pair_outcomes(preferred, other)]
+            for baseline in BASELINES.get(metric, ()):
+                outcomes.append(
+                    pair_outcomes([baseline(a, embedder) for a, _ in pairs], [baseline(b, embedder) for _, b in pairs])
                 )
-            out.append(entry)
-            print(json.dumps(entry), flush=True)
+            ties = float(np.mean([a == b for a, b in zip(preferred, other, strict=True)]))
+            out.append(_entry(metric, name, len(pairs), measure_pairs(outcomes), ties))
+            print(json.dumps(out[-1]), flush=True)
     return out
 
 
 def measure_begin(data: Path, embedder: Embedder) -> list[dict[str, Any]]:
     out = []
-    for source, label in (("wow", "tune"), ("cmu", "dev"), ("tc", "dev"), (None, "all; wow tuned")):
-        rows = d.begin(data, source)
-        labels = [r["label"] for r in rows]
-        entry = {
-            "metric": "faithfulness",
-            "set": f"BEGIN {source or 'all'} ROC-AUC [{label}]",
-            "n": len(rows),
-            "judge": auc(judge(rows, "faithfulness", embedder), labels),
-            "overlap": auc([overlap_answer(r, embedder) for r in rows], labels),
-            "cosine": auc([cosine_answer(r, embedder) for r in rows], labels),
-        }
-        out.append(entry)
-        print(json.dumps(entry), flush=True)
+    rows_all = d.begin(data)
+    scored = judge(rows_all, "faithfulness", embedder)
+    claims = d.makes_a_claim(rows_all)
+    sets = [
+        ("BEGIN wow ROC-AUC [fit]", lambda r, i: r["source"] == "wow"),
+        ("BEGIN cmu ROC-AUC [tune]", lambda r, i: r["source"] == "cmu"),
+        ("BEGIN tc ROC-AUC [tune]", lambda r, i: r["source"] == "tc"),
+        ("BEGIN all ROC-AUC [fit: wow; tune: cmu, tc]", lambda r, i: True),
+        ("BEGIN cmu, responses that make a claim, ROC-AUC [tune]", lambda r, i: r["source"] == "cmu" and claims[i]),
+    ]
+    for name, keep in sets:
+        index = [i for i, r in enumerate(rows_all) if keep(r, i)]
+        rows = [rows_all[i] for i in index]
+        scores: list[list[float | None]] = [
+            [scored[i] for i in index],
+            [overlap_answer(r, embedder) for r in rows],
+            [cosine_answer(r, embedder) for r in rows],
+        ]
+        out.append(_entry("faithfulness", name, len(rows), measure_auc(scores, [r["label"] for r in rows]), None))
+        print(json.dumps(out[-1]), flush=True)
     return out
 
 
 def measure_calibration(data: Path, gen: Path | None, embedder: Embedder) -> list[dict[str, Any]]:
     sets = {
         "FiQA own (1) / another row's response (0) [dev]": d.fiqa_pairs(data),
-        "WikiEval-RC grounding (1) / other sentence (0) [dev*]": d.wikieval_rc_pairs(data),
-        "WikiEval answer (1) / another row's answer (0) [in-sample]": d.wikieval_offtopic_pairs(data),
+        "WikiEval-RC grounding (1) / other sentence (0) [dev]": d.wikieval_rc_pairs(data),
+        "WikiEval answer (1) / another row's answer (0) [tune]": d.wikieval_offtopic_pairs(data),
     }
     if gen is not None:
         sets["gen-RC source (1) / same-chunk sentence (0) [fit]"] = [(a, b) for a, b, _ in d.generated_rc(gen)]
@@ -209,25 +264,40 @@ def _cell(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def verdict(entry: dict[str, Any]) -> str:
+    """Whether the judge is at or above both baselines (by its point figure), and how sure."""
+    margin, (low, high) = entry["margin"], entry["margin_ci"]
+    if margin is None:
+        return "no baseline"
+    if margin > 0:
+        return "yes" if low is not None and low > 0 else "yes (margin within noise)"
+    if margin == 0:
+        return "yes (tie)"
+    return "no, within noise" if high is not None and high >= 0 else "**no**"
+
+
 def markdown(pairs: list[dict[str, Any]], calibration: list[dict[str, Any]]) -> str:
     lines = [
-        "| metric | set [label] | n | local judge | ties | token overlap | MiniLM cosine |",
-        "|---|---|---|---|---|---|---|",
+        "| metric | set [used as] | n | local judge [95% CI] | token overlap | MiniLM cosine "
+        "| margin over the better baseline [95% CI] | at or above both |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for e in pairs:
-        ties = "-" if "ties" not in e else f"{e['ties']:.2f}"
+        low, high = e["judge_ci"]
+        m_low, m_high = e["margin_ci"]
+        margin = "-" if e["margin"] is None else f"{e['margin']:+.3f} [{m_low:+.3f}, {m_high:+.3f}]"
         lines.append(
-            f"| {e['metric']} | {e['set']} | {e['n']} | **{_cell(e['judge'])}** | {ties} | "
-            f"{_cell(e.get('overlap'))} | {_cell(e.get('cosine'))} |"
+            f"| {e['metric']} | {e['set']} | {e['n']} | **{_cell(e['judge'])}** [{low:.3f}, {high:.3f}] | "
+            f"{_cell(e['overlap'])} | {_cell(e['cosine'])} | {margin} | {verdict(e)} |"
         )
     lines += [
         "",
         "| answer_relevancy calibration | n | ECE | Brier | mean score, label 1 | label 0 |",
         "|---|---|---|---|---|---|",
     ]
-    for e in calibration:
+    for c in calibration:
         lines.append(
-            f"| {e['set']} | {e['n']} | {e['ece']:.3f} | {e['brier']:.3f} | {e['mean_1']:.3f} | {e['mean_0']:.3f} |"
+            f"| {c['set']} | {c['n']} | {c['ece']:.3f} | {c['brier']:.3f} | {c['mean_1']:.3f} | {c['mean_0']:.3f} |"
         )
     return "\n".join(lines)
 
@@ -236,15 +306,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.judge_validity", description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=d.DATA, help="the shared data folder (../shared/data)")
     parser.add_argument("--gen", type=Path, default=None, help="generated test sets: adds the calibration fit set")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/ragtest-judge-validity"), help="generated sets")
     parser.add_argument("--quick", action="store_true", help="skip BEGIN (1,148 rows)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    embedder = get_embedder()
-    pairs = measure_pairs(pair_sets(args.data, args.gen), embedder)
+    embedder = cached_embedder()
+    pairs = measure_pair_sets(pair_sets(args.data, args.cache), embedder)
     if not args.quick:
-        pairs += measure_begin(args.data, embedder)
+        pairs = measure_begin(args.data, embedder) + pairs
     calibration = measure_calibration(args.data, args.gen, embedder)
+    save(embedder)
     print(markdown(pairs, calibration))
     print(f"time: {time.perf_counter() - started:.0f} s")
     if args.json:

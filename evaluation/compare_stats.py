@@ -90,7 +90,14 @@ def sign_flip_p_value(base: np.ndarray, new: np.ndarray, seed: int = BOOTSTRAP_S
     return float(min(1.0, result.pvalue))
 
 
-def verdict_of(difference: float, low: float | None, high: float | None, p_value: float, changed: int) -> str:
+def verdict_of(
+    difference: float,
+    low: float | None,
+    high: float | None,
+    p_value: float,
+    changed: int,
+    higher_is_better: bool = True,
+) -> str:
     if changed == 0:
         return UNCHANGED
     if changed < MIN_CHANGED:
@@ -98,12 +105,15 @@ def verdict_of(difference: float, low: float | None, high: float | None, p_value
     interval_says = low is not None and high is not None and (low > 0 or high < 0)
     test_says = p_value < SIGNIFICANCE
     if interval_says and test_says:
-        return BETTER if difference > 0 else WORSE
+        return BETTER if (difference > 0) == higher_is_better else WORSE
     return BORDERLINE if interval_says or test_says else NO_CHANGE
 
 
-def paired_stats(base: Sequence[float], new: Sequence[float], seed: int = BOOTSTRAP_SEED) -> PairedStats:
-    """Compare two runs' scores of one metric, given pair by pair (same length, no missing values)."""
+def paired_stats(
+    base: Sequence[float], new: Sequence[float], seed: int = BOOTSTRAP_SEED, higher_is_better: bool = True
+) -> PairedStats:
+    """Compare two runs' scores of one metric, given pair by pair (same length, no missing values). A win is a row
+    that got better: a higher score, or a lower one for a metric where lower is better (`higher_is_better`)."""
     b = np.asarray(base, dtype=float)
     a = np.asarray(new, dtype=float)
     if b.shape != a.shape:
@@ -111,12 +121,13 @@ def paired_stats(base: Sequence[float], new: Sequence[float], seed: int = BOOTST
     if b.size == 0:
         return PairedStats(0, None, None, None, None, None, "", None, 0, 0, 0, NO_ROWS)
     differences = a - b
-    wins = int(np.sum(differences > TIE_TOLERANCE))
-    losses = int(np.sum(differences < -TIE_TOLERANCE))
+    better = differences if higher_is_better else -differences
+    wins = int(np.sum(better > TIE_TOLERANCE))
+    losses = int(np.sum(better < -TIE_TOLERANCE))
     interval = difference_ci(differences, seed=seed)
     p_value = sign_flip_p_value(b, a, seed) if b.size >= 2 else 1.0
     difference = float(differences.mean())
-    verdict = verdict_of(difference, interval.low, interval.high, p_value, wins + losses)
+    verdict = verdict_of(difference, interval.low, interval.high, p_value, wins + losses, higher_is_better)
     note = ""
     if verdict == TOO_FEW:
         note = (
@@ -143,13 +154,17 @@ def paired_stats(base: Sequence[float], new: Sequence[float], seed: int = BOOTST
 
 
 def paired_breakdown(
-    base: Sequence[float], new: Sequence[float], labels: Sequence[str | None], seed: int = BOOTSTRAP_SEED
+    base: Sequence[float],
+    new: Sequence[float],
+    labels: Sequence[str | None],
+    seed: int = BOOTSTRAP_SEED,
+    higher_is_better: bool = True,
 ) -> dict[str, PairedStats]:
     """`paired_stats` per label (rows without one under "(none)"), labels sorted."""
     grouped: dict[str, list[int]] = defaultdict(list)
     for index, label in enumerate(labels):
         grouped[label if label is not None else "(none)"].append(index)
     return {
-        label: paired_stats([base[i] for i in rows], [new[i] for i in rows], seed)
+        label: paired_stats([base[i] for i in rows], [new[i] for i in rows], seed, higher_is_better)
         for label, rows in sorted(grouped.items())
     }

@@ -1,7 +1,9 @@
 """The scoring engine: every selected metric on every row, concurrently, then a summary per metric.
 
-The local judge embeds all texts of the run in one batch before scoring (speed only: a row's scores depend on
-nothing but the row, the judge's settings and the models; no statistic is taken over the batch). The LLM judge
+The local judge scores the rows in partitions: it embeds all texts of a partition in one batch, then scores its
+rows (speed only: a row's scores depend on nothing but the row, the judge's settings and the models; no statistic
+is taken over a partition). A partition's texts fit in half of the embedder's memo, so memory stays bounded
+however many rows a run has, and the vectors embedded ahead are still there when the rows are scored. The LLM judge
 scores every row and metric at once: all their calls wait in the client's one queue (`LLMClient`: the in-flight
 limit stays full), ordered by row (`CALL_ORDER`), with calls that others wait for first; the only waits are a
 call's own data dependencies, and CPU work (embedding) runs in the judge's worker thread, so the event loop that
@@ -11,7 +13,7 @@ reads replies and sends the next calls is never held up. Nothing is written to d
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -25,12 +27,13 @@ from evaluation.metric import Judge, Metric
 from evaluation.metrics.retrieval import RetrievalMetric
 from evaluation.registry import ALL, resolve_metrics
 from evaluation.sample import Sample
+from evaluation.stability import combine_rows, repeats_column, spread_column, stability_summary
 from evaluation.stats import summarise
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import records
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
-from ragtest_core.llm.limits import CALL_ORDER
+from ragtest_core.llm.limits import CALL_ORDER, REPEAT
 from ragtest_core.relevance import load_centring_mean
 from ragtest_core.schema import MAPPED_CONTEXT_IDS, MetricResult, reason_column
 
@@ -38,6 +41,10 @@ if TYPE_CHECKING:  # annotations only: the client module imports LangChain's cha
     from ragtest_core.llm.client import LLMClient
 
 JudgeName = Literal["local", "llm"]
+#: Scores rows elsewhere (e.g. on a cluster): the selected metrics and the rows -> each row's results, in order.
+RowScorer = Callable[[Sequence[Metric], list[dict[str, Any]]], list[dict[str, MetricResult]]]
+#: Texts a local partition embeds at most when the embedder does not say how many it keeps.
+DEFAULT_PARTITION_TEXTS = 10_000
 
 
 @dataclass
@@ -82,13 +89,24 @@ def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None) -> 
     raise RagtestError(f"unknown judge {judge!r}; use 'local' or 'llm'")
 
 
-def prepare_local(judge: LocalJudge, metrics: Sequence[Metric], samples: Sequence[Sample]) -> None:
-    """Embed every text the local judge will compare, for all rows, in one batched call."""
+def local_partitions(
+    judge: LocalJudge, metrics: Sequence[Metric], samples: Sequence[Sample], max_texts: int | None = None
+) -> Iterator[tuple[range, list[str]]]:
+    """Consecutive row ranges whose texts to embed number at most `max_texts` (half the embedder's memo by
+    default; a single row may have more), each with those texts."""
+    if max_texts is None:
+        memo = getattr(judge.embedder, "memo_size", None)
+        max_texts = memo // 2 if isinstance(memo, int) else DEFAULT_PARTITION_TEXTS
+    start = 0
     texts: list[str] = []
-    for sample in samples:
-        for metric in metrics:
-            texts.extend(texts_to_embed(metric, sample, judge))
-    embed_in_batches(judge.embedder, texts)
+    for index, sample in enumerate(samples):
+        row = {t for metric in metrics for t in texts_to_embed(metric, sample, judge) if t}
+        if index > start and len(texts) + len(row) > max_texts:
+            yield range(start, index), texts
+            start, texts = index, []
+        texts.extend(row)
+    if start < len(samples):
+        yield range(start, len(samples)), texts
 
 
 def texts_to_embed(metric: Metric, sample: Sample, judge: LocalJudge) -> list[str]:
@@ -110,6 +128,8 @@ async def aevaluate_dataset(
     embedder: Embedder | None = None,
     show_progress: bool = True,
     retrieval_k: int | None = None,
+    repeats: int = 1,
+    row_scorer: RowScorer | None = None,
 ) -> EvaluationResult:
     """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
     selected = resolve_metrics(metrics, retrieval_k)
@@ -117,39 +137,109 @@ async def aevaluate_dataset(
     if metrics is not None and ALL in ([metrics] if isinstance(metrics, str) else list(metrics)):
         selected, skipped = feedable(frame, selected)
     check_columns(frame, selected)
-    active = make_judge(judge, llm, embedder)
-    samples = [Sample.from_row(row) for row in records(frame)]
-    if isinstance(active, LocalJudge):
-        prepare_local(active, selected, samples)
-    try:
-        results = await score_rows(selected, active, samples, f"scoring ({judge} judge)", show_progress)
-    finally:
-        if isinstance(active, LLMJudge):
-            active.close()
+    if repeats < 1:
+        raise RagtestError(f"repeats must be at least 1, got {repeats}")
+    if repeats > 1 and judge != "llm":
+        raise RagtestError("repeats apply to the LLM judge; the local judge gives the same score every time")
+    if repeats > 1 and row_scorer is not None:
+        raise RagtestError("repeats are scored in this process: leave out the row scorer (--ray) to repeat")
+    rows = records(frame)
+    samples = [Sample.from_row(row) for row in rows]
     names = [m.name for m in selected]
-    return EvaluationResult(
-        frame=with_mapped_ids(scored_frame(frame, names, results), selected, samples),
-        summary=summarise(names, results, groups=groups_of(samples)),
-        results=results,
-        judge=str(judge),
-        skipped=skipped,
-    )
+    desc = f"scoring ({judge} judge)" + (f" x{repeats}" if repeats > 1 else "")
+    with tqdm(total=len(samples) * repeats, desc=desc, unit="row", disable=not show_progress) as bar:
+        if row_scorer is not None:
+            runs = [row_scorer(selected, rows)]
+        else:
+            runs = await asyncio.gather(
+                *(score_with_new_judge(selected, judge, llm, embedder, samples, bar, r) for r in range(repeats))
+            )
+    results = runs[0] if repeats == 1 else combine_rows(runs, names, {m.name: m.threshold for m in selected})
+    summary = summarise(names, results, groups=groups_of(samples))
+    out = with_mapped_ids(scored_frame(frame, names, results), selected, samples)
+    if repeats > 1:
+        for name in names:
+            summary[name]["stability"] = stability_summary(results, name, repeats)
+        add_repeat_columns(out, names, results)
+    return EvaluationResult(frame=out, summary=summary, results=results, judge=str(judge), skipped=skipped)
+
+
+async def score_with_new_judge(
+    metrics: Sequence[Metric],
+    judge: str,
+    llm: LLMClient | None,
+    embedder: Embedder | None,
+    samples: Sequence[Sample],
+    bar: tqdm | None,
+    repeat: int = 0,
+) -> list[dict[str, MetricResult]]:
+    """Every row scored by a judge of its own (repeat r > 0: calls of its own, see `ragtest_core.llm.REPEAT`)."""
+    return await score_samples(metrics, make_judge(judge, llm, embedder), samples, bar, repeat)
+
+
+async def score_samples(
+    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], bar: tqdm | None, repeat: int = 0
+) -> list[dict[str, MetricResult]]:
+    """Every metric on every row, in row order: the local judge partition by partition (`local_partitions`),
+    the LLM judge all at once (then closed)."""
+    if isinstance(judge, LLMJudge):
+        try:
+            return await score_rows(metrics, judge, samples, bar, repeat)
+        finally:
+            judge.close()
+    results: list[dict[str, MetricResult]] = []
+    for rows, texts in local_partitions(judge, metrics, samples):
+        embed_in_batches(judge.embedder, texts)
+        part = [samples[i] for i in rows]
+        results.extend(await score_rows(metrics, judge, part, bar, repeat, offset=rows.start))
+    return results
 
 
 async def score_rows(
-    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], desc: str, show_progress: bool
+    metrics: Sequence[Metric],
+    judge: Judge,
+    samples: Sequence[Sample],
+    bar: tqdm | None,
+    repeat: int = 0,
+    offset: int = 0,
 ) -> list[dict[str, MetricResult]]:
     """Every metric on every row, all at once; a row's calls carry its index, so earlier rows finish first."""
-    with tqdm(total=len(samples), desc=desc, unit="row", disable=not show_progress) as bar:
 
-        async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
-            CALL_ORDER.set(index)
-            scored = await asyncio.gather(*(m.ascore(sample, judge) for m in metrics))
+    async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
+        CALL_ORDER.set(offset + index)
+        REPEAT.set(repeat)
+        scored = await asyncio.gather(*(m.ascore(sample, judge) for m in metrics))
+        if bar is not None:
             bar.update(1)
-            return {m.name: r for m, r in zip(metrics, scored, strict=True)}
+        return {m.name: r for m, r in zip(metrics, scored, strict=True)}
 
-        results = await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples)))
+    results = await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples)))
     return list(results)
+
+
+def score_records(
+    rows: Sequence[Mapping[str, Any]],
+    metrics: Sequence[str | Metric] | None = None,
+    judge: JudgeName | str = "local",
+    llm: LLMClient | None = None,
+    embedder: Embedder | None = None,
+) -> list[dict[str, MetricResult]]:
+    """Each row's `MetricResult`s, in order, without a summary: what a worker scoring one partition of a
+    distributed run returns (a row's scores depend on the row alone, so partitions scored apart score alike)."""
+    selected = resolve_metrics(metrics)
+    samples = [Sample.from_row(row) for row in rows]
+    return run_sync(score_with_new_judge(selected, str(judge), llm, embedder, samples, None))
+
+
+def add_repeat_columns(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> None:
+    """`<metric>_repeats` (each repeat's score) and `<metric>_spread` (max - min) beside each score column."""
+    for name in names:
+        frame[repeats_column(name)] = pd.Series(
+            [r[name].details.get("repeats") for r in results], index=frame.index, dtype=object
+        )
+        frame[spread_column(name)] = pd.Series(
+            [r[name].details.get("spread") for r in results], index=frame.index, dtype=object
+        )
 
 
 def evaluate_dataset(
@@ -160,6 +250,8 @@ def evaluate_dataset(
     embedder: Embedder | None = None,
     show_progress: bool = True,
     retrieval_k: int | None = None,
+    repeats: int = 1,
+    row_scorer: RowScorer | None = None,
 ) -> EvaluationResult:
     """Score every row of `frame` with every selected metric.
 
@@ -172,8 +264,13 @@ def evaluate_dataset(
     retrieved context's gold id where it is a gold chunk (matched by id or text), else its own id.
     `metrics="all"` (or a list holding "all") scores every registered metric the dataset has the columns for
     (the others are in `result.skipped`). `retrieval_k` cuts hit_rate and ndcg at k (default: all retrieved).
+    `repeats` > 1 (LLM judge only) scores every row that many times and keeps the mean, with each metric's
+    stability in the summary (`evaluation.stability`). `row_scorer` scores the rows elsewhere (a cluster:
+    `ragtest.distributed`); the rest is the same.
     """
-    return run_sync(aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, retrieval_k))
+    return run_sync(
+        aevaluate_dataset(frame, metrics, judge, llm, embedder, show_progress, retrieval_k, repeats, row_scorer)
+    )
 
 
 def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> pd.DataFrame:

@@ -1,61 +1,78 @@
-"""What decides a judge's scores besides its models: its settings, and a fingerprint two runs can compare.
+"""What decides a judge's scores besides its models: one frozen settings object, and a fingerprint two runs can
+compare.
 
-`judge_settings("local")` lists every parameter of the local judge: the public constants of the modules it scores
-with (`ragtest_core.textunits`, `ragtest_core.support`, `ragtest_core.relevance`, `evaluation.local_scoring`,
-`evaluation.thresholds`), the support function's fitted and prior parameters, the calibration map, where the
-centring mean comes from, and the sha256 of each shipped parameter file. The LLM judge's settings are its prompt
-templates and the centring mean its answer relevancy uses. A change to any of them changes the fingerprint, so
-runs scored under different settings are never compared as if they were alike. Manifests record the whole dict.
+`JudgeSettings` names every setting explicitly: the embedding model; the offline rules' parameters
+(`ragtest_core.judge_params.PARAMS`, one frozen object the rules read); the word lists they score with; for the
+local judge, the support model's fitted and prior parameters, the calibration map, where the centring mean comes
+from and the sha256 of each shipped parameter file (`LocalJudgeSettings.describe`); for the LLM judge, its prompt
+templates and the centring mean its answer relevancy uses. The fingerprint is a hash of the whole object, so runs
+scored under different settings are never compared as if they were alike. Manifests record the whole object.
 """
 
 from __future__ import annotations
 
 import json
-from types import ModuleType
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from evaluation import local_scoring, prompts, thresholds
+from evaluation import prompts
 from evaluation.local_judge import LocalJudgeSettings, sha256_of
-from ragtest_core import relevance, support, textunits
+from ragtest_core import judge_params, relevance, text, textunits
 from ragtest_core.embeddings import DEFAULT_MODEL
 from ragtest_core.schema import stable_id
 
-_LOCAL_MODULES: tuple[ModuleType, ...] = (textunits, support, relevance, local_scoring, thresholds)
-_LLM_MODULES: tuple[ModuleType, ...] = (prompts, thresholds)
-_PLAIN = (int, float, str, bool, tuple)
 
-
-def module_constants(module: ModuleType) -> dict[str, Any]:
-    """The module's upper-case constants of plain types (numbers, text, tuples), by name."""
-    return {
-        name: value
-        for name, value in sorted(vars(module).items())
-        if name.isupper() and not name.startswith("_") and isinstance(value, _PLAIN)
+def word_lists() -> dict[str, list[str]]:
+    """The vocabularies the offline rules read, sorted: a changed list changes the fingerprint."""
+    lists = {
+        "stopwords": text.STOPWORDS,
+        "fillers": textunits.FILLERS,
+        "evaluative": textunits.EVALUATIVE,
+        "months": textunits.MONTHS,
+        "weekdays": textunits.WEEKDAYS,
     }
+    return {name: sorted(words) for name, words in lists.items()}
 
 
-def settings_of(
-    judge: str, local: LocalJudgeSettings | None = None, embedding_model: str = DEFAULT_MODEL
-) -> dict[str, Any]:
-    """Every setting that decides the judge's scores (see the module docstring)."""
-    modules = _LLM_MODULES if judge == "llm" else _LOCAL_MODULES
-    values: dict[str, Any] = {
-        "embedding_model": embedding_model,
-        "constants": {module.__name__: module_constants(module) for module in modules},
-    }
-    if judge == "llm":
-        values["centring_mean_sha256"] = sha256_of(relevance.CENTRING_MEAN_FILE)
-    else:
-        values.update((local or LocalJudgeSettings()).describe())
-    return values
+@dataclass(frozen=True)
+class JudgeSettings:
+    """Every setting that decides one judge's scores (see the module docstring)."""
+
+    judge: str
+    embedding_model: str
+    params: Mapping[str, Any]
+    word_lists: Mapping[str, list[str]]
+    #: The local judge: support model, calibration, centring mean, shipped files (`LocalJudgeSettings.describe`).
+    local: Mapping[str, Any] | None = None
+    #: The LLM judge: its instructions by call, and the centring mean of its answer relevancy.
+    prompts: Mapping[str, str] | None = None
+    centring_mean_sha256: str | None = None
+
+    @classmethod
+    def of(
+        cls, judge: str, local: LocalJudgeSettings | None = None, embedding_model: str = DEFAULT_MODEL
+    ) -> JudgeSettings:
+        params, words = judge_params.PARAMS.as_dict(), word_lists()
+        if judge == "llm":
+            centring = sha256_of(relevance.CENTRING_MEAN_FILE)
+            templates = dict(prompts.TEMPLATES)
+            return cls(judge, embedding_model, params, words, prompts=templates, centring_mean_sha256=centring)
+        return cls(judge, embedding_model, params, words, local=(local or LocalJudgeSettings()).describe())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {key: value for key, value in asdict(self).items() if value is not None}
+
+    @property
+    def fingerprint(self) -> str:
+        return stable_id(self.judge, json.dumps(self.as_dict(), sort_keys=True, default=str))
 
 
 def judge_settings(
     judge: str, local: LocalJudgeSettings | None = None, embedding_model: str = DEFAULT_MODEL
 ) -> dict[str, Any]:
-    """{"judge": name, "fingerprint": a short hash of the settings, "settings": every setting (see `settings_of`)}.
+    """{"judge": name, "fingerprint": a short hash of the settings, "settings": every setting (`JudgeSettings`)}.
 
     `local`: the local judge's settings when they are not the shipped ones (a user's centring corpus)."""
-    values = settings_of(judge, local, embedding_model)
-    text = json.dumps(values, sort_keys=True, default=str)
-    return {"judge": judge, "fingerprint": stable_id(judge, text), "settings": values}
+    settings = JudgeSettings.of(judge, local, embedding_model)
+    return {"judge": judge, "fingerprint": settings.fingerprint, "settings": settings.as_dict()}

@@ -20,6 +20,7 @@ depending on the shape, and gives [c, c] for a constant sample.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Literal
@@ -211,3 +212,27 @@ def difference_ci(
 ) -> Interval:
     """The interval of the mean of paired differences (new - base) of scores in [0, 1]."""
     return _interval(np.asarray(differences, dtype=float), (-1.0, 1.0), level, resamples, seed)
+
+
+def mean_cis(
+    samples: Sequence[Sequence[float]],
+    level: float = CONFIDENCE_LEVEL,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> list[Interval]:
+    """`mean_ci` of each sample, the samples of one length in one batch (the same intervals, many times faster
+    for the report's hundreds of groups)."""
+    intervals: list[Interval | None] = [None] * len(samples)
+    by_length: dict[int, list[int]] = {}
+    for index, sample in enumerate(samples):
+        by_length.setdefault(len(sample), []).append(index)
+    for length, indices in by_length.items():
+        if length < 2:
+            for index in indices:
+                intervals[index] = Interval(None, None, "fewer than 2 values")
+            continue
+        data = np.asarray([samples[i] for i in indices], dtype=float)
+        low, high, methods = ragtest_rule(data, (0.0, 1.0), level, seed, resamples)
+        for row, index in enumerate(indices):
+            intervals[index] = Interval(float(low[row]), float(high[row]), methods[row])
+    return [interval for interval in intervals if interval is not None]

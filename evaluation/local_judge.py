@@ -20,24 +20,30 @@ from typing import Any
 
 import numpy as np
 
-from evaluation.refusal import is_noncommittal_sentence
+from evaluation.refusal import committed_part
 from ragtest_core import relevance as rel
 from ragtest_core.embeddings import Embedder
 from ragtest_core.support import (
     SUPPORT_PARAMS_FILE,
-    SUPPORTED_AT,
     Evidence,
     Support,
     SupportParams,
     claim_support,
     load_params,
 )
-from ragtest_core.textunits import claim_sentences, content_keys, unit
+from ragtest_core.textunits import claim_sentences, content_keys, makes_claim, unit
 
 #: How many rows' evidence a judge keeps (the metrics of one row share it; a row's score never depends on it).
 EVIDENCE_CACHE_ROWS = 64
 #: A reference sentence is further cut at "; " ("MyHDL: a language; PyPy: an interpreter" is two statements).
 _STATEMENT_BREAK = re.compile(r";\s+")
+
+
+def text_claims(text: str) -> list[str]:
+    """The statements a text makes: its sentences that make a claim (`ragtest_core.textunits.makes_claim`),
+    citation markers removed, hedging clauses dropped ("I'm not sure, but it was 1991" states "it was 1991")."""
+    committed = (committed_part(s) for s in claim_sentences(text))
+    return [c for c in committed if c and makes_claim(c)]
 
 
 def sha256_of(path: str | Path) -> str:
@@ -64,7 +70,6 @@ class LocalJudgeSettings:
         """Every parameter, and the sha256 of each shipped parameter file and of the mean in use."""
         return {
             "support": self.support.as_dict(),
-            "supported_at": SUPPORTED_AT,
             "answer_map": {"slope": self.answer_map.slope, "intercept": self.answer_map.intercept},
             "centring_source": self.centring_source,
             "centring_mean_sha256": hashlib.sha256(np.ascontiguousarray(self.centring_mean).tobytes()).hexdigest(),
@@ -91,8 +96,8 @@ class LocalJudge:
         return content_keys(text)
 
     def claims(self, text: str) -> list[str]:
-        """The statements a text makes: sentences with content words, citation markers removed, hedges dropped."""
-        return [s for s in claim_sentences(text) if not is_noncommittal_sentence(s)]
+        """The statements a text makes (`text_claims`)."""
+        return text_claims(text)
 
     def statements(self, text: str) -> list[str]:
         """A reference's statements: its claims, further cut at semicolons."""

@@ -1,7 +1,8 @@
 """The local judge's relevance metrics, on `ragtest_core.relevance`'s calibrated scale (see `evaluation.local_judge`).
 
-- answer_relevancy = calibrated(best centred cosine between the question and an answer sentence) x the share of
-  the question's parts the answer addresses. The calibrated value reads as "the probability that this answer
+- answer_relevancy = calibrated(best centred cosine between the question and a reading of an answer sentence: the
+  sentence itself, or a selection of its clauses that still answers, `ragtest_core.relevance.readings`) x the share
+  of the question's parts the answer addresses. The calibrated value reads as "the probability that this answer
   sentence answers the question" (a direct answer ~0.9-1.0, an off-topic one ~0.0); the parts factor makes an
   answer to half of a compound question read half. A noncommittal answer, or one that only repeats the question's
   words, scores 0.0.
@@ -19,7 +20,7 @@ from evaluation.local_judge import LocalJudge
 from evaluation.refusal import is_noncommittal
 from evaluation.sample import Sample
 from evaluation.scores import answer_relevancy_score, graded_context_relevance_score
-from ragtest_core.relevance import parts_addressed
+from ragtest_core.relevance import answers_yes_or_no, parts_addressed, readings
 from ragtest_core.schema import MetricResult
 from ragtest_core.textunits import unit
 
@@ -33,7 +34,8 @@ def _claims_or_decision(sample: Sample, judge: LocalJudge) -> tuple[str, list[st
     claims = judge.claims(answer)
     if not claims:
         return MetricResult.ok(0.0, "the answer makes no statement")
-    if not frozenset(k for c in claims for k in unit(c).keys) - unit(question).keys:
+    restates = not frozenset(k for c in claims for k in unit(c).keys) - unit(question).keys
+    if restates and not any(answers_yes_or_no(question, c) for c in claims):
         return MetricResult.ok(0.0, "the answer only repeats the question")
     return question, claims
 
@@ -43,7 +45,8 @@ def answer_relevancy(sample: Sample, judge: LocalJudge) -> MetricResult:
     if isinstance(found, MetricResult):
         return found
     question, claims = found
-    centred = judge.centred(question, claims)
+    read = [(claim, text) for claim in claims for text in readings(question, claim)]
+    centred = judge.centred(question, [text for _, text in read])
     best = int(np.argmax(centred))
     similarity = float(judge.settings.answer_map(float(centred[best])))
     share, parts = parts_addressed(question, claims)
@@ -61,7 +64,8 @@ def answer_relevancy(sample: Sample, judge: LocalJudge) -> MetricResult:
         similarity=similarity,
         centred=float(centred[best]),
         raw=raw,
-        best_sentence=claims[best],
+        best_sentence=read[best][0],
+        best_reading=read[best][1],
         question_parts=[{"part": p, "addressed": ok} for p, ok in parts],
     )
 

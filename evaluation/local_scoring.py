@@ -1,17 +1,20 @@
 """The local judge's support-based metrics: faithfulness, context recall, context precision, answer correctness
 and the citation verdicts, all on `ragtest_core.support`'s graded support (see `evaluation.local_judge`).
 
-- faithfulness: the mean support of the answer's statements by the contexts (RAGAS' share of supported
-  statements, with partial support counting partially).
+- faithfulness: the support of the answer's statements by the contexts, taken together
+  (`ragtest_core.support.joint_support`: the fitted model on their pooled features, times every conflict factor).
+  It ranks human groundedness labels better than the mean or the minimum of the statements' own values
+  (bench/support_ablation.py); each statement's own support is in the details.
 - context_recall: the mean support of the reference's statements by the contexts.
-- context_precision: a context is useful when it alone supports a reference statement (>= `USEFUL_SUPPORT`), or
-  when the contexts together support a statement and this context holds at least `PART_SHARE` of the statement's
-  content weight outside the question's words (an answer that needs two chunks marks both). RAGAS' average
-  precision on those verdicts.
+- context_precision: a context is useful when it alone supports a reference statement (>= `useful_support`, a field
+  of `ragtest_core.judge_params.JudgeParams`, like the cut-offs below), or when the contexts together support a
+  statement that the other contexts without it do not and it holds at least `own_share` of the statement's content
+  words that no other context holds (it is needed: an answer that needs two chunks marks both, and a chunk that
+  merely adds a few common words marks neither). RAGAS' average precision on those verdicts.
 - answer_correctness: TP = the answer statements' support by the reference, FP = the rest, FN = the reference
   statements' lack of support by the answer (graded counts), in RAGAS' formula.
 - citations: the cited contexts support a statement when its support on their sentences reaches
-  `CITATION_SUPPORT` (the same vectors: nothing is embedded again).
+  `citation_support` (the same vectors: nothing is embedded again).
 """
 
 from __future__ import annotations
@@ -24,18 +27,12 @@ from evaluation.scores import (
     answer_correctness_score,
     context_precision_score,
     graded_context_recall_score,
-    graded_faithfulness_score,
+    joint_faithfulness_score,
 )
+from ragtest_core import judge_params
 from ragtest_core.schema import MetricResult
-from ragtest_core.support import Evidence, Support
+from ragtest_core.support import Evidence, Support, joint_support
 from ragtest_core.textunits import unit
-
-#: context_precision: a context is useful when it alone supports a reference statement this well ...
-USEFUL_SUPPORT = 0.5
-#: ... or holds this share of the content weight of a statement that the contexts support together.
-PART_SHARE = 0.3
-#: Citations: the cited contexts support a statement when its graded support on them reaches this.
-CITATION_SUPPORT = 0.5
 
 
 def statement_details(statements: Sequence[str], found: Sequence[Support]) -> list[dict[str, object]]:
@@ -45,7 +42,8 @@ def statement_details(statements: Sequence[str], found: Sequence[Support]) -> li
 def faithfulness(sample: Sample, judge: LocalJudge) -> MetricResult:
     statements = judge.claims(sample.answer or "")
     found = judge.support(statements, judge.evidence(sample.contexts), sample.question)
-    result = graded_faithfulness_score([s.value for s in found])
+    together = joint_support(found, judge.settings.support) if found else 1.0
+    result = joint_faithfulness_score(together, [s.value for s in found])
     return result.model_copy(update={"details": {"statements": statement_details(statements, found)}})
 
 
@@ -58,16 +56,14 @@ def context_recall(sample: Sample, judge: LocalJudge) -> MetricResult:
     return result.model_copy(update={"details": {"statements": statement_details(statements, found)}})
 
 
-def _holds_part(statement: str, evidence: Evidence, question_keys: frozenset[str], key_weight: float) -> bool:
-    """Whether the evidence holds `PART_SHARE` of the statement's content weight outside the question's words."""
-    own: dict[str, float] = {}
-    for word in unit(statement).words:
-        if word.content and word.key not in question_keys:
-            own[word.key] = max(own.get(word.key, 0.0), key_weight if word.kind else 1.0)
-    if not own:
-        return False
-    held = frozenset(k for u in evidence.units for k in u.keys)
-    return sum(w for k, w in own.items() if k in held) / sum(own.values()) >= PART_SHARE
+def _own_share(statement: str, context: Evidence, others: Evidence) -> float:
+    """The share of the statement's content words that this context holds and the other contexts do not."""
+    keys = unit(statement).keys
+    if not keys:
+        return 0.0
+    mine = frozenset(k for u in context.units for k in u.keys)
+    theirs = frozenset(k for u in others.units for k in u.keys)
+    return len(keys & (mine - theirs)) / len(keys)
 
 
 def precision_verdicts(reference: str, sample: Sample, judge: LocalJudge) -> list[int] | None:
@@ -78,17 +74,22 @@ def precision_verdicts(reference: str, sample: Sample, judge: LocalJudge) -> lis
         return None
     evidence = judge.evidence(sample.contexts)
     question = sample.question
-    together = judge.support(statements, evidence, question)
-    question_keys = unit(question).keys if question else frozenset()
-    key_weight = judge.settings.support.key_weight
+    useful_at = judge_params.PARAMS.useful_support
+    together = [s.value >= useful_at for s in judge.support(statements, evidence, question)]
+    everything = range(len(sample.contexts))
     verdicts = []
-    for index in range(len(sample.contexts)):
+    for index in everything:
         sub = evidence.subset([index])
         alone = judge.support(statements, sub, question) if sub.sentences else []
-        useful = any(s.value >= USEFUL_SUPPORT for s in alone) or any(
-            both.value >= USEFUL_SUPPORT and _holds_part(statement, sub, question_keys, key_weight)
-            for statement, both in zip(statements, together, strict=True)
-        )
+        useful = any(s.value >= useful_at for s in alone)
+        if not useful and any(together) and sub.sentences:
+            rest = evidence.subset([k for k in everything if k != index])
+            without = judge.support(statements, rest, question) if rest.sentences else []
+            supported_without = [s.value >= useful_at for s in without] or [False] * len(statements)
+            useful = any(
+                t and not w and _own_share(statement, sub, rest) >= judge_params.PARAMS.own_share
+                for statement, t, w in zip(statements, together, supported_without, strict=True)
+            )
         verdicts.append(int(useful))
     return verdicts
 
@@ -118,7 +119,7 @@ def answer_correctness(sample: Sample, judge: LocalJudge, weights: tuple[float, 
 
 
 def citation_supported(statement: str, cited: Sequence[int], sample: Sample, judge: LocalJudge) -> bool:
-    """Do the cited contexts (1-based ranks) support the statement? Graded support >= `CITATION_SUPPORT`."""
+    """Do the cited contexts (1-based ranks) support the statement? Graded support >= `citation_support`."""
     keep = [c - 1 for c in cited if 1 <= c <= len(sample.contexts)]
     if not keep:
         return False
@@ -126,4 +127,4 @@ def citation_supported(statement: str, cited: Sequence[int], sample: Sample, jud
     if not sub.sentences:
         return False
     (found,) = judge.support([statement], sub, sample.question)
-    return found.value >= CITATION_SUPPORT
+    return found.value >= judge_params.PARAMS.citation_support

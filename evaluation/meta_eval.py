@@ -136,6 +136,45 @@ def run_wikieval(
     )
 
 
+def wikieval_labelled(path: str | Path, table: MetaEvalTable) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """WikiEval as a team's own data would be: a scored file (each side of each pairing one row, with the score
+    `run_wikieval` gave it) and a labels file (the human-preferred side 1, the other 0, the two sharing a
+    `pair_id`). `meta-eval --labels` on them gives the same pairwise accuracy as `meta-eval --wikieval`."""
+    rows = load_wikieval(path)[: table.rows]
+    scored: list[dict[str, Any]] = []
+    labels: list[dict[str, Any]] = []
+    for pairing in PAIRINGS:
+        sides = table.scores.get(pairing.label) or {}
+        for side, (answer, contexts), label in (
+            ("preferred", pairing.preferred, 1),
+            ("other", pairing.other, 0),
+        ):
+            for i, (row, score) in enumerate(zip(rows, sides.get(side) or [], strict=True)):
+                sample_id = f"wikieval-{i:02d}-{pairing.metric}-{side}"
+                scored.append(
+                    {
+                        "sample_id": sample_id,
+                        "question": row["question"],
+                        "answer": row[answer],
+                        "contexts": list(row[contexts]),
+                        "source": row["source"],
+                        pairing.metric: score,
+                        f"{pairing.metric}_reason": "scored by meta-eval --wikieval"
+                        if score is not None
+                        else "no score",
+                    }
+                )
+                labels.append(
+                    {
+                        "sample_id": sample_id,
+                        "labeller": "wikieval",
+                        pairing.metric: label,
+                        "pair_id": f"wikieval-{i:02d}-{pairing.metric}",
+                    }
+                )
+    return pd.DataFrame(scored), labels
+
+
 def format_table(table: MetaEvalTable) -> str:
     """The RAGAS paper's Table 1 layout: this judge's agreement next to the paper's numbers."""
     labels = [p.label for p in PAIRINGS]

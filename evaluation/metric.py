@@ -21,6 +21,14 @@ from ragtest_core.schema import MetricResult
 Judge = LocalJudge | LLMJudge
 logger = logging.getLogger(__name__)
 
+#: What a metric's scores are, for the report's "rows to look at": every row 0 or 1 (a hit or a miss)...
+BINARY = "binary"
+#: ... 0 for a miss, 1 for the best rank, in between for a hit lower down (MRR, NDCG) ...
+RANK = "rank"
+#: ... or anywhere in [0, 1] (shares of statements, similarities).
+GRADED = "graded"
+SCALES = (BINARY, RANK, GRADED)
+
 
 class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so neither is abstract
     """One score per row in [0, 1], or a failure with a reason."""
@@ -31,6 +39,13 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
     required_columns: ClassVar[tuple[str, ...]] = ()
     #: True when the score judges the RAG answer: a row whose RAG call failed gets no score.
     needs_answer: ClassVar[bool] = True
+    #: BINARY, RANK or GRADED (see above): how the report picks the rows to look at.
+    scale: ClassVar[str] = GRADED
+    #: False for metrics where lower is better (hallucination, noise sensitivity): compare's better/worse, wins and
+    #: losses, and the report's rows to look at and weak spots turn round for them.
+    higher_is_better: ClassVar[bool] = True
+    #: A score at or above this reads as "yes" (Cohen's kappa against human labels, verdict changes of repeats).
+    threshold: ClassVar[float] = 0.5
 
     def missing_columns(self, columns: Collection[str]) -> list[str]:
         """Required columns that `columns` lacks (override for either-or requirements)."""

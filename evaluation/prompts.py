@@ -129,6 +129,19 @@ REJECTION_INSTRUCTIONS = (
     "Does the answer decline to answer the question, or say that the information needed is not available? Give "
     "rejected 1 if it does, 0 if it gives an answer, with a short reason."
 )
+#: Every instruction the LLM judge sends, by call: what its settings (and fingerprint) record.
+TEMPLATES: dict[str, str] = {
+    "statements": STATEMENTS_INSTRUCTIONS,
+    "faithfulness": FAITHFULNESS_INSTRUCTIONS,
+    "questions": QUESTIONS_INSTRUCTIONS,
+    "context_relevance": CONTEXT_RELEVANCE_INSTRUCTIONS,
+    "context_precision": CONTEXT_PRECISION_INSTRUCTIONS,
+    "context_precision_answer": CONTEXT_PRECISION_ANSWER_INSTRUCTIONS,
+    "context_recall": CONTEXT_RECALL_INSTRUCTIONS,
+    "correctness": CORRECTNESS_INSTRUCTIONS,
+    "support": SUPPORT_INSTRUCTIONS,
+    "rejection": REJECTION_INSTRUCTIONS,
+}
 
 
 def _numbered(items: Sequence[str]) -> str:
@@ -150,6 +163,21 @@ def faithfulness_call(contexts: Sequence[str], statements: Sequence[str]) -> Pla
     data = f"context:\n{_contexts(contexts)}\n\nstatements:\n{_numbered(statements)}"
     return PlannedCall(
         "faithfulness.verdicts",
+        data,
+        StatementVerdicts,
+        echo=tuple(statements),
+        items=len(statements),
+        instructions=FAITHFULNESS_INSTRUCTIONS,
+    )
+
+
+def entailment_call(stage: str, texts: Sequence[str], statements: Sequence[str]) -> PlannedCall:
+    """Each statement judged against `texts` (the faithfulness instructions: one verdict per statement, in order);
+    the claim diagnostics check answer claims against the reference, reference claims against the answer, and
+    both against each context alone."""
+    data = f"context:\n{_contexts(texts)}\n\nstatements:\n{_numbered(statements)}"
+    return PlannedCall(
+        stage,
         data,
         StatementVerdicts,
         echo=tuple(statements),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ragtest_core.text import sentences_of
+from ragtest_core.textunits import makes_claim
 
 #: Phrases that make a sentence a refusal or a hedge: it asserts no fact about the question.
 NONCOMMITTAL_PATTERNS: tuple[str, ...] = (
@@ -21,6 +22,9 @@ NONCOMMITTAL_PATTERNS: tuple[str, ...] = (
     r"\b(?:do not|don't|does not|doesn't) have (?:any )?(?:information|details|data|knowledge)\b",
 )
 _NONCOMMITTAL = re.compile("|".join(NONCOMMITTAL_PATTERNS), re.IGNORECASE)
+#: Where a hedging sentence splits into clauses: punctuation and contrastive connectives ("I'm not sure, but ...").
+_CONTRAST = r"(?:but|although|though|however|yet)"
+_CLAUSE_BREAK = re.compile(rf"\s*[,;:]\s*(?:{_CONTRAST}\s+)?|\s+{_CONTRAST}\s+", re.IGNORECASE)
 
 
 def normalise_quotes(text: str) -> str:
@@ -32,15 +36,29 @@ def is_noncommittal_sentence(sentence: str) -> bool:
     return _NONCOMMITTAL.search(normalise_quotes(sentence)) is not None
 
 
+def committed_part(sentence: str) -> str:
+    """What the sentence commits to: the whole sentence when it does not hedge; else its clauses that do not hedge
+    ("I'm not sure, but it sold 170 billion" -> "it sold 170 billion"; "I don't know." -> "")."""
+    if not is_noncommittal_sentence(sentence):
+        return sentence
+    clauses = [c for c in _CLAUSE_BREAK.split(sentence) if c.strip() and not is_noncommittal_sentence(c)]
+    return ", ".join(c.strip() for c in clauses)
+
+
 def is_noncommittal(answer: str) -> bool:
     """True when any sentence of the answer refuses or hedges (the answer does not commit to an answer)."""
     return is_noncommittal_sentence(answer)
 
 
 def is_refusal(answer: str) -> bool:
-    """True when every sentence of the answer is a refusal: the answer makes no claim at all."""
+    """True when the answer hedges and commits to nothing: every sentence is a refusal or a hedge whose other
+    clauses state nothing ("I'm not sure, but it was 1991." is not a refusal)."""
     sentences = sentences_of(answer)
-    return bool(sentences) and all(is_noncommittal_sentence(s) for s in sentences)
+    return (
+        bool(sentences)
+        and any(is_noncommittal_sentence(s) for s in sentences)
+        and not any(makes_claim(committed_part(s)) for s in sentences)
+    )
 
 
 def is_unanswerable_reference(reference: str | None, question_type: str | None = None) -> bool:

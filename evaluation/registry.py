@@ -64,6 +64,14 @@ def get_metric(name: str, retrieval_k: int | None = None) -> Metric:
         raise RagtestError(f"unknown metric {name!r}; available: {', '.join(available_metrics())}") from None
 
 
+def metric_threshold(name: str) -> float:
+    """The score at or above which `name` reads as "yes" (0.5 for a metric that is not registered)."""
+    try:
+        return float(get_metric(name).threshold)
+    except RagtestError:
+        return 0.5
+
+
 def expand_selection(metrics: object) -> list[object]:
     """The selection as a list: None -> the five RAGAS metrics; "all" -> every registered metric."""
     if metrics is None:
@@ -94,6 +102,20 @@ def resolve_metrics(metrics: object, retrieval_k: int | None = None) -> list[Met
     if not resolved:
         raise RagtestError("no metrics selected")
     return resolved
+
+
+def metric_scale(name: str) -> str | None:
+    """The `scale` (binary, rank or graded) of the metric registered as `name` ("hit_rate@10" included); None for
+    a name not registered here (a user's metric scored in another process)."""
+    base = name.partition("@")[0]
+    metric_class = _REGISTRY.get(name) or _REGISTRY.get(base)
+    return metric_class.scale if metric_class is not None else None
+
+
+def higher_is_better(name: str) -> bool:
+    """Whether a higher score of the metric registered as `name` is better (True for a name not registered here)."""
+    metric_class = _REGISTRY.get(name) or _REGISTRY.get(name.partition("@")[0])
+    return metric_class.higher_is_better if metric_class is not None else True
 
 
 for _builtin in BUILTIN_METRICS:

@@ -40,15 +40,21 @@ def _graded(values: Sequence[float]) -> np.ndarray:
     return array
 
 
-def graded_faithfulness_score(values: Sequence[float]) -> MetricResult:
-    """The local judge's faithfulness: the mean graded support of the statements (RAGAS' share of supported
-    statements, partial support counting partially). No statements: 1.0, as in `faithfulness_score`."""
+def joint_faithfulness_score(together: float, values: Sequence[float]) -> MetricResult:
+    """The local judge's faithfulness: the support of the answer's statements taken together (`together`, see
+    `ragtest_core.support.joint_support`), with each statement's own support (`values`) in the reason. No statements:
+    1.0, as in `faithfulness_score`."""
     array = _graded(values)
     if array.size == 0:
         return MetricResult.ok(1.0, "no claims: the answer makes no statement to check")
+    if not np.isfinite(together) or not 0.0 <= together <= 1.0:
+        raise ValueError(f"joint support must be finite and in [0, 1], got {together}")
     supported = int(np.sum(array >= 0.5))
-    reason = f"mean support {array.mean():.3f} over {array.size} statements ({supported} supported at >= 0.5)"
-    return MetricResult.ok(float(array.mean()), reason)
+    reason = (
+        f"support of the {array.size} statement(s) together {together:.3f} ({supported} of {array.size} supported "
+        f"at >= 0.5 on their own; mean {array.mean():.3f})"
+    )
+    return MetricResult.ok(float(together), reason)
 
 
 def graded_context_recall_score(values: Sequence[float]) -> MetricResult:

@@ -51,11 +51,14 @@ def answer(
     show_progress: bool = True,
 ) -> pd.DataFrame:
     """Run every question through `adapter` (any object with answer()/aanswer()), else config.rag, else the
-    reference RAG on the run's store. Writes answers.jsonl and returns the answered rows."""
+    reference RAG on the run's store. A test set file that `ragtest review` reviewed is read from its reviewed copy
+    (X.reviewed.jsonl: rejected questions left out, edits applied). Writes answers.jsonl and returns the rows."""
     state = open_run(config, run_dir, show_progress=show_progress)
     source = state.run_dir / TESTSET_FILE if isinstance(testset, pd.DataFrame) else Path(testset)
+    if not isinstance(testset, pd.DataFrame):
+        source = steps.testset_to_answer(source)  # the reviewed copy, when `ragtest review` wrote one
     steps.inherit_testset_facts(state, input_manifest(source))
-    rows = records(testset) if isinstance(testset, pd.DataFrame) else read_rows(Path(testset))
+    rows = records(testset) if isinstance(testset, pd.DataFrame) else read_rows(source)
     answered = steps.answer_testset(state, rows, adapter=adapter)
     write_manifest(state, stage_manifest_path(state.run_dir / ANSWERS_FILE))
     return pd.DataFrame(answered)

@@ -8,17 +8,17 @@ Exit codes: 0 = done (and every gate passed); 1 = a gate failed (--fail-if, --fa
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evaluation.meta_eval import format_table, run_wikieval
 from ragtest import console, steps
 from ragtest.cli_args import build_parser, config_from_args
 from ragtest.cli_compare import run_compare
+from ragtest.cli_meta_eval import run_meta_eval
+from ragtest.cli_review import run_review
 from ragtest.config import RunConfig
 from ragtest.dry_run import metric_names
 from ragtest.gates import (
@@ -45,10 +45,12 @@ EXIT_BROKEN_PIPE = 141
 def _command(args: argparse.Namespace) -> int:
     if args.command == "compare":
         return run_compare(args)
+    if args.command == "review":
+        return run_review(args)
     config = config_from_args(args)
     progress = not args.quiet
     if args.command == "meta-eval":
-        return _meta_eval(args, config)
+        return run_meta_eval(args, config)
     if args.dry_run:
         print(console.dry_run_report(config, args.command, getattr(args, "input", None)))
         return 0
@@ -90,7 +92,7 @@ def _command(args: argparse.Namespace) -> int:
 
 def _answer(args: argparse.Namespace, config: RunConfig) -> int:
     """`answer`: every question through the RAG under test; exit 1 when every one of them failed."""
-    source = Path(args.input)
+    source = steps.testset_to_answer(Path(args.input))
     output = Path(args.output)
     state = open_run(config, output.parent, show_progress=not args.quiet)
     steps.inherit_testset_facts(state, input_manifest(source))
@@ -117,18 +119,6 @@ def _finish_scoring(document: dict[str, Any], gate: list[GateRule]) -> int:
         results = check_fail_under(document.get("metrics") or {}, gate)
         print(format_gate(results))
         return gate_exit_code(results)
-    return 0
-
-
-def _meta_eval(args: argparse.Namespace, config: RunConfig) -> int:
-    """WikiEval agreement of the chosen judge, as the RAGAS paper's table (or JSON)."""
-    if args.judge == "llm" and not config.llm.configured:
-        raise RagtestError("--judge llm needs --llm SPEC or --llm-base-url URL")
-    state = open_run(config, args.out, show_progress=not args.quiet)
-    table = run_wikieval(args.wikieval, judge=args.judge, llm=state.llm, limit=args.limit, show_progress=not args.quiet)
-    print(json.dumps(table.as_dict(), indent=2) if args.json else format_table(table))
-    if state.llm is not None:
-        print(state.llm.usage.report())
     return 0
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ragtest.cli_compare import add_compare_parser
+from ragtest.cli_review import add_review_parser
 from ragtest.config import RunConfig
 from ragtest.outputs import COLUMN_STYLES
 from ragtest.settings import Setting, build_config, iter_settings
@@ -36,13 +37,15 @@ GROUPS: dict[str, str] = {
     "store": "vector store",
     "embeddings": "embeddings",
     "llm": "LLM (optional: without one, the offline writer and the local judge are used)",
+    "distributed": "beyond one machine",
+    "testset": "an existing test set",
 }
 #: The setting groups each command takes.
 COMMAND_GROUPS: dict[str, tuple[str, ...]] = {
-    "generate": ("sources", "generation", "store", "embeddings", "llm"),
+    "generate": ("sources", "generation", "store", "embeddings", "llm", "distributed"),
     "answer": ("rag", "store", "embeddings", "llm"),
-    "evaluate": ("evaluation", "embeddings", "llm"),
-    "run": ("sources", "generation", "rag", "evaluation", "store", "embeddings", "llm"),
+    "evaluate": ("evaluation", "embeddings", "llm", "distributed"),
+    "run": ("testset", "sources", "generation", "rag", "evaluation", "store", "embeddings", "llm", "distributed"),
     "meta-eval": ("embeddings", "llm"),
 }
 
@@ -188,13 +191,40 @@ def build_parser(root: type[BaseModel] = RunConfig) -> argparse.ArgumentParser:
     _add_dry_run(run)
 
     add_compare_parser(sub, quiet)
+    add_review_parser(sub, quiet)
 
-    meta = sub.add_parser("meta-eval", parents=quiet, help="agreement of the metrics with human labels (WikiEval)")
-    meta.add_argument("--wikieval", required=True, help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl")
-    meta.add_argument(
-        "--judge", choices=("local", "llm"), default="local", help="the judge to measure (default: local)"
+    meta = sub.add_parser(
+        "meta-eval",
+        parents=quiet,
+        help="agreement of the metrics with human labels: your own (--labels) or WikiEval's",
+        description="How far the judge agrees with human labels. --labels LABELS SCORED: your labels (labels.jsonl "
+        "from `ragtest review`) against a scored run: per metric ROC-AUC (yes/no labels) or Spearman (graded), "
+        "Cohen's kappa at the metric's threshold, each with a bootstrap interval and n; the confusion table; the rows "
+        "where judge and humans disagree most; agreement between labellers. --wikieval FILE: the RAGAS paper's "
+        "WikiEval table for the chosen judge.",
     )
-    meta.add_argument("--limit", type=int, default=None, help="only the first N rows (default: all)")
+    meta.add_argument("scored", nargs="?", help="with --labels: the scored run (a run folder or a scored file)")
+    source = meta.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--labels", metavar="FILE", help="human labels, e.g. runs/v1/labels.jsonl (default: none; this or --wikieval)"
+    )
+    source.add_argument(
+        "--wikieval",
+        metavar="FILE",
+        help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl (default: none; this or --labels)",
+    )
+    meta.add_argument(
+        "--judge", choices=("local", "llm"), default="local", help="WikiEval: the judge to measure (default: local)"
+    )
+    meta.add_argument("--limit", type=int, default=None, help="WikiEval: only the first N rows (default: all)")
+    meta.add_argument(
+        "--export",
+        metavar="DIR",
+        help="WikiEval: also write its scored rows and its preferences as scored.jsonl + labels.jsonl in DIR, which "
+        "--labels reads back to the same agreement (default: none)",
+    )
+    meta.add_argument("--metrics", metavar="NAMES", help="--labels: only these metrics (default: every labelled one)")
+    meta.add_argument("--seed", type=int, default=0, help="seed of the bootstrap intervals (default: 0)")
     meta.add_argument("--json", action="store_true", help="print the agreement as JSON instead of a table")
     meta.add_argument("--out", default="runs/meta-eval", help="folder for the LLM cache (default: runs/meta-eval)")
     add_settings(meta, COMMAND_GROUPS["meta-eval"], root)

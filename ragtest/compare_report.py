@@ -1,4 +1,9 @@
-"""What `compare` shows: the text table the CLI prints, and compare.json, compare.md and compare.html."""
+"""What `compare` shows: the text table the CLI prints, and compare.json, compare.md and compare.html.
+
+compare.html: the conclusion, the change per metric, the groups (question type, source) whose change is
+significant, the plots, short breakdown tables (small groups pooled; full tables folded) and, folded per metric,
+the rows whose score shows a change, with both answers side by side.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,9 @@ from typing import Any
 from markupsafe import Markup
 
 from ragtest import plots
-from ragtest.comparison import Comparison
+from ragtest.breakdowns import min_group_rows
+from ragtest.compare_groups import paired_breakdowns
+from ragtest.comparison import SHOWN_DIGITS, Comparison
 from ragtest.gates import GateResult
 from ragtest.report import render
 from ragtest_core.files import write_json
@@ -39,6 +46,7 @@ def format_comparison(comparison: Comparison, rows: int = 3) -> str:
             f"{name:<22} {_num(s.base_mean):>6} {_num(s.new_mean):>6} {_num(s.difference, True):>7} {interval:>18} "
             f"{p:>6} {f'{s.wins}/{s.losses}/{s.ties}':>9}  {s.verdict}"
         )
+    lines += ppi_lines(comparison)
     lines.append(comparison.conclusion())
     for side, names in (("base", comparison.only_base), ("new", comparison.only_new)):
         if names:
@@ -51,6 +59,21 @@ def format_comparison(comparison: Comparison, rows: int = 3) -> str:
             lines.append(f"    base: {row.base_answer[:150]}")
             lines.append(f"    new:  {row.new_answer[:150]}")
     return "\n".join(lines)
+
+
+def ppi_lines(comparison: Comparison) -> list[str]:
+    """With human labels on both sides: each labelled metric's change as PPI estimates."""
+    if not comparison.ppi:
+        return []
+    lines = [f"{'with human labels (PPI)':<22} {'base':>6} {'new':>6} {'change':>7} {'95% interval':>18} {'labels':>6}"]
+    for name, c in comparison.ppi.items():
+        interval = f"[{_num(c.ci_low, True)}, {_num(c.ci_high, True)}]" if c.ci_low is not None else "-"
+        kind = "paired" if c.paired else "unpaired"
+        lines.append(
+            f"{name:<22} {_num(c.base_mean):>6} {_num(c.new_mean):>6} {_num(c.change, True):>7} {interval:>18} "
+            f"{c.n_labels:>6}  {c.verdict} ({kind})"
+        )
+    return lines
 
 
 def compare_plots(comparison: Comparison) -> dict[str, Any]:
@@ -74,10 +97,18 @@ def write_compare_report(
     data = comparison.as_dict()
     data["gate"] = [{"metric": r.rule.metric, "threshold": r.rule.threshold, "passed": r.passed} for r in gate]
     paths = [write_json(data, out_dir / f"{COMPARE_STEM}.json")]
+    groups = paired_breakdowns(comparison)
     context = {
         "c": comparison,
         "gate": list(gate),
         "plots": compare_plots(comparison),
+        "groups": groups,
+        "noteworthy": sorted(
+            ((table.title, row, changes) for table in groups for row, changes in table.noteworthy),
+            key=lambda group: -abs(group[2][0][1].difference or 0.0),
+        ),
+        "min_rows": min_group_rows(),
+        "shown_digits": SHOWN_DIGITS,
     }
     templates = (("compare.md.j2", ".md"), ("compare.html.j2", ".html"))
     return paths + render(out_dir / COMPARE_STEM, templates, context)

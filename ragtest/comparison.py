@@ -16,12 +16,17 @@ from typing import Any
 import pandas as pd
 
 from evaluation.compare_stats import BETTER, TOO_FEW, UNCHANGED, WORSE, PairedStats, paired_breakdown, paired_stats
+from evaluation.registry import higher_is_better
+from ragtest.compare_ppi import PPIChange, ppi_changes
 from ragtest.scored_runs import Matching, ScoredRun, check_comparable, load_scored, match_rows
 from ragtest_core.datasets import as_str_list
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import QUESTION_TYPE, SOURCE, reason_column
 
 CHANGED_ROWS = 5
+#: Scores are shown with this many decimals: a row is listed as changed only when its two scores show differently
+#: (0.998 -> 1.000 shows as 1.00 -> 1.00, and counts only in wins/losses).
+SHOWN_DIGITS = 2
 
 
 @dataclass
@@ -37,6 +42,12 @@ class MetricComparison:
     #: The paired scores behind `overall`, in test-set order.
     base_scores: list[float] = field(default_factory=list)
     new_scores: list[float] = field(default_factory=list)
+    #: Each paired row's question type and source (None where it has none), in the same order.
+    question_types: list[str | None] = field(default_factory=list)
+    sources: list[str | None] = field(default_factory=list)
+    #: Rows whose two scores show differently (`SHOWN_DIGITS`), higher and lower in new.
+    shown_up: int = 0
+    shown_down: int = 0
 
 
 @dataclass
@@ -77,6 +88,10 @@ class Comparison:
     changed: dict[str, list[ChangedRow]]
     notes: list[str]
     settings: dict[str, Any]
+    #: The seed of every interval and test (the report's pooled groups use it too).
+    seed: int = 0
+    #: With human labels on both sides: each labelled metric's change as prediction-powered estimates.
+    ppi: dict[str, PPIChange] = field(default_factory=dict)
 
     def with_verdict(self, *verdicts: str) -> list[str]:
         return [name for name, m in self.metrics.items() if m.overall.verdict in verdicts]
@@ -133,18 +148,29 @@ def compare_metric(base: ScoredRun, new: ScoredRun, matching: Matching, metric: 
     left = [float(base.frame[metric].iloc[i]) for i, _ in pairs]
     right = [float(new.frame[metric].iloc[j]) for _, j in pairs]
     rows = [i for i, _ in pairs]
+    types, sources = _labels(base.frame, rows, QUESTION_TYPE), _labels(base.frame, rows, SOURCE)
+    upward = higher_is_better(metric)
     comparison = MetricComparison(
         metric=metric,
-        overall=paired_stats(left, right, seed),
+        overall=paired_stats(left, right, seed, upward),
         scored_one_side=len(matching.pairs) - len(pairs),
         base_scores=left,
         new_scores=right,
+        question_types=types,
+        sources=sources,
+        shown_up=sum(1 for b, n in zip(left, right, strict=True) if shows_changed(b, n) and n > b),
+        shown_down=sum(1 for b, n in zip(left, right, strict=True) if shows_changed(b, n) and n < b),
     )
-    if any(_labels(base.frame, rows, QUESTION_TYPE)):
-        comparison.by_question_type = paired_breakdown(left, right, _labels(base.frame, rows, QUESTION_TYPE), seed)
-    if any(_labels(base.frame, rows, SOURCE)):
-        comparison.by_source = paired_breakdown(left, right, _labels(base.frame, rows, SOURCE), seed)
+    if any(types):
+        comparison.by_question_type = paired_breakdown(left, right, types, seed, upward)
+    if any(sources):
+        comparison.by_source = paired_breakdown(left, right, sources, seed, upward)
     return comparison
+
+
+def shows_changed(before: float, after: float) -> bool:
+    """True when the two scores differ at the precision the reports show (`SHOWN_DIGITS` decimals)."""
+    return f"{before:.{SHOWN_DIGITS}f}" != f"{after:.{SHOWN_DIGITS}f}"
 
 
 def _text(frame: pd.DataFrame, index: int, column: str) -> str:
@@ -157,11 +183,12 @@ def _text(frame: pd.DataFrame, index: int, column: str) -> str:
 def changed_rows(
     base: ScoredRun, new: ScoredRun, matching: Matching, metric: str, limit: int = CHANGED_ROWS
 ) -> list[ChangedRow]:
-    """The rows whose `metric` moved most (largest absolute change first; ties keep the test set's order)."""
+    """The rows whose `metric` moved most (largest absolute change first; ties keep the test set's order). Only rows
+    whose scores show differently are listed: a change too small to show is no row to read."""
     rows = []
     for i, j in scored_pairs(base, new, matching, metric):
         before, after = float(base.frame[metric].iloc[i]), float(new.frame[metric].iloc[j])
-        if abs(after - before) < 1e-9:
+        if not shows_changed(before, after):
             continue
         rows.append(
             ChangedRow(
@@ -198,6 +225,7 @@ def compare_runs(
     missing = [m for m in selected if m not in common]
     if missing:
         raise RagtestError(f"metric(s) {', '.join(missing)} not scored in both runs; both have: {', '.join(common)}")
+    ppi, label_notes = ppi_changes(base, new, matching, selected)
     return Comparison(
         base=base.label,
         new=new.label,
@@ -209,8 +237,10 @@ def compare_runs(
         metrics_only_base=[m for m in base.metrics if m not in new.metrics],
         metrics_only_new=[m for m in new.metrics if m not in base.metrics],
         changed={m: changed_rows(base, new, matching, m) for m in selected},
-        notes=notes,
+        notes=[*notes, *label_notes],
         settings={"base": base.scoring, "new": new.scoring},
+        seed=seed,
+        ppi=ppi,
     )
 
 

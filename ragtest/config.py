@@ -35,6 +35,7 @@ CACHE_DIR_ENV = "RAGTEST_CACHE_DIR"
 WIKI_CACHE_ENV = "RAGTEST_WIKI_CACHE"
 OFFLINE_ENV = "RAGTEST_OFFLINE"
 PRICES_ENV = "RAGTEST_PRICES"
+RAY_ADDRESS_ENV = "RAGTEST_RAY_ADDRESS"
 
 
 def decode_separator(text: str) -> str:
@@ -54,6 +55,11 @@ def parse_metric_list(text: str | None) -> list[str] | None:
     """`a, b,c` -> ["a", "b", "c"]; None or empty -> None (the default metrics)."""
     names = [name.strip() for name in (text or "").split(",") if name.strip()]
     return names or None
+
+
+def _ray_address(value: str | None) -> str:
+    """`--ray` alone means "auto"."""
+    return value or "auto"
 
 
 def _rag_args_out(value: dict[str, Any]) -> list[str]:
@@ -260,6 +266,30 @@ class LLMSettings(Section):
         Field(description="JSON or TOML price table, model -> [input, output] USD per million tokens"),
         Opt(flag="--prices", env=PRICES_ENV, metavar="FILE"),
     ] = None
+    batch: Annotated[
+        bool,
+        Field(
+            description="send LLM calls through the provider's Batch API (OpenAI): about half the price, results "
+            "within its completion window; the batch id is kept in the run folder, so running the same command "
+            "again resumes a batch instead of paying twice"
+        ),
+        Opt(keyword="llm_batch"),
+    ] = _RUNTIME.batch
+    batch_poll_s: Annotated[
+        float,
+        Field(gt=0, description="first wait between two polls of a batch, growing 1.5 times a poll"),
+        Opt(keyword="llm_batch_poll_s", flag="--llm-batch-poll"),
+    ] = _RUNTIME.batch_poll_s
+    batch_poll_max_s: Annotated[
+        float,
+        Field(gt=0, description="longest wait between two polls of a batch"),
+        Opt(keyword="llm_batch_poll_max_s", flag="--llm-batch-poll-max"),
+    ] = _RUNTIME.batch_poll_max_s
+    batch_retry: Annotated[
+        Literal["online", "batch"],
+        Field(description="where a batch line that failed goes: online at once, or into the next batch first"),
+        Opt(keyword="llm_batch_retry"),
+    ] = _RUNTIME.batch_retry
 
     @property
     def configured(self) -> bool:
@@ -281,6 +311,10 @@ class LLMSettings(Section):
             tokens_per_minute=self.tokens_per_minute,
             temperature=self.temperature,
             structured_output=self.structured_output,
+            batch=self.batch,
+            batch_poll_s=self.batch_poll_s,
+            batch_poll_max_s=self.batch_poll_max_s,
+            batch_retry=self.batch_retry,
         )
 
 
@@ -360,11 +394,57 @@ class RunConfig(Section):
         Field(description="who scores: the LLM judge, or the local judge (auto: the LLM judge when --llm is given)"),
         Opt(group="evaluation"),
     ] = "auto"
+    ray_address: Annotated[
+        str | None,
+        Field(
+            description="run ingest (load, chunk, embed, store) and scoring on Ray (pip install "
+            "'ragtest[distributed]'): --ray alone or 'auto' joins the cluster `ray start` runs here or starts a "
+            "local one; or a cluster's address (host:6379, ray://host:10001)"
+        ),
+        Opt(flag="--ray", nargs="?", env=RAY_ADDRESS_ENV, group="distributed", metavar="ADDRESS", parse=_ray_address),
+    ] = None
+    ray_workers: Annotated[
+        int | None,
+        Field(ge=1, description="Ray workers a stage uses (each takes one CPU and loads the embedding model once)"),
+        Opt(group="distributed", default_text="one per CPU of the cluster"),
+    ] = None
+    repeats: Annotated[
+        int,
+        Field(
+            ge=1,
+            description="score every row N times with the LLM judge (each repeat asks the model again, past the "
+            "cache) and report per metric the share of rows whose verdict changed and each row's spread",
+        ),
+        Opt(group="evaluation", metavar="N"),
+    ] = 1
+    labels: Annotated[
+        str | None,
+        Field(
+            description="human labels (labels.jsonl, as `ragtest review` writes it): every labelled metric also gets "
+            "its prediction-powered mean (PPI++) with a 95% interval that corrects the judge's bias"
+        ),
+        Opt(group="evaluation", metavar="FILE", default_text="none"),
+    ] = None
+    testset: Annotated[
+        str | None,
+        Field(
+            description="start from this test set instead of generating one (its reviewed copy X.reviewed.jsonl "
+            "when `ragtest review` wrote one); the reference RAG reads the store beside it"
+        ),
+        Opt(group="testset", metavar="FILE", default_text="generate one"),
+    ] = None
 
     @field_validator("metrics", mode="before")
     @classmethod
     def _metric_names(cls, value: Any) -> Any:
         return parse_metric_list(value) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _repeats_need_the_llm_judge(self) -> RunConfig:
+        if self.repeats > 1 and self.resolved_judge() != "llm":
+            raise ValueError("--repeats needs the LLM judge (--llm SPEC or --llm-base-url URL); the local judge "
+                             "gives the same score every time")  # fmt: skip
+        return self
 
     def resolved_judge(self) -> str:
         """'llm' when an LLM is configured and the judge is 'auto', else the judge asked for ('local' offline)."""

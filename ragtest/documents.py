@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.documents import Document
@@ -14,31 +15,62 @@ from ragtest.config import RunConfig
 from ragtest_core.errors import RagtestError
 
 
+def describe_document(doc: Document) -> dict[str, Any]:
+    """A document's source, origin, revision, URL and a hash of its text (the manifest's record of it)."""
+    return {
+        "source": doc.metadata.get("source"),
+        "origin": doc.metadata.get("origin") or "file",
+        "revision_id": doc.metadata.get("revision_id"),
+        "url": doc.metadata.get("url"),
+        "text_sha256": hashlib.sha256(doc.page_content.encode("utf-8")).hexdigest()[:16],
+    }
+
+
+def pinned_topic(described: dict[str, Any]) -> str | None:
+    """`Title@revid` of a Wikipedia page (just `Title` when its revision is unknown); None for a file."""
+    if described.get("origin") not in ("live", "cache"):
+        return None
+    revision = described.get("revision_id")
+    return f"{described['source']}@{revision}" if revision else str(described["source"])
+
+
+@dataclass
+class SourceRecord:
+    """What the manifest keeps of a corpus once its texts are gone: each document described, the files skipped."""
+
+    documents: list[dict[str, Any]] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    #: Files loaded by type and markers dropped (`testgen.LoadedFiles.files_record`; empty when not known).
+    files: dict[str, Any] = field(default_factory=dict)
+
+    def pinned_topics(self) -> list[str]:
+        return [topic for doc in self.documents if (topic := pinned_topic(doc)) is not None]
+
+
+@dataclass
+class Corpus:
+    """What an ingest leaves: the filled store and counts, and the record of the sources for the manifest."""
+
+    store: testgen.ChunkStore
+    documents: int
+    chunks: int
+    embedded: int
+    sources: SourceRecord
+
+
 class Sources(testgen.LoadedFiles):
     """The documents of a run (Wikipedia pages and files), the files skipped (path -> reason) and their warnings."""
 
     def described(self) -> list[dict[str, Any]]:
         """Per document: source, origin, revision, URL and a hash of its text (the manifest's record of the corpus)."""
-        return [
-            {
-                "source": doc.metadata.get("source"),
-                "origin": doc.metadata.get("origin") or "file",
-                "revision_id": doc.metadata.get("revision_id"),
-                "url": doc.metadata.get("url"),
-                "text_sha256": hashlib.sha256(doc.page_content.encode("utf-8")).hexdigest()[:16],
-            }
-            for doc in self.documents
-        ]
+        return [describe_document(doc) for doc in self.documents]
 
     def pinned_topics(self) -> list[str]:
         """`Title@revid` of each Wikipedia page (just `Title` when its revision is unknown)."""
-        return [
-            f"{doc.metadata['source']}@{doc.metadata['revision_id']}"
-            if doc.metadata.get("revision_id")
-            else str(doc.metadata["source"])
-            for doc in self.documents
-            if doc.metadata.get("origin") in ("live", "cache")
-        ]
+        return self.record().pinned_topics()
+
+    def record(self) -> SourceRecord:
+        return SourceRecord(self.described(), dict(self.skipped), self.files_record())
 
 
 def topics_of(config: RunConfig) -> list[str]:
@@ -52,8 +84,8 @@ def topics_of(config: RunConfig) -> list[str]:
     return topics
 
 
-def load_sources(config: RunConfig) -> Sources:
-    """The documents of `config.sources`; a clear error when none is named."""
+def check_sources(config: RunConfig) -> None:
+    """A clear error when the config names nothing to load, or a revision without its page."""
     sources = config.sources
     if not sources.topic and not sources.source and not sources.topics_file:
         raise RagtestError(
@@ -61,9 +93,14 @@ def load_sources(config: RunConfig) -> Sources:
         )
     if sources.revision and not sources.topic:
         raise RagtestError("--revision pins the page of --topic: pass --topic TITLE too (or Title@revid in --topics)")
-    loaded = Sources()
+
+
+def load_topic_pages(config: RunConfig) -> list[Document]:
+    """The Wikipedia pages of `config.sources` (its topics), each a document."""
+    sources = config.sources
+    pages: list[Document] = []
     for topic in topics_of(config):
-        loaded.documents.extend(
+        pages.extend(
             testgen.load_wikipedia(
                 topic,
                 cache_dir=sources.resolved_cache(),
@@ -71,6 +108,15 @@ def load_sources(config: RunConfig) -> Sources:
                 offline=True if sources.offline else None,
             )
         )
+    return pages
+
+
+def load_sources(config: RunConfig) -> Sources:
+    """The documents of `config.sources`; a clear error when none is named."""
+    check_sources(config)
+    sources = config.sources
+    loaded = Sources()
+    loaded.documents.extend(load_topic_pages(config))
     if sources.source:
         files = testgen.read_files(sources.source)
         loaded.documents.extend(files.documents)

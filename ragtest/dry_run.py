@@ -27,7 +27,7 @@ from ragtest.config import RunConfig
 from ragtest.documents import load_chunks
 from ragtest_core.datasets import as_str_list
 from ragtest_core.llm.plan import PlannedCall
-from ragtest_core.llm.usage import StageUsage, UsageTracker, estimate_tokens
+from ragtest_core.llm.usage import BATCH_PRICE_FACTOR, StageUsage, UsageTracker, estimate_tokens
 from ragtest_core.text import split_sentences
 
 #: Typical reply sizes in tokens (JSON overhead included), measured on small instruction-tuned models.
@@ -79,6 +79,8 @@ def output_tokens(call: PlannedCall) -> int:
 class RunEstimate:
     calls: dict[str, CallEstimate] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: Batch mode (`--llm-batch`): costs at the Batch API's price.
+    batch: bool = False
 
     def item(self, label: str, phase: str) -> CallEstimate:
         return self.calls.setdefault(label, CallEstimate(label, phase))
@@ -107,9 +109,10 @@ class RunEstimate:
                 "output_tokens": item.output_tokens,
             }
             if usage is not None:
-                values["cost_usd"] = usage.cost_usd(
-                    StageUsage(input_tokens=item.input_tokens, output_tokens=item.output_tokens)
-                )
+                online = StageUsage(calls=item.calls, input_tokens=item.input_tokens, output_tokens=item.output_tokens)
+                values["cost_usd"] = usage.cost_usd(self._priced(item))
+                if self.batch:
+                    values["online_cost_usd"] = usage.cost_usd(online)
             return values
 
         phases: dict[str, CallEstimate] = {}
@@ -122,8 +125,17 @@ class RunEstimate:
             "stages": {label: entry(item) for label, item in self.calls.items()},
             "phases": {name: entry(item) for name, item in phases.items()},
             "total": entry(self.total()),
+            "batch": self.batch,
             "notes": list(self.notes),
         }
+
+    def _priced(self, item: CallEstimate) -> StageUsage:
+        """The estimate as it will be billed: in batch mode, every call through the Batch API."""
+        usage = StageUsage(calls=item.calls, input_tokens=item.input_tokens, output_tokens=item.output_tokens)
+        if self.batch:
+            usage.batch_calls, usage.batch_input_tokens = item.calls, item.input_tokens
+            usage.batch_output_tokens = item.output_tokens
+        return usage
 
     def report(self, usage: UsageTracker | None = None) -> str:
         data = self.as_dict(usage)
@@ -139,6 +151,13 @@ class RunEstimate:
                 f"  {name:<28} calls={values['calls']:<5} in={values['input_tokens']:<8}"
                 f" out={values['output_tokens']:<7}"
                 f" cost={'n/a' if cost is None else f'${cost:.4f}'}"
+            )
+        online = data["total"].get("online_cost_usd")
+        if self.batch:
+            lines.append(
+                f"  batch: every call through the provider's Batch API, priced at {BATCH_PRICE_FACTOR:.0%} of online"
+                + ("" if online is None else f" (online: ${online:.4f})")
+                + "; lines that fail are sent again online"
             )
         lines.extend(f"  note: {note}" for note in data["notes"])
         return "\n".join(lines)
@@ -192,10 +211,12 @@ def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, chu
         item.add(call.text(), estimate_tokens(typical_answer(chunks, index + 1)))
 
 
-def estimate_evaluate(estimate: RunEstimate, rows: Iterable[Mapping[str, Any]], metrics: Sequence[str]) -> None:
+def estimate_evaluate(
+    estimate: RunEstimate, rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], repeats: int = 1
+) -> None:
     """Every judge call for `rows` (question, answer, contexts, ground_truth), as `evaluation.plan_llm_calls`
-    plans them from each metric's own prompts."""
-    estimate.add_planned(evaluation.plan_llm_calls(list(rows), list(metrics)), "evaluate")
+    plans them from each metric's own prompts; `--repeats N` sends each N times."""
+    estimate.add_planned(evaluation.plan_llm_calls(list(rows), list(metrics)) * repeats, "evaluate")
 
 
 def _text(value: Any) -> str:
@@ -236,6 +257,23 @@ def estimate_answer_rows(estimate: RunEstimate, rows: Sequence[Mapping[str, Any]
     estimate_answer(estimate, [_text(row.get("question")) for row in rows], k, chunks)
 
 
+def estimate_on_testset(config: RunConfig, rows: Sequence[Mapping[str, Any]]) -> RunEstimate:
+    """`run --testset`: no generation; the reference RAG's calls for the test set, and the judge's, with each
+    reference answer and its gold contexts standing in for the RAG's answer and retrieved contexts."""
+    estimate = RunEstimate()
+    if not config.rag:
+        estimate_answer_rows(estimate, rows, config.rag_k)
+    else:
+        estimate.notes.append("answer: your adapter's own LLM calls are not counted")
+    if config.resolved_judge() == "llm":
+        stand_in = [
+            {**row, "answer": row.get("ground_truth") or "", "contexts": as_str_list(row.get("reference_contexts"))}
+            for row in rows
+        ]
+        estimate_evaluate(estimate, stand_in, metric_names(config), config.repeats)
+    return estimate
+
+
 def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunEstimate:
     """The whole `ragtest run` (or only `phases`): generate, answer (reference RAG), evaluate (LLM judge)."""
     phases = phases or ("generate", "answer", "evaluate")
@@ -254,5 +292,6 @@ def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunE
     else:
         estimate.notes.append("answer: your adapter's own LLM calls are not counted")
     if "evaluate" in phases and config.resolved_judge() == "llm":
-        estimate_evaluate(estimate, typical_rows(gen.size, config.rag_k, chunks, question), metric_names(config))
+        rows = typical_rows(gen.size, config.rag_k, chunks, question)
+        estimate_evaluate(estimate, rows, metric_names(config), config.repeats)
     return estimate

@@ -5,7 +5,13 @@ Both gates fail only on a *significant* shortfall, judged by the 95% interval (`
 - `--fail-if "faithfulness<-0.02,context_recall<-0.05"`: fails when the upper bound of the interval of the change
   (new - base) lies below the threshold, i.e. even the most favourable plausible change is a drop of more than
   0.02. A drop that the interval cannot tell from noise passes.
+  When both runs have human labels for the metric, the prediction-powered change (`ragtest.compare_ppi`) is
+  judged instead: the labels correct the judge's bias.
 - `--fail-under "faithfulness=0.8"`: fails when the upper bound of the interval of the mean lies below 0.8.
+
+For a metric where lower is better (hallucination, noise sensitivity) the rules turn round: `--fail-if
+"hallucination>0.02"` fails when the lower bound of the change lies above +0.02 (a significant rise), and
+`--fail-under "hallucination<=0.1"` when the lower bound of the mean lies above 0.1.
 
 A gate on a metric with fewer than 2 scored rows (no interval) fails, saying so: it cannot vouch for the metric.
 A gate naming a metric the run did not score is a usage error (exit 2).
@@ -18,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ragtest.compare_ppi import PPIChange
 from ragtest.comparison import Comparison
 from ragtest_core.errors import RagtestError
 
@@ -25,14 +32,21 @@ EXIT_OK = 0
 EXIT_GATE_FAILED = 1
 EXIT_USAGE = 2
 
-_FAIL_IF = re.compile(r"^\s*([\w@.-]+)\s*<\s*([-+]?\d*\.?\d+)\s*$")
-_FAIL_UNDER = re.compile(r"^\s*([\w@.-]+)\s*(?:=|>=|:)\s*([-+]?\d*\.?\d+)\s*$")
+_FAIL_IF = re.compile(r"^\s*([\w@.-]+)\s*(<|>)\s*([-+]?\d*\.?\d+)\s*$")
+_FAIL_UNDER = re.compile(r"^\s*([\w@.-]+)\s*(=|>=|:|<=)\s*([-+]?\d*\.?\d+)\s*$")
 
 
 @dataclass(frozen=True)
 class GateRule:
     metric: str
     threshold: float
+    #: "<" (a drop below the threshold fails) or ">" (a rise above it fails; for lower-is-better metrics).
+    op: str = "<"
+
+    @property
+    def upward(self) -> bool:
+        """True when the rule guards against a rise (`>` on a change, `<=` on a mean)."""
+        return self.op in (">", "<=")
 
 
 @dataclass(frozen=True)
@@ -48,7 +62,8 @@ def _parse(text: str, pattern: re.Pattern[str], flag: str, example: str) -> list
         found = pattern.match(part)
         if found is None:
             raise RagtestError(f"{flag}: cannot read {part.strip()!r}; write e.g. {example}")
-        rules.append(GateRule(found.group(1), float(found.group(2))))
+        op = found.group(2)
+        rules.append(GateRule(found.group(1), float(found.group(3)), op if op in ("<", ">", "<=") else "<"))
     if not rules:
         raise RagtestError(f"{flag} needs at least one rule, e.g. {example}")
     return rules
@@ -75,15 +90,39 @@ def check_fail_if(comparison: Comparison, rules: Sequence[GateRule]) -> list[Gat
     _unknown(rules, list(comparison.metrics), "--fail-if")
     results = []
     for rule in rules:
+        labelled = comparison.ppi.get(rule.metric)
+        if labelled is not None and labelled.ci_high is not None and labelled.change is not None:
+            results.append(ppi_gate(rule, labelled))
+            continue
         stats = comparison.metrics[rule.metric].overall
         if stats.ci_high is None or stats.difference is None:
             results.append(GateResult(rule, False, f"{rule.metric}: FAIL, only {stats.n} paired row(s) scored"))
             continue
-        passed = stats.ci_high >= rule.threshold
+        assert stats.ci_low is not None
         span = f"change {stats.difference:+.3f}, 95% interval [{stats.ci_low:+.3f}, {stats.ci_high:+.3f}]"
-        verdict = "pass" if passed else f"FAIL, a significant drop: even the upper bound is below {rule.threshold:+g}"
-        results.append(GateResult(rule, passed, f"{rule.metric} < {rule.threshold:+g}: {verdict} ({span})"))
+        results.append(change_gate(rule, stats.ci_low, stats.ci_high, span))
     return results
+
+
+def ppi_gate(rule: GateRule, change: PPIChange) -> GateResult:
+    """A --fail-if rule judged on the prediction-powered change (both runs have human labels)."""
+    assert change.ci_high is not None and change.change is not None and change.ci_low is not None
+    span = (
+        f"PPI change {change.change:+.3f} with {change.n_labels} labels, "
+        f"95% interval [{change.ci_low:+.3f}, {change.ci_high:+.3f}]"
+    )
+    return change_gate(rule, change.ci_low, change.ci_high, span)
+
+
+def change_gate(rule: GateRule, low: float, high: float, span: str) -> GateResult:
+    """A --fail-if rule on a change's interval: `<` fails on a significant drop past the threshold, `>` on a rise."""
+    if rule.upward:
+        passed = low <= rule.threshold
+        verdict = "pass" if passed else f"FAIL, a significant rise: even the lower bound is above {rule.threshold:+g}"
+    else:
+        passed = high >= rule.threshold
+        verdict = "pass" if passed else f"FAIL, a significant drop: even the upper bound is below {rule.threshold:+g}"
+    return GateResult(rule, passed, f"{rule.metric} {rule.op} {rule.threshold:+g}: {verdict} ({span})")
 
 
 def check_fail_under(summary: Mapping[str, Mapping[str, Any]], rules: Sequence[GateRule]) -> list[GateResult]:
@@ -97,8 +136,14 @@ def check_fail_under(summary: Mapping[str, Mapping[str, Any]], rules: Sequence[G
             rows = entry.get("rows_scored", 0)
             results.append(GateResult(rule, False, f"{rule.metric}: FAIL, only {rows} row(s) scored"))
             continue
+        low = entry.get("ci_low")
+        span = f"mean {mean:.3f}, 95% interval [{low:.3f}, {high:.3f}]"
+        if rule.upward:  # a ceiling, for a metric where lower is better
+            passed = low is None or low <= rule.threshold
+            verdict = "pass" if passed else f"FAIL, significantly above {rule.threshold:g}"
+            results.append(GateResult(rule, passed, f"{rule.metric} <= {rule.threshold:g}: {verdict} ({span})"))
+            continue
         passed = high >= rule.threshold
-        span = f"mean {mean:.3f}, 95% interval [{entry.get('ci_low'):.3f}, {high:.3f}]"
         verdict = "pass" if passed else f"FAIL, significantly below {rule.threshold:g}"
         results.append(GateResult(rule, passed, f"{rule.metric} >= {rule.threshold:g}: {verdict} ({span})"))
     return results

@@ -8,7 +8,8 @@ summary.json (a run directory's `summary.json`, or `<output stem>.summary.json` 
      "metrics": {metric: {mean, ci_low, ci_high, interval_method, rows_scored, rows_failed, by_question_type, ...}},
      "scoring": {judge, judge_model, judge_settings, embedding_model, embedding_precision, metrics},
      "testset": {rows, fingerprint},
-     "run": {adapter, seed, llm, generation_warnings}}
+     "run": {adapter, seed, llm, generation_warnings},
+     "labels": {file, labellers, rows, metrics} or null}     (per metric, `ppi` with labels: `ragtest.trust`)
 """
 
 from __future__ import annotations
@@ -146,6 +147,7 @@ def scoring_identity(config: RunConfig, metrics: Sequence[str]) -> dict[str, Any
         "embedding_model": config.embedding_model,
         "embedding_precision": get_embedder(config.embedding_model).precision,
         "retrieval_k": config.retrieval_k,
+        "repeats": config.repeats,
         "metrics": list(metrics),
     }
 
@@ -184,6 +186,8 @@ def summary_document(
         "scoring": scoring_identity(state.config, names),
         "testset": testset_identity(result.frame),
         "run": run_facts(state, inherited),
+        # the human labels behind each metric's `ppi` entry (`ragtest.trust`), or None
+        "labels": state.stats.get("labels"),
     }
 
 

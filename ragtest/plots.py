@@ -82,15 +82,26 @@ def score_distributions(scores: Mapping[str, Sequence[float]]) -> str | None:
     return to_svg(figure)
 
 
-def means_by_group(summary: Mapping[str, Mapping[str, Any]], column: str = "by_question_type") -> str | None:
-    """Per metric: the mean and its 95% interval for each group (e.g. question type); None when no metric has two
-    groups to set side by side (one group's interval is the summary table's)."""
-    metrics = [name for name, entry in summary.items() if len(entry.get(column) or {}) > 1]
+def _plotted_groups(entry: Mapping[str, Any], column: str, min_rows: int) -> list[tuple[str, Mapping[str, Any]]]:
+    return [
+        (label, e)
+        for label, e in (entry.get(column) or {}).items()
+        if e.get("mean") is not None and int(e.get("rows_scored") or 0) >= min_rows
+    ]
+
+
+def means_by_group(
+    summary: Mapping[str, Mapping[str, Any]], column: str = "by_question_type", min_rows: int = 1
+) -> str | None:
+    """Per metric: the mean and its 95% interval for each group (e.g. question type) of at least `min_rows` scored
+    rows; None when no metric has two such groups to set side by side (one group's interval is the summary
+    table's)."""
+    metrics = [name for name, entry in summary.items() if len(_plotted_groups(entry, column, min_rows)) > 1]
     if not metrics:
         return None
     figure, axes = _figure(len(metrics), height=_PANEL_H + 0.2)
     for axis, name in zip(axes, metrics, strict=True):
-        groups = [(label, e) for label, e in summary[name][column].items() if e.get("mean") is not None]
+        groups = _plotted_groups(summary[name], column, min_rows)
         positions = np.arange(len(groups))
         for y, (_, entry) in zip(positions, groups, strict=True):
             low, high = entry.get("ci_low"), entry.get("ci_high")

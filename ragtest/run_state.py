@@ -25,9 +25,13 @@ TESTSET_FILE = "testset.jsonl"
 ANSWERS_FILE = "answers.jsonl"
 ANSWERS_PROGRESS_FILE = "answers.partial.jsonl"
 SCORES_FILE = "scores.jsonl"
+#: Rows scored so far by a distributed run, so a killed driver resumes (`ragtest.distributed.scoring`).
+SCORES_PROGRESS_FILE = "scores.partial.jsonl"
 SUMMARY_FILE = "summary.json"
 STORE_DIR = "chroma"
 CACHE_FILE = "llm_cache.sqlite"
+#: Batch mode's record of the provider batches a run submitted (`ragtest_core.llm.batch_journal`).
+BATCH_JOURNAL_FILE = "llm_batches.jsonl"
 
 
 @dataclass
@@ -96,4 +100,5 @@ def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:
         cache_path=cache_path,
         config=settings.runtime(),
         prices=load_prices(settings.prices_file),
+        batch_journal=run_dir / BATCH_JOURNAL_FILE,
     )

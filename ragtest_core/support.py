@@ -16,14 +16,23 @@ For one claim sentence against evidence sentences (texts split into sentences, c
    units only: each sentence is embedded once; no windows).
 3. base value = P(supported | evidence), a logistic model fitted on BEGIN's wow dialogues (human groundedness
    labels; `bench/calibration/fit_support.py`, coefficients and provenance in `ragtest_core/params/`):
-   z = b0 + b_window * lexical + b_any * lexical_anywhere + b_sem * semantic - b_missing * missing_weight,
+   z = b0 + b_window * lexical + b_any * lexical_anywhere + b_sem * semantic - b_missing * log(1 + missing_weight),
    then divided by the value of a verbatim quote, so that a quoted claim reads 1.0 (monotone: rankings unchanged).
-   Without vectors (no embedder), semantic counts 0: a lexical-only check is stricter, never looser.
+   Without vectors (no embedder), semantic counts 0: a lexical-only check is stricter, never looser. The missing
+   weight enters through its logarithm, so that the words a long answer paraphrases do not drive its joint support
+   to zero (it ranks BEGIN as well as the raw weight: bench/support_ablation.py).
 4. contradictions (`ragtest_core.conflicts`): each slot conflict keeps `slot_keep` of the value, each sentence
    conflict `sentence_keep[kind]`, each present-slot conflict `present_keep`. These factors are priors ("a
    contradicted claim is at most a tenth supported"), checked but not fitted.
 
-A claim is *supported* when its value reaches `SUPPORTED_AT` (0.5: even odds before the verbatim rescale).
+A claim is *supported* when its value reaches `JudgeParams.supported_at` (0.5: even odds before the verbatim rescale).
+
+Several claims taken together (an answer's statements, `joint_support`): the same model on their pooled features,
+the content-weighted shares and semantic similarity and the total weight of words found nowhere, times every claim's
+conflict factors. It reads as the support of the answer as a whole: one invented sentence among faithful ones costs
+what its words cost, not a fixed share. For one claim it is that claim's value. The model is fitted on this pooled
+form (whole BEGIN responses), which ranks human groundedness labels better than the mean or the minimum of the
+claims' values (bench/support_ablation.py).
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from ragtest_core import judge_params
 from ragtest_core.conflicts import Conflict, find_conflicts
 from ragtest_core.embeddings import Embedder
 from ragtest_core.textunits import (
@@ -57,8 +67,6 @@ from ragtest_core.textunits import (
 #: The shipped parameter files (package data), with their provenance inside.
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 SUPPORT_PARAMS_FILE = PARAMS_DIR / "support_logit.json"
-#: A claim is supported when its graded support reaches this value.
-SUPPORTED_AT = 0.5
 _FITTED = ("b0", "b_window", "b_any", "b_sem", "b_missing")
 
 VectorsFor = Callable[[list[str]], np.ndarray]
@@ -111,10 +119,14 @@ class Support:
     lexical_anywhere: float = 0.0
     missing_weight: float = 0.0
     base: float = 0.0
+    #: The claim's total content weight (0 for a claim without content words: it takes no part in `joint_support`).
+    weight: float = 0.0
+    #: The product of its conflict factors (1.0: no conflict).
+    penalty: float = 1.0
 
     @property
     def supported(self) -> bool:
-        return self.value >= SUPPORTED_AT
+        return self.value >= judge_params.PARAMS.supported_at
 
     def details(self) -> dict[str, Any]:
         """A JSON-friendly summary for a metric's details."""
@@ -206,7 +218,8 @@ def _logistic(z: float) -> float:
 
 
 def _base_value(lexical: float, anywhere: float, semantic: float, missing: float, p: SupportParams) -> float:
-    z = p.b0 + p.b_window * lexical + p.b_any * anywhere + p.b_sem * semantic - p.b_missing * missing
+    """The logistic model, divided by a verbatim quote's value (so that a quote reads 1.0)."""
+    z = p.b0 + p.b_window * lexical + p.b_any * anywhere + p.b_sem * semantic - p.b_missing * float(np.log1p(missing))
     value = _logistic(z)
     if p.verbatim_reads_one:
         value = min(1.0, value / _logistic(p.b0 + p.b_window + p.b_any + p.b_sem))
@@ -238,8 +251,9 @@ def claim_support(
     weights = _weights(c, p.key_weight)
     if not weights:
         return Support(1.0, 1.0, None)
-    if not evidence.sentences:
-        return Support(0.0, 0.0, None)
+    if not evidence.sentences:  # nothing can support it: a zero factor, so that no joint support is left either
+        total = sum(weights.values())
+        return Support(0.0, 0.0, None, missing_weight=total, weight=total, penalty=0.0)
     units = evidence.units
     question_keys = unit(question).keys if question else frozenset()
     window, lexical = _best_window(units, evidence.context_of, weights, question_keys, p)
@@ -255,8 +269,46 @@ def claim_support(
     conflicts, missing = find_conflicts(
         c, window_units, everywhere, question_keys, p.anchor_reach, p.slot_reach, p.present_keep < 1.0
     )
-    value = base * _penalty(conflicts, p)
-    return Support(value, lexical, semantic, window, tuple(conflicts), tuple(missing), anywhere, missing_weight, base)
+    penalty = _penalty(conflicts, p)
+    return Support(
+        base * penalty,
+        lexical,
+        semantic,
+        window,
+        tuple(conflicts),
+        tuple(missing),
+        anywhere,
+        missing_weight,
+        base,
+        total,
+        penalty,
+    )
+
+
+def pooled_features(found: Sequence[Support]) -> tuple[float, float, float, float] | None:
+    """(lexical, lexical_anywhere, semantic, missing_weight) of several claims taken together: the shares and the
+    semantic similarity weighted by each claim's content weight, the missing weights summed. None when no claim has
+    content words."""
+    weighted = [s for s in found if s.weight > 0]
+    total = sum(s.weight for s in weighted)
+    if not weighted or total <= 0:
+        return None
+    return (
+        sum(s.lexical * s.weight for s in weighted) / total,
+        sum(s.lexical_anywhere * s.weight for s in weighted) / total,
+        sum((s.semantic or 0.0) * s.weight for s in weighted) / total,
+        sum(s.missing_weight for s in weighted),
+    )
+
+
+def joint_support(found: Sequence[Support], params: SupportParams | None = None) -> float:
+    """The support of several claims taken together (see the module docstring); 1.0 when none has content words."""
+    pooled = pooled_features(found)
+    if pooled is None:
+        return 1.0
+    weighted = [s for s in found if s.weight > 0]
+    penalty = sum(s.penalty * s.weight for s in weighted) / sum(s.weight for s in weighted)
+    return _base_value(*pooled, params or load_params()) * penalty
 
 
 def claims_of(text: str) -> list[str]:
@@ -279,7 +331,7 @@ def support(
 
 def is_supported(claim: str, texts: Sequence[str], embedder: Embedder | None = None) -> bool:
     """Every claim sentence of `claim` (or the whole text, when it has no sentence with content) is supported by
-    `texts`: graded support >= `SUPPORTED_AT`. Lexical evidence only when `embedder` is None (stricter)."""
+    `texts`: graded support >= `JudgeParams.supported_at`. Lexical evidence only when `embedder` is None (stricter)."""
     units = claims_of(claim) or [claim]
     return all(s.supported for s in support(units, texts, embedder))
 

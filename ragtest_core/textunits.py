@@ -8,11 +8,17 @@ shape, STOPWORDS). `ragtest_core.support` and `ragtest_core.relevance` read text
 - Thousands separators are removed ("1,000" -> "1000"), number words up to twenty and the tens ("twelve",
   "thirty") and "hundred"/"thousand" become digits, ordinals up to "tenth" their number, so "two terms" and
   "2 terms" match and "second" is the ordinal 2.
-- Content words are compared on their first `STEM_PREFIX_LENGTH` characters (a truncation stemmer: "launched"
-  matches "launch"); numbers are kept whole.
+- Content words are compared on their first `stem_prefix_length` characters (`ragtest_core.judge_params`; a
+  truncation stemmer: "launched" matches "launch"); numbers are kept whole.
 - A capitalised word is a name when it is not at the start of its sentence (nor right after "a"/"an": "an American
   lawyer"), or when it starts the sentence and the next word is capitalised too ("Catherine Cortez Masto ..."), or
-  it is an acronym. Adjacent names form one span.
+  it is an acronym. Adjacent names form one span. An interjection is never a name ("Yes, The average game ...").
+- Fillers (interjections, backchannels, epistemic hedges, modals: "yeah", "ok", "lol", "I think", "might") are never
+  names. They stay content words (`JudgeParams.non_content` is empty): measured on BEGIN
+  (bench/support_ablation.py), human judges count "yeah, I agree" as content the passage does not support, and
+  treating fillers as non-content, or sentences of fillers and evaluative words ("That's true.") as no claim
+  (`JudgeParams.no_claim`), ranked worse.
+- A decade keeps one key however it is written: "1960's" and "1960s" are the same.
 """
 
 from __future__ import annotations
@@ -21,10 +27,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ragtest_core import judge_params
 from ragtest_core.text import STOPWORDS, sentences_of
-
-#: Words are compared on their first characters only (a truncation stemmer).
-STEM_PREFIX_LENGTH = 6
 
 #: Citation markers "[2]", "[1][3]", "[2, 4]", "[1-3]": references, not claims (with the space before them).
 CITATION_MARKER = re.compile(r"\s*\[\d+(?:\s*[,;–-]\s*\d+)*\]")
@@ -56,6 +60,17 @@ NUMBER_WORDS: dict[str, str] = {
 ORDINALS: dict[str, str] = {word: str(value) for value, word in enumerate(_ORDINALS.split(), 1)}
 #: Capitalised words that are not names even inside a sentence.
 _NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "mr", "mrs", "ms", "dr", "st"})
+_FILLERS = (
+    "yes yeah yep yup nope nah ok okay oh ah aha wow lol haha hah hmm hm um uh hello hi hey thanks thank agree agreed "
+    "absolutely definitely indeed exactly certainly totally sure really actually probably maybe perhaps guess think "
+    "believe know might may must shall"
+)
+_EVALUATIVE = "true right correct wrong cool nice great awesome amazing interesting funny fun good bad love like glad"
+#: Words that state no fact: interjections, backchannels, epistemic hedges, modals. Never names.
+FILLERS = frozenset(_FILLERS.split())
+#: Evaluative words ("true", "cool"): a candidate `JudgeParams.no_claim` set for the ablation.
+EVALUATIVE = frozenset(_EVALUATIVE.split())
+_DECADE = re.compile(r"^(\d+)'s$")
 _INDEFINITE = frozenset({"a", "an"})
 
 # The kinds of key token; two key tokens are rivals only when their kinds are equal.
@@ -100,12 +115,12 @@ def sentences(text: str) -> tuple[str, ...]:
 
 
 def stem(token: str) -> str:
-    return token if any(c.isdigit() for c in token) else token[:STEM_PREFIX_LENGTH]
+    return token if any(c.isdigit() for c in token) else token[: judge_params.PARAMS.stem_prefix_length]
 
 
 def _number_key(lower: str) -> str | None:
     if any(c.isdigit() for c in lower):
-        digits = lower.replace(",", "")
+        digits = _DECADE.sub(r"\1s", lower.replace(",", "").replace("’", "'"))
         return digits.split(".")[0] if _WHOLE_DECIMAL.fullmatch(digits) else digits  # "1.0" is "1"; "3.5" stays
     return NUMBER_WORDS.get(lower)
 
@@ -120,7 +135,7 @@ def _kind(word: str, lower: str, index: int, words: list[str]) -> str | None:
         return MONTH
     if lower in WEEKDAYS:
         return WEEKDAY
-    if not word[:1].isupper() or lower in STOPWORDS or lower in _NOT_NAMES or len(lower) < 2:
+    if not word[:1].isupper() or lower in STOPWORDS or lower in _NOT_NAMES or lower in FILLERS or len(lower) < 2:
         return None
     if index > 0:
         # "an American lawyer", "a British band": after an indefinite article a capitalised word describes
@@ -134,7 +149,11 @@ def _words(text: str) -> list[str]:
     return [w for piece in _WORD.findall(text) for w in _CJK_SPLIT.split(piece) if w]
 
 
-@lru_cache(maxsize=262144)
+#: Sentences whose analysis `unit` keeps (about 2 KB each: the cache stays under about 70 MB).
+UNIT_CACHE_SENTENCES = 32768
+
+
+@lru_cache(maxsize=UNIT_CACHE_SENTENCES)
 def unit(sentence: str) -> Unit:
     """The words of one sentence with content keys and typed key tokens (citation markers removed first)."""
     raw = _words(_THOUSANDS.sub("", strip_citations(sentence)))
@@ -144,7 +163,11 @@ def unit(sentence: str) -> Unit:
         lower = word.lower()
         kind = _kind(word, lower, index, raw)
         number = _number_key(lower)
-        ordinary = lower not in STOPWORDS and (len(lower) > 1 or lower.isdigit() or bool(_CJK.match(lower)))
+        ordinary = (
+            lower not in STOPWORDS
+            and lower not in judge_params.PARAMS.non_content
+            and (len(lower) > 1 or lower.isdigit() or bool(_CJK.match(lower)))
+        )
         if kind == NAME and not in_span:
             span_id += 1
         in_span = kind == NAME
@@ -165,9 +188,15 @@ def content_keys(text: str) -> frozenset[str]:
     return frozenset(k for s in sentences(strip_citations(text)) for k in unit(s).keys)
 
 
+def makes_claim(sentence: str) -> bool:
+    """Whether the sentence has a content word outside `PARAMS.no_claim` (shipped empty: any content word)."""
+    no_claim = judge_params.PARAMS.no_claim
+    return any(w.content and (w.kind is not None or w.text.lower() not in no_claim) for w in unit(sentence).words)
+
+
 def claim_sentences(text: str) -> list[str]:
-    """Sentences of `text` without citation markers, keeping those with at least one content word."""
-    return [s for s in sentences(strip_citations(text)) if unit(s).keys]
+    """Sentences of `text` without citation markers, keeping those that make a claim (`makes_claim`)."""
+    return [s for s in sentences(strip_citations(text)) if makes_claim(s)]
 
 
 def clear_caches() -> None:

@@ -7,7 +7,7 @@ sources -> chunks -> Chroma store -> contexts (root chunk + K neighbours) -> que
 from testgen.chunking import Chunk, ChunkingConfig, chunk_documents
 from testgen.contexts import DEFAULT_K_NEIGHBOURS, Context, build_contexts, draw_roots
 from testgen.critic import LLMCritic, OfflineCritic
-from testgen.files import LoadedFiles, load_files, read_files
+from testgen.files import LoadedFiles, list_files, load_files, read_file, read_files
 from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, QuestionRules
 from testgen.generator import TestsetGenerator
 from testgen.planning import plan_batch, plan_llm_calls, plan_types
@@ -16,7 +16,16 @@ from testgen.screening import DEFAULT_DEDUP_THRESHOLD
 from testgen.sources import make_document
 from testgen.stats import GenerationStats
 from testgen.stopping import StopRules
-from testgen.store import DEFAULT_COLLECTION, ChunkStore, Hit, corpus_collection
+from testgen.store import (
+    DEFAULT_COLLECTION,
+    ChunkKey,
+    ChunkStore,
+    Hit,
+    collection_for_ids,
+    corpus_collection,
+    corpus_description,
+)
+from testgen.structure import embedding_text
 from testgen.wikipedia_source import load_wikipedia, parse_topic, read_topics
 from testgen.writers import Draft, ExtractiveWriter, LLMWriter, QuestionWriter
 
@@ -28,6 +37,7 @@ __all__ = [
     "DEFAULT_MAX_WORDS",
     "QUESTION_TYPES",
     "Chunk",
+    "ChunkKey",
     "ChunkStore",
     "ChunkingConfig",
     "Context",
@@ -46,8 +56,12 @@ __all__ = [
     "TestsetGenerator",
     "build_contexts",
     "chunk_documents",
+    "collection_for_ids",
     "corpus_collection",
+    "corpus_description",
     "draw_roots",
+    "embedding_text",
+    "list_files",
     "load_files",
     "load_wikipedia",
     "make_document",
@@ -56,6 +70,7 @@ __all__ = [
     "plan_batch",
     "plan_llm_calls",
     "plan_types",
+    "read_file",
     "read_files",
     "read_topics",
 ]

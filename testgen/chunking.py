@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ragtest_core.schema import stable_id
 from ragtest_core.text import detect_language
-from testgen.structure import Section, heading_line
+from testgen.structure import Section, heading_line, sections_of
 
 FALLBACK_SEPARATORS: tuple[str, ...] = (" ", "")
 _WIKI_HEADING = re.compile(r"^\s*=+\s*(?P<title>[^=]+?)\s*=+\s*$")
@@ -172,7 +172,7 @@ def chunk_sections(document: Document, splitter: RecursiveCharacterTextSplitter)
     revision, url = meta.get("revision_id"), meta.get("url")
     language = str(meta.get("language") or detect_language(document.page_content))
     chunks: list[Chunk] = []
-    for section in meta["sections"]:
+    for section in sections_of(meta):
         for part, body in enumerate(section_pieces(section, splitter)):
             text = f"{heading_line(section.heading_path)}\n{body}"
             position = len(chunks)

@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from ragtest_core.text import detect_language, tokenize
 from testgen.chunking import Chunk
@@ -21,6 +22,22 @@ from testgen.store import ChunkStore
 DEFAULT_K_NEIGHBOURS = 2
 MAX_TEXT_OVERLAP = 0.5
 _EXTRA_CANDIDATES = 6
+
+
+class Placed(Protocol):
+    """Where a chunk sits: a `Chunk`, or a `ChunkKey` (the same without its text)."""
+
+    @property
+    def chunk_id(self) -> str: ...
+    @property
+    def doc_id(self) -> str: ...
+    @property
+    def position(self) -> int: ...
+    @property
+    def section(self) -> str | None: ...
+
+
+P = TypeVar("P", bound=Placed)
 
 
 @dataclass(frozen=True)
@@ -47,14 +64,15 @@ class Context:
         return self.blocks[number - 1] if 1 <= number <= len(self.blocks) else None
 
 
-def draw_roots(chunks: Sequence[Chunk], seed: int) -> list[Chunk]:
+def draw_roots(chunks: Sequence[P], seed: int) -> list[P]:
     """Every chunk once, in a seeded order stratified by document and, inside a document, by section.
 
     Documents take turns (round-robin); each document's turn takes its sections in turn, so a long document's
-    early roots spread over its sections instead of clustering in one.
+    early roots spread over its sections instead of clustering in one. Only ids, documents, sections and
+    positions are read: `ChunkKey`s (no texts) draw the same order as their chunks.
     """
     rng = random.Random(seed)
-    by_doc: dict[str, list[Chunk]] = {}
+    by_doc: dict[str, list[P]] = {}
     for chunk in sorted(chunks, key=lambda c: (c.doc_id, c.position, c.chunk_id)):
         by_doc.setdefault(chunk.doc_id, []).append(chunk)
     doc_ids = sorted(by_doc)
@@ -63,9 +81,9 @@ def draw_roots(chunks: Sequence[Chunk], seed: int) -> list[Chunk]:
     return _interleave(queues)
 
 
-def _by_section(chunks: list[Chunk], rng: random.Random) -> list[Chunk]:
+def _by_section(chunks: list[P], rng: random.Random) -> list[P]:
     """One document's chunks, sections taken in turn (seeded order within and across sections)."""
-    sections: dict[str, list[Chunk]] = {}
+    sections: dict[str, list[P]] = {}
     for chunk in chunks:
         sections.setdefault(chunk.section or "", []).append(chunk)
     names = sorted(sections)
@@ -78,13 +96,15 @@ def _by_section(chunks: list[Chunk], rng: random.Random) -> list[Chunk]:
     return _interleave(queues)
 
 
-def _interleave(queues: list[list[Chunk]]) -> list[Chunk]:
+def _interleave(queues: list[list[P]]) -> list[P]:
     """Round robin over the queues: the first of each, then the second of each, ..."""
-    order: list[Chunk] = []
-    while any(queues):
-        for queue in queues:
-            if queue:
-                order.append(queue.pop(0))
+    order: list[P] = []
+    active = [queue for queue in queues if queue]
+    depth = 0
+    while active:
+        order.extend(queue[depth] for queue in active)
+        depth += 1
+        active = [queue for queue in active if len(queue) > depth]
     return order
 
 

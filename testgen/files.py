@@ -1,14 +1,15 @@
 """Local files as documents, every file accounted for: loaded, or named with the reason it was not.
 
 Each supported type is read by its parser (`testgen.loaders`): Markdown, reStructuredText, notebooks, HTML and
-Word files keep their structure as sections with a heading path (`metadata["sections"]`); .txt and .pdf are
-plain text. Text files are read as UTF-8; other encodings are detected with charset-normalizer and decoded (the
-encoding is kept in the document's metadata).
+Word files keep their structure as sections with a heading path (`metadata["sections"]`, as plain JSON data that
+`testgen.structure.sections_of` reads back); .txt and .pdf are plain text. Text files are read as UTF-8; other
+encodings are detected with charset-normalizer and decoded (the encoding is kept in the document's metadata).
 
 Under a folder, every file is either loaded or skipped with its reason: an unsupported type, a binary file
 (whatever its name), text in an encoding nothing can tell, or a parse error. One broken file never stops the
 others; the command line prints each skip and the manifest lists them. Files inside hidden folders (`.git`) are
-skipped as one entry per folder.
+skipped as one entry per folder. `list_files` and `read_file` do the same one file at a time (a distributed
+ingest reads each file on its own worker).
 """
 
 from __future__ import annotations
@@ -22,8 +23,18 @@ from langchain_core.documents import Document
 from ragtest_core.errors import SourceUnavailableError
 from testgen.loaders import READERS, SkippedFile, decode_text
 from testgen.sources import make_document
+from testgen.structure import sections_record
 
-__all__ = ["READERS", "LoadedFiles", "SkippedFile", "decode_text", "load_files", "read_files"]
+__all__ = [
+    "READERS",
+    "LoadedFiles",
+    "SkippedFile",
+    "decode_text",
+    "list_files",
+    "load_files",
+    "read_file",
+    "read_files",
+]
 
 
 @dataclass
@@ -38,6 +49,12 @@ class LoadedFiles:
 
     def warnings(self) -> list[str]:
         return [f"skipped {path}: {reason}" for path, reason in self.skipped.items()]
+
+    def merge(self, other: LoadedFiles) -> None:
+        self.documents.extend(other.documents)
+        self.skipped.update(other.skipped)
+        self.loaded_types.update(other.loaded_types)
+        self.dropped_markers += other.dropped_markers
 
     def files_record(self) -> dict[str, object]:
         """The manifest's account of the files: loaded by type, skipped with reasons."""
@@ -63,30 +80,44 @@ def read_files(path: str | Path) -> LoadedFiles:
     root = Path(path)
     loaded = LoadedFiles()
     for file in _files(root, loaded):
-        reader = READERS.get(file.suffix.lower())
-        if reader is None:
-            loaded.skipped[str(file)] = f"unsupported file type {file.suffix or '(none)'!r} (supported: {supported()})"
-            continue
-        try:
-            parsed = reader(file)
-        except SkippedFile as skip:
-            loaded.skipped[str(file)] = skip.reason
-            continue
-        except Exception as exc:  # a corrupt PDF, broken JSON in a notebook, a parser error: named, not fatal
-            loaded.skipped[str(file)] = f"parse error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
-            continue
-        loaded.loaded_types[file.suffix.lower()] += 1
-        loaded.dropped_markers += parsed.dropped
-        if parsed.text.strip():
-            extra: dict[str, object] = {"encoding": parsed.encoding}
-            if parsed.sections:
-                extra["sections"] = parsed.sections
-            loaded.documents.append(
-                make_document(parsed.text.strip(), source=str(file), url=file.resolve().as_uri(), **extra)  # type: ignore[arg-type]
-            )
+        loaded.merge(read_file(file))
     if not loaded.documents and loaded.skipped:
         raise SourceUnavailableError(f"no usable text under {root}: {'; '.join(loaded.warnings())}")
     return loaded
+
+
+def read_file(file: Path) -> LoadedFiles:
+    """One listed file (see `list_files`): its document, or the reason it was skipped (unsupported type, binary,
+    unknown encoding, parse error). A distributed ingest reads each file on its own worker."""
+    loaded = LoadedFiles()
+    reader = READERS.get(file.suffix.lower())
+    if reader is None:
+        loaded.skipped[str(file)] = f"unsupported file type {file.suffix or '(none)'!r} (supported: {supported()})"
+        return loaded
+    try:
+        parsed = reader(file)
+    except SkippedFile as skip:
+        loaded.skipped[str(file)] = skip.reason
+        return loaded
+    except Exception as exc:  # a corrupt PDF, broken JSON in a notebook, a parser error: named, not fatal
+        loaded.skipped[str(file)] = f"parse error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        return loaded
+    loaded.loaded_types[file.suffix.lower()] += 1
+    loaded.dropped_markers += parsed.dropped
+    if parsed.text.strip():
+        extra: dict[str, object] = {"encoding": parsed.encoding}
+        if parsed.sections:
+            extra["sections"] = sections_record(parsed.sections)
+        loaded.documents.append(
+            make_document(parsed.text.strip(), source=str(file), url=file.resolve().as_uri(), **extra)  # type: ignore[arg-type]
+        )
+    return loaded
+
+
+def list_files(path: str | Path) -> list[Path]:
+    """Every file `read_files` would read or name under `path` (or `path` itself), sorted (hidden folders left
+    out)."""
+    return _files(Path(path), LoadedFiles())
 
 
 def load_files(path: str | Path) -> list[Document]:

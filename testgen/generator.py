@@ -7,6 +7,10 @@ type is full. A type the corpus cannot fill is topped up with other types (a war
 `strict_types`; when nothing more can be drawn, `RagtestError` names the counts.
 
 The same store contents, writer, seed (and LLM cache) give the same samples in the same order.
+
+The corpus is never read whole: roots are drawn from the store's `chunk_keys` (ids, documents, sections and
+positions, no texts), each batch's root chunks are fetched by id, and the offline writer reads a document's chunks
+when it first writes from that document.
 """
 
 from __future__ import annotations
@@ -27,8 +31,8 @@ from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution,
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
 from testgen.stopping import StopRules, advice, llm_failure
-from testgen.store import ChunkStore
-from testgen.walking import Walker, batch_sizes, missing_counts, start_walkers
+from testgen.store import ChunkKey, ChunkStore
+from testgen.walkers import Walker, batch_sizes, missing_counts, start_walkers
 from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 
 __all__ = ["TestsetGenerator", "batch_sizes", "start_walkers"]
@@ -191,20 +195,32 @@ class TestsetGenerator:
 
     # --- steps ----------------------------------------------------------------------------------------------
 
-    def _start(self, seed: int) -> tuple[list[Chunk], Screen]:
-        chunks = self.store.all_chunks()
-        if not chunks:
+    def _start(self, seed: int) -> tuple[list[ChunkKey], Screen]:
+        keys = self.store.chunk_keys()
+        if not keys:
             raise RagtestError("the chunk store is empty: add documents before generating questions")
-        prepare = getattr(self.writer, "prepare", None)
-        if callable(prepare):
-            prepare(chunks)
+        self._prepare_writer()
         self.stats = GenerationStats(
-            chunks_available=len(chunks), sources=sorted({c.source for c in chunks}), critic=self.critic.name
+            chunks_available=len(keys), sources=sorted({k.source for k in keys}), critic=self.critic.name
         )
         self._asked: dict[tuple[str, str], set[str]] = {}
         rules = QuestionRules(max_words=self.max_question_words, max_copied_words=self.max_copied_words)
         screen = Screen(rules, self.store.embedder, self.critic, self.store, self.dedup_threshold)
-        return draw_roots(chunks, seed), screen
+        return draw_roots(keys, seed), screen
+
+    def _prepare_writer(self) -> None:
+        """Let the writer learn from the corpus: document by document on demand (`use_documents`), or, for a
+        writer that only has `prepare`, from every chunk at once."""
+        use_documents = getattr(self.writer, "use_documents", None)
+        if callable(use_documents):
+            use_documents(self.store.document_chunks)
+            use_corpus = getattr(self.writer, "use_corpus", None)
+            if callable(use_corpus):  # the documentation's headings and a phrase's page count, not its texts
+                use_corpus({key.section or "" for key in self.store.chunk_keys()}, self.store.documents_containing)
+            return
+        prepare = getattr(self.writer, "prepare", None)
+        if callable(prepare):
+            prepare(self.store.all_chunks())
 
     def _targets(self, size: int) -> dict[str, int]:
         supported = getattr(self.writer, "supported_types", frozenset(QUESTION_TYPES))
@@ -217,7 +233,9 @@ class TestsetGenerator:
         self.stats.requested_types = dict(targets)
         return targets
 
-    def _top_up_exhausted(self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, Walker]) -> None:
+    def _top_up_exhausted(
+        self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, Walker[ChunkKey]]
+    ) -> None:
         """Move the missing count of types with no roots left to the open types (or fail when strict)."""
         for kind, count in missing.items():
             if walkers[kind].active:
@@ -236,12 +254,12 @@ class TestsetGenerator:
     def _plan(
         self,
         missing: dict[str, int],
-        walkers: dict[str, Walker],
+        walkers: dict[str, Walker[ChunkKey]],
         produced: Counter[str],
         tried: Counter[str],
-    ) -> list[tuple[Chunk, str]]:
+    ) -> list[tuple[ChunkKey, str]]:
         """(root, type) pairs for the next batch: more roots for types whose yield so far is low."""
-        pairs: list[tuple[Chunk, str]] = []
+        pairs: list[tuple[ChunkKey, str]] = []
         for kind in missing:
             walker = walkers[kind]
             want = batch_sizes(
@@ -252,14 +270,14 @@ class TestsetGenerator:
 
     async def _run(
         self,
-        pairs: Sequence[tuple[Chunk, str]],
-        walkers: Mapping[str, Walker],
+        pairs: Sequence[tuple[ChunkKey, str]],
+        walkers: Mapping[str, Walker[ChunkKey]],
         k_neighbours: int,
         screen: Screen,
         wanted: dict[str, int],
         reserved: Sequence[Candidate] = (),
     ) -> list[Candidate]:
-        contexts = build_contexts(self.store, [root for root, _ in pairs], k_neighbours)
+        contexts = build_contexts(self.store, self._root_chunks([key for key, _ in pairs]), k_neighbours)
         self.stats.roots_drawn += len(contexts)
         self.stats.contexts_without_neighbours += sum(1 for c in contexts if not c.neighbours)
         written = await asyncio.gather(
@@ -280,6 +298,14 @@ class TestsetGenerator:
         self.stats.candidates += len(candidates)
         return await screen.screen(candidates, wanted, reserved)
 
+    def _root_chunks(self, keys: Sequence[ChunkKey]) -> list[Chunk]:
+        """The stored chunks of this batch's roots, in order."""
+        found = {chunk.chunk_id: chunk for chunk in self.store.get([key.chunk_id for key in keys])}
+        missing = [key.chunk_id for key in keys if key.chunk_id not in found]
+        if missing:
+            raise RagtestError(f"{len(missing)} root chunk(s) left the store while generating, e.g. {missing[0]}")
+        return [found[key.chunk_id] for key in keys]
+
     def _per_context(self, asked: int | None) -> int:
         if asked is not None:
             if asked < 1:
@@ -292,7 +318,11 @@ class TestsetGenerator:
         return int(getattr(self.writer, "default_questions_per_context", 1))
 
     def _stop_barren(
-        self, walkers: Mapping[str, Walker], produced: Counter[str], tried: Counter[str], targets: Mapping[str, int]
+        self,
+        walkers: Mapping[str, Walker[ChunkKey]],
+        produced: Counter[str],
+        tried: Counter[str],
+        targets: Mapping[str, int],
     ) -> None:
         """Stop a type that gave nothing from its first `zero_yield_patience` contexts, or almost nothing from its
         first `low_yield_contexts` (the stop rules; a warning says so; its share goes to the other types)."""

@@ -8,11 +8,16 @@ One corpus, one collection: `corpus_collection` names a collection after the cor
 sources' texts, positions and so the chunk settings, and the embedding model), and `ChunkStore.for_corpus` opens
 it. Runs on other sources or settings in the same folder (or on the same Chroma server) get collections of their
 own and never see each other's chunks; a re-run on the same corpus finds its collection full and embeds nothing.
+
+Every read is paged: Chroma fails on one `get()` of more than about 32,000 records ("too many SQL variables"), so
+whole-collection reads go `PAGE_SIZE` records at a time (`iter_chunks`, `chunk_keys`) and reads by id go
+`ID_BATCH` ids at a time. `chunk_keys` gives what the generator needs to draw roots (ids, documents, sections,
+positions: no texts, no vectors), so a corpus never has to sit in memory whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +33,10 @@ from testgen.structure import EMBEDDING_FORM, embedding_text
 DEFAULT_COLLECTION = "ragtest-chunks"
 CORPUS_PREFIX = "ragtest-"
 _ADD_BATCH = 1000
+#: Records per whole-collection read (Chroma's `get()` fails from about 33,000 records at once).
+PAGE_SIZE = 5000
+#: Ids per read by id.
+ID_BATCH = 1000
 
 
 @dataclass(frozen=True)
@@ -48,19 +57,48 @@ class Hit:
         return Chunk.from_record(self.id, self.text, self.metadata)
 
 
+@dataclass(frozen=True, slots=True)
+class ChunkKey:
+    """A stored chunk without its text: what drawing roots needs (a few hundred bytes a chunk)."""
+
+    chunk_id: str
+    doc_id: str
+    source: str
+    position: int
+    section: str | None = None
+
+    @classmethod
+    def from_metadata(cls, chunk_id: str, metadata: Mapping[str, Any]) -> ChunkKey:
+        section = metadata.get("section")
+        return cls(
+            chunk_id=chunk_id,
+            doc_id=str(metadata.get("doc_id", "")),
+            source=str(metadata.get("source", "")),
+            position=int(metadata.get("position", 0)),
+            section=str(section) if section is not None else None,
+        )
+
+
 def corpus_collection(chunks: Iterable[Chunk], embedding_model: str) -> str:
     """The collection name of a corpus: a hash of its chunk ids (sources, texts, chunk settings) and the model."""
-    ids = sorted({chunk.chunk_id for chunk in chunks})
-    return CORPUS_PREFIX + stable_id(embedding_model, EMBEDDING_FORM, *ids, length=20)
+    return collection_for_ids((chunk.chunk_id for chunk in chunks), embedding_model)
 
 
-def corpus_description(chunks: Sequence[Chunk], embedding_model: str) -> dict[str, str | int]:
-    """What a corpus collection holds, as Chroma collection metadata (for people listing a shared server)."""
-    sources = sorted({chunk.source for chunk in chunks})
+def collection_for_ids(chunk_ids: Iterable[str], embedding_model: str) -> str:
+    """`corpus_collection` from the chunk ids alone (a distributed ingest knows the ids without the texts)."""
+    return CORPUS_PREFIX + stable_id(embedding_model, EMBEDDING_FORM, *sorted(set(chunk_ids)), length=20)
+
+
+def corpus_description(
+    chunks: Sequence[Chunk], embedding_model: str, sources: Iterable[str] | None = None, count: int | None = None
+) -> dict[str, str | int]:
+    """What a corpus collection holds, as Chroma collection metadata (for people listing a shared server); `sources`
+    and `count` stand in for the chunks when only those are known."""
+    names = sorted(set(sources) if sources is not None else {chunk.source for chunk in chunks})
     return {
-        "ragtest_sources": "; ".join(sources)[:1000],
-        "ragtest_documents": len(sources),
-        "ragtest_chunks": len(chunks),
+        "ragtest_sources": "; ".join(names)[:1000],
+        "ragtest_documents": len(names),
+        "ragtest_chunks": len(chunks) if count is None else count,
         "ragtest_embedding_model": embedding_model,
     }
 
@@ -138,27 +176,54 @@ class ChunkStore:
 
     def existing_ids(self, ids: Sequence[str]) -> set[str]:
         found: set[str] = set()
-        for start in range(0, len(ids), _ADD_BATCH):
-            batch = list(ids[start : start + _ADD_BATCH])
+        for start in range(0, len(ids), ID_BATCH):
+            batch = list(dict.fromkeys(ids[start : start + ID_BATCH]))
             found.update(self._collection.get(ids=batch, include=[])["ids"])
         return found
 
     def add(self, chunks: Iterable[Chunk]) -> int:
-        """Store chunks not stored yet; returns how many were embedded (0 when all were there)."""
-        unique = list({chunk.chunk_id: chunk for chunk in chunks}.values())
-        present = self.existing_ids([c.chunk_id for c in unique])
-        new = [c for c in unique if c.chunk_id not in present]
-        for start in range(0, len(new), _ADD_BATCH):
-            batch = new[start : start + _ADD_BATCH]
-            texts = [embedding_text(c.text) for c in batch]
+        """Store chunks not stored yet, `_ADD_BATCH` at a time (the input is read as a stream); returns how many were
+        embedded (0 when all were there)."""
+        seen: set[str] = set()
+        added = 0
+        batch: list[Chunk] = []
+        for chunk in chunks:
+            if chunk.chunk_id in seen:
+                continue
+            seen.add(chunk.chunk_id)
+            batch.append(chunk)
+            if len(batch) == _ADD_BATCH:
+                added += self._add_new(batch)
+                batch = []
+        return added + self._add_new(batch)
+
+    def _add_new(self, batch: Sequence[Chunk]) -> int:
+        present = self.existing_ids([c.chunk_id for c in batch])
+        new = [c for c in batch if c.chunk_id not in present]
+        if new:
+            texts = [embedding_text(c.text) for c in new]
             vectors = self.cache.embed(texts) if self.cache is not None else self.embedder.embed(texts)
-            self._collection.add(
-                ids=[c.chunk_id for c in batch],
-                documents=[c.text for c in batch],
-                embeddings=vectors.tolist(),
-                metadatas=[c.to_metadata() for c in batch],
-            )
+            self._write(new, vectors.tolist())
         return len(new)
+
+    def write_embedded(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> int:
+        """Store chunks with vectors computed elsewhere (a distributed ingest), skipping ids already stored;
+        returns how many were written. Chunk ids hash the text, document and position, so writing a chunk twice
+        writes nothing new."""
+        present = self.existing_ids([c.chunk_id for c in chunks])
+        keep = [i for i, c in enumerate(chunks) if c.chunk_id not in present]
+        self._write([chunks[i] for i in keep], [vectors[i] for i in keep])
+        return len(keep)
+
+    def _write(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
+        for start in range(0, len(chunks), _ADD_BATCH):
+            part = range(start, min(start + _ADD_BATCH, len(chunks)))
+            self._collection.add(
+                ids=[chunks[i].chunk_id for i in part],
+                documents=[chunks[i].text for i in part],
+                embeddings=[list(map(float, vectors[i])) for i in part],
+                metadatas=[chunks[i].to_metadata() for i in part],
+            )
 
     def query(self, texts: Sequence[str], k: int, where: Mapping[str, Any] | None = None) -> list[list[Hit]]:
         """The `k` nearest chunks for each text (one batched query), nearest first."""
@@ -174,8 +239,11 @@ class ChunkStore:
             return []
         if self.count() == 0 or k <= 0:
             return [[] for _ in ids]
-        result = self._collection.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
-        by_id = {i: list(map(float, e)) for i, e in zip(result["ids"], result["embeddings"], strict=True)}
+        by_id: dict[str, list[float]] = {}
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), ID_BATCH):
+            result = self._collection.get(ids=unique[start : start + ID_BATCH], include=["embeddings"])
+            by_id.update((i, list(map(float, e))) for i, e in zip(result["ids"], result["embeddings"], strict=True))
         missing = [i for i in ids if i not in by_id]
         if missing:
             raise RagtestError(f"{len(missing)} chunk(s) are not in the store, e.g. {missing[0]}")
@@ -204,18 +272,72 @@ class ChunkStore:
         """The stored chunks with these ids, in the order asked (unknown ids are left out)."""
         if not ids:
             return []
-        result = self._collection.get(ids=list(ids), include=["documents", "metadatas"])
-        by_id = {
-            i: Chunk.from_record(i, d or "", m or {})
-            for i, d, m in zip(result["ids"], result["documents"], result["metadatas"], strict=True)
-        }
+        by_id: dict[str, Chunk] = {}
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), ID_BATCH):
+            result = self._collection.get(ids=unique[start : start + ID_BATCH], include=["documents", "metadatas"])
+            by_id.update(_chunks_of(result))
         return [by_id[i] for i in ids if i in by_id]
 
+    def _pages(self, include: list[str], where: Mapping[str, Any] | None = None) -> Iterator[Mapping[str, Any]]:
+        """The collection (or the records matching `where`), `PAGE_SIZE` records a read."""
+        offset = 0
+        while True:
+            page = self._collection.get(
+                limit=PAGE_SIZE, offset=offset, include=include, where=dict(where) if where else None
+            )
+            if not page["ids"]:
+                return
+            yield page
+            offset += len(page["ids"])
+            if len(page["ids"]) < PAGE_SIZE:
+                return
+
+    def iter_chunks(self) -> Iterator[Chunk]:
+        """Every stored chunk, read page by page (in the store's order)."""
+        for page in self._pages(["documents", "metadatas"]):
+            yield from _chunks_of(page).values()
+
     def all_chunks(self) -> list[Chunk]:
-        """Every stored chunk, ordered by source, document, position and id."""
-        result = self._collection.get(include=["documents", "metadatas"])
-        chunks = [
-            Chunk.from_record(i, d or "", m or {})
-            for i, d, m in zip(result["ids"], result["documents"], result["metadatas"], strict=True)
+        """Every stored chunk, ordered by source, document, position and id (the whole corpus in memory: for small
+        stores and tests; the generator reads `chunk_keys` and fetches texts as it goes)."""
+        return sorted(self.iter_chunks(), key=lambda c: (c.source, c.doc_id, c.position, c.chunk_id))
+
+    def chunk_keys(self) -> list[ChunkKey]:
+        """Every stored chunk's id, document, source, position and section (no texts, no vectors), paged, ordered by
+        source, document, position and id."""
+        keys = [
+            ChunkKey.from_metadata(i, m or {})
+            for page in self._pages(["metadatas"])
+            for i, m in zip(page["ids"], page["metadatas"], strict=True)
         ]
-        return sorted(chunks, key=lambda c: (c.source, c.doc_id, c.position, c.chunk_id))
+        return sorted(keys, key=lambda k: (k.source, k.doc_id, k.position, k.chunk_id))
+
+    def documents_containing(self, phrase: str) -> int:
+        """How many documents have a chunk whose text holds `phrase` (case as written; Chroma's where_document
+        filter, paged over ids and metadata only)."""
+        documents: set[str] = set()
+        offset = 0
+        while True:
+            page = self._collection.get(
+                limit=PAGE_SIZE, offset=offset, include=["metadatas"], where_document={"$contains": phrase}
+            )
+            documents.update(str((m or {}).get("doc_id", "")) for m in page["metadatas"] or [])
+            offset += len(page["ids"])
+            if len(page["ids"]) < PAGE_SIZE:
+                return len(documents)
+
+    def document_chunks(self, doc_id: str) -> list[Chunk]:
+        """The stored chunks of one document, in position order (paged)."""
+        chunks = [
+            c for page in self._pages(["documents", "metadatas"], {"doc_id": doc_id}) for c in _chunks_of(page).values()
+        ]
+        return sorted(chunks, key=lambda c: (c.position, c.chunk_id))
+
+
+def _chunks_of(result: Mapping[str, Any]) -> dict[str, Chunk]:
+    """The chunks of one `get()` result, by id."""
+    return {
+        i: Chunk.from_record(i, d or "", m or {})
+        for i, d, m in zip(result["ids"], result["documents"], result["metadatas"], strict=True)
+    }

@@ -15,9 +15,9 @@ Chunk text is written in one small, fixed form that `parse_chunk` reads back:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 BlockKind = Literal["prose", "code", "item"]
 HEADING_MARK = "§ "
@@ -63,6 +63,27 @@ class Section:
 
     def has_text(self) -> bool:
         return any(block.text.strip() for block in self.blocks)
+
+
+def sections_record(sections: Sequence[Section]) -> list[dict[str, Any]]:
+    """Sections as plain JSON data, the form a document's metadata keeps them in (it travels through JSON, e.g. to
+    the workers of a distributed ingest): [{"path": [...], "blocks": [{"kind", "text", "term"}]}]."""
+    return [
+        {"path": list(s.path), "blocks": [{"kind": b.kind, "text": b.text, "term": b.term} for b in s.blocks]}
+        for s in sections
+    ]
+
+
+def sections_of(metadata: Mapping[str, Any]) -> list[Section]:
+    """The sections a document's metadata holds (`sections_record`'s form, or `Section` objects)."""
+    found: list[Section] = []
+    for item in metadata.get("sections") or []:
+        if isinstance(item, Section):
+            found.append(item)
+            continue
+        blocks = [Block(b["kind"], b["text"], b.get("term")) for b in item.get("blocks", [])]
+        found.append(Section(tuple(item.get("path", ())), blocks))
+    return found
 
 
 def sections_text(sections: Sequence[Section], untitled: str | None = None) -> str:

@@ -1,5 +1,5 @@
-"""The built-in metrics: the five RAGAS metrics, answer correctness, citations, retrieval ranks, text overlap and
-robustness."""
+"""The built-in metrics: the five RAGAS metrics, answer correctness, citations, retrieval ranks, text overlap,
+robustness and the claim-level diagnostics (RAGChecker)."""
 
 from evaluation.metrics.answer_correctness import AnswerCorrectness
 from evaluation.metrics.answer_relevancy import AnswerRelevancy, AnswerRelevancyRaw
@@ -7,6 +7,17 @@ from evaluation.metrics.citations import CitationPrecision, CitationRecall
 from evaluation.metrics.context_precision import ContextPrecision
 from evaluation.metrics.context_recall import ContextRecall
 from evaluation.metrics.context_relevance import ContextRelevance
+from evaluation.metrics.diagnostics import (
+    AnswerClaimF1,
+    AnswerClaimPrecision,
+    AnswerClaimRecall,
+    ContextClaimRecall,
+    ContextUtilization,
+    Hallucination,
+    NoiseSensitivityIrrelevant,
+    NoiseSensitivityRelevant,
+    SelfKnowledge,
+)
 from evaluation.metrics.faithfulness import Faithfulness
 from evaluation.metrics.retrieval import MRR, NDCG, HitRate
 from evaluation.metrics.robustness import NegativeRejection, NoiseRobustness
@@ -33,27 +44,45 @@ BUILTIN_METRICS = (
     SemanticSimilarity,
     NegativeRejection,
     NoiseRobustness,
+    AnswerClaimPrecision,
+    AnswerClaimRecall,
+    AnswerClaimF1,
+    ContextClaimRecall,
+    ContextUtilization,
+    NoiseSensitivityRelevant,
+    NoiseSensitivityIrrelevant,
+    Hallucination,
+    SelfKnowledge,
 )
 
 __all__ = [
     "BUILTIN_METRICS",
     "MRR",
     "NDCG",
+    "AnswerClaimF1",
+    "AnswerClaimPrecision",
+    "AnswerClaimRecall",
     "AnswerCorrectness",
     "AnswerRelevancy",
     "AnswerRelevancyRaw",
     "Bleu",
     "CitationPrecision",
     "CitationRecall",
+    "ContextClaimRecall",
     "ContextPrecision",
     "ContextRecall",
     "ContextRelevance",
+    "ContextUtilization",
     "ExactMatch",
     "Faithfulness",
+    "Hallucination",
     "HitRate",
     "NegativeRejection",
     "NoiseRobustness",
+    "NoiseSensitivityIrrelevant",
+    "NoiseSensitivityRelevant",
     "RougeL",
+    "SelfKnowledge",
     "SemanticSimilarity",
     "TokenF1",
 ]

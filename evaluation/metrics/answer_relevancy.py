@@ -21,7 +21,6 @@ from typing import ClassVar
 import numpy as np
 
 from evaluation import local_relevance
-from evaluation import thresholds as th
 from evaluation.centring import centred_similarity
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
@@ -29,8 +28,9 @@ from evaluation.metric import Metric
 from evaluation.prompts import GeneratedQuestions, question_generation_call
 from evaluation.sample import Sample
 from evaluation.scores import answer_relevancy_score
+from ragtest_core import judge_params
 from ragtest_core.llm.plan import PlannedCall
-from ragtest_core.relevance import question_parts
+from ragtest_core.relevance import question_parts, readings
 from ragtest_core.schema import ANSWER, QUESTION, MetricResult
 
 __all__ = ["AnswerRelevancy", "AnswerRelevancyRaw", "question_parts"]
@@ -50,11 +50,14 @@ class AnswerRelevancy(Metric):
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        return [sample.question or "", *judge.claims(sample.answer or "")]
+        question, claims = sample.question or "", judge.claims(sample.answer or "")
+        if not self.centred:
+            return [question, *claims]
+        return [question, *(text for claim in claims for text in readings(question, claim))]
 
     def _result(self, raw: np.ndarray, centred: np.ndarray, mean: np.ndarray | None, what: str) -> MetricResult:
         chosen = centred if self.centred and mean is not None else raw
-        result = answer_relevancy_score([max(float(v), th.ANSWER_RELEVANCY_FLOOR) for v in chosen])
+        result = answer_relevancy_score([max(float(v), judge_params.PARAMS.answer_relevancy_floor) for v in chosen])
         if result.value is None:
             return result
         raw_mean, centred_mean = float(np.clip(raw.mean(), 0, 1)), float(np.clip(centred.mean(), 0, 1))

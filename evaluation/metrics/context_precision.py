@@ -5,8 +5,8 @@ score is sum_k(precision@k * v_k) / (number of useful contexts + 1e-10). The ref
 row has none, the answer is the reference (as ragas' context precision without reference) and the reason says so.
 LLM judge: one call judges all of a row's contexts and returns one verdict per context, in rank order (RAGAS asks
 once per context; the verdicts and the formula are the same). Local judge: a context is useful when it alone
-supports a reference statement, or holds its part of a statement that the contexts support together
-(`evaluation.local_scoring`: both gold chunks of a two-chunk answer count).
+supports a reference statement, or is needed for a statement that the contexts support together (the others
+without it do not: `evaluation.local_scoring`; both gold chunks of a two-chunk answer count).
 Edge cases: no contexts -> 0.0 "no contexts retrieved"; no useful context -> 0.0 "no relevant context";
 neither ground_truth nor answer -> failed; an unanswerable row (its reference declines to answer) -> no score,
 reason "unanswerable: ...": no context can be useful for a refusal.

@@ -28,7 +28,7 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 from typing import ClassVar
 
-from evaluation.metric import JudgeFreeMetric
+from evaluation.metric import BINARY, RANK, JudgeFreeMetric
 from evaluation.metrics.gold_mapping import IDS, gold_label, map_by_text
 from evaluation.sample import Sample
 from ragtest_core.schema import CONTEXT_IDS, CONTEXTS, REFERENCE_CONTEXT_IDS, REFERENCE_CONTEXTS, MetricResult
@@ -162,6 +162,7 @@ class _RetrievalMetric(JudgeFreeMetric):
 
 class HitRate(_RetrievalMetric):
     name: ClassVar[str] = "hit_rate"
+    scale: ClassVar[str] = BINARY
 
     def reason_label(self, sample: Sample) -> str:
         return f"hit@{self.cut_off(sample)}"
@@ -173,6 +174,7 @@ class HitRate(_RetrievalMetric):
 
 class MRR(_RetrievalMetric):
     name: ClassVar[str] = "mrr"
+    scale: ClassVar[str] = RANK
 
     def reason_label(self, sample: Sample) -> str:
         return "reciprocal rank"
@@ -184,6 +186,7 @@ class MRR(_RetrievalMetric):
 
 class NDCG(_RetrievalMetric):
     name: ClassVar[str] = "ndcg"
+    scale: ClassVar[str] = RANK
 
     def reason_label(self, sample: Sample) -> str:
         return f"ndcg@{self.cut_off(sample)}"

@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
-from evaluation.metric import Metric
+from evaluation.metric import BINARY, Metric
 from evaluation.metrics.answer_correctness import AnswerCorrectness
 from evaluation.prompts import RejectionVerdict, rejection_call
 from evaluation.refusal import is_noncommittal
@@ -37,6 +37,7 @@ def is_unanswerable(sample: Sample) -> bool:
 
 class NegativeRejection(Metric):
     name: ClassVar[str] = "negative_rejection"
+    scale: ClassVar[str] = BINARY
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, QUESTION_TYPE)
 
     def precheck(self, sample: Sample) -> MetricResult | None:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
-from evaluation.metric import JudgeFreeMetric, Metric
+from evaluation.metric import BINARY, JudgeFreeMetric, Metric
 from evaluation.sample import Sample
 from ragtest_core.embeddings import Embedder
 from ragtest_core.schema import ANSWER, GROUND_TRUTH, MetricResult
@@ -111,6 +111,7 @@ class _OverlapMetric(_ReferenceMetric, JudgeFreeMetric):
 class ExactMatch(_OverlapMetric):
     name: ClassVar[str] = "exact_match"
     label: ClassVar[str] = "exact match"
+    scale: ClassVar[str] = BINARY
 
     def value(self, answer: str, reference: str) -> float:
         return exact_match(answer, reference)

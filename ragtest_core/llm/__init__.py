@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ragtest_core.llm.client import LLMClient
     from ragtest_core.llm.config import STRUCTURED_OUTPUT_MODES, LLMConfig, structured_output_mode
     from ragtest_core.llm.guard import ModelUnfitError
-    from ragtest_core.llm.limits import CALL_ORDER
+    from ragtest_core.llm.limits import CALL_ORDER, REPEAT
     from ragtest_core.llm.parsing import extract_json, parse_structured
     from ragtest_core.llm.plan import PlannedCall
     from ragtest_core.llm.scripted import ScriptedChatModel
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "CALL_ORDER": "ragtest_core.llm.limits",
+    "REPEAT": "ragtest_core.llm.limits",
     "STRUCTURED_OUTPUT_MODES": "ragtest_core.llm.config",
     "ModelUnfitError": "ragtest_core.llm.guard",
     "structured_output_mode": "ragtest_core.llm.config",
@@ -40,6 +41,7 @@ _EXPORTS = {
 
 __all__ = [
     "CALL_ORDER",
+    "REPEAT",
     "STRUCTURED_OUTPUT_MODES",
     "LLMCache",
     "LLMClient",

@@ -11,7 +11,18 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+
+class ReplyCache(Protocol):
+    """What a client needs of its reply cache: `LLMCache`, or one shared by the workers of a distributed run."""
+
+    path: Path
+
+    def get(self, key: str) -> tuple[str, dict[str, int]] | None: ...
+    def put(self, key: str, model_id: str, reply: str, usage: dict[str, int]) -> None: ...
+    def get_setting(self, model_id: str, name: str) -> str | None: ...
+    def put_setting(self, model_id: str, name: str, value: str) -> None: ...
 
 
 def cache_key(model_id: str, messages: list[dict[str, str]], params: dict[str, Any]) -> str:

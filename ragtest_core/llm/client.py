@@ -29,8 +29,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
+from ragtest_core.llm.batch import BATCH_REPLY, BatchLineFailed, BatchRunner
 from ragtest_core.llm.breaker import UnreachableBreaker, endpoint_of
-from ragtest_core.llm.cache import LLMCache, cache_key
+from ragtest_core.llm.cache import ReplyCache, cache_key
 from ragtest_core.llm.config import LLMConfig
 from ragtest_core.llm.errors import EmptyReplyError, FormatRejectedError, RefusalError, classify_error
 from ragtest_core.llm.formats import (
@@ -41,7 +42,15 @@ from ragtest_core.llm.formats import (
     native_kwargs,
 )
 from ragtest_core.llm.guard import FitnessGuard
-from ragtest_core.llm.limits import CALL_ORDER, AdaptiveConcurrency, QueueKey, RateLimits
+from ragtest_core.llm.limits import (
+    CALL_ORDER,
+    REPEAT,
+    AdaptiveConcurrency,
+    ConcurrencyLimit,
+    QueueKey,
+    RateLimits,
+    RequestLimits,
+)
 from ragtest_core.llm.loop import on_io_loop
 from ragtest_core.llm.messages import Prompt, structured_messages, to_messages, with_instructions
 from ragtest_core.llm.parsing import parse_structured, schema_instructions
@@ -67,19 +76,28 @@ class LLMClient:
         model: BaseChatModel,
         model_id: str,
         config: LLMConfig | None = None,
-        cache: LLMCache | None = None,
+        cache: ReplyCache | None = None,
         usage: UsageTracker | None = None,
+        batch: BatchRunner | None = None,
+        concurrency: ConcurrencyLimit | None = None,
+        limits: RequestLimits | None = None,
     ) -> None:
+        """`concurrency`, `limits` and `cache` shared with other clients (the workers of a distributed run keep one
+        budget) replace the client's own."""
         self.model = model
         self.model_id = model_id
         self.config = config or LLMConfig()
         self.cache = cache
         self.usage = usage or UsageTracker(model_id=model_id)
-        self.concurrency = AdaptiveConcurrency(
+        #: Batch mode: first attempts go to the provider's Batch API (`ragtest_core.llm.batch`).
+        self.batch = batch
+        self.concurrency: ConcurrencyLimit = concurrency or AdaptiveConcurrency(
             self.config.max_concurrency,
             floor=self.config.min_concurrency if self.config.adaptive else self.config.max_concurrency,
         )
-        self.limits = RateLimits.make(self.config.requests_per_second, self.config.tokens_per_minute)
+        self.limits: RequestLimits = limits or RateLimits.make(
+            self.config.requests_per_second, self.config.tokens_per_minute
+        )
         self.fatal: LLMPermanentError | None = None
         self.breaker = UnreachableBreaker(model_id, endpoint_of(model))
         self.guard = FitnessGuard(model_id)
@@ -220,6 +238,8 @@ class LLMClient:
         }
         if extra:
             params["format"] = format_key(extra)
+        if REPEAT.get():
+            params["repeat"] = REPEAT.get()
         key = cache_key(self.model_id, [message_dict(m) for m in messages], params)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             self.usage.record_cache_hit(stage)
@@ -262,7 +282,7 @@ class LLMClient:
     ) -> str:
         """Retries and the cache write run on the I/O loop: a reply is stored the moment it arrives, even while
         the stage's own loop is busy with CPU work, so a killed run loses only the calls in flight."""
-        reply, usage = await self._call_with_retries(messages, stage, max_tokens, call_kwargs, queue_key, native)
+        reply, usage = await self._call_with_retries(messages, stage, max_tokens, call_kwargs, queue_key, native, key)
         if self.cache is not None and reply.strip():  # an empty reply is a provider glitch: ask again next run
             self.cache.put(key, self.model_id, reply, usage)
         return reply
@@ -275,12 +295,15 @@ class LLMClient:
         call_kwargs: dict[str, Any],
         queue_key: QueueKey,
         native: bool,
+        key: str = "",
     ) -> tuple[str, dict[str, int]]:
         attempt = 0
         truncation_retried = False
+        batch_key = key if self.batch is not None else None  # batch mode: the first attempt goes in a batch
         while True:
             try:
-                message = await self._invoke_once(messages, stage, max_tokens, call_kwargs, queue_key)
+                batched, batch_key = batch_key, None
+                message = await self._invoke_once(messages, stage, max_tokens, call_kwargs, queue_key, batched)
                 reply = reply_text(message)
                 if refusal := message.additional_kwargs.get("refusal"):
                     self._record_usage(stage, messages, message, reply)
@@ -331,8 +354,20 @@ class LLMClient:
         max_tokens: int | None,
         call_kwargs: dict[str, Any],
         queue_key: QueueKey,
+        batch_key: str | None = None,
     ) -> AIMessage:
-        """One attempt, run on the shared I/O loop whatever loop the caller is on (see ragtest_core.llm.loop)."""
+        """One attempt, run on the shared I/O loop whatever loop the caller is on (see ragtest_core.llm.loop). With
+        `batch_key`, through a provider batch (no concurrency slot, no rate limit: the provider paces batches); a
+        line that failed is sent online at once."""
+        if batch_key is not None and self.batch is not None:
+            kwargs = dict(call_kwargs)
+            if max_tokens is not None:
+                kwargs["max_tokens"] = max_tokens
+            try:
+                return await on_io_loop(self.batch.complete(batch_key, messages, kwargs))
+            except BatchLineFailed as exc:
+                self.usage.record_batch_failure(stage)
+                logger.info("%s: batch line failed (%s); sending it online", stage, exc)
         return await on_io_loop(self._invoke_on_io_loop(messages, stage, max_tokens, call_kwargs, queue_key))
 
     async def _invoke_on_io_loop(
@@ -384,7 +419,8 @@ class LLMClient:
                 "output_tokens": estimate_tokens(reply),
             }
             estimated = True
-        self.usage.record_call(stage, usage["input_tokens"], usage["output_tokens"], estimated)
+        batched = bool(message.response_metadata.get(BATCH_REPLY))
+        self.usage.record_call(stage, usage["input_tokens"], usage["output_tokens"], estimated, batch=batched)
         return usage
 
     def _backoff(self, attempt: int, retry_after_s: float | None) -> float:

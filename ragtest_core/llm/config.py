@@ -42,3 +42,11 @@ class LLMConfig:
     #: "auto": the provider's native structured output where it has one (falling back to the schema in the
     #: prompt when the server rejects it), "native" (no fallback) or "prompt" (always the schema as text).
     structured_output: StructuredOutput = "auto"
+    #: Batch mode (`--llm-batch`): calls go through the provider's Batch API at about half the price, within its
+    #: completion window (`ragtest_core.llm.batch`); failed lines are sent online ("online") or in the next batch
+    #: first ("batch"). Polls start `batch_poll_s` apart and grow to `batch_poll_max_s`.
+    batch: bool = False
+    batch_poll_s: float = 10.0
+    batch_poll_max_s: float = 300.0
+    batch_window: str = "24h"
+    batch_retry: Literal["online", "batch"] = "online"

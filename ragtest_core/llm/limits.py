@@ -12,15 +12,39 @@ import itertools
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Protocol
 
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
 #: Where the work a call serves stands in its stage (e.g. the row index): among calls of equal priority, earlier
 #: work goes first, so a row's dependent calls follow its first ones instead of queueing behind every other row.
 CALL_ORDER: ContextVar[int] = ContextVar("ragtest_call_order", default=0)
+#: Which repeat of a judgement a call serves (`--repeats N`): repeat r > 0 is a call of its own, with its own cache
+#: entry, so the N repeats really ask the model N times (and a re-run of the same command repeats no paid call).
+REPEAT: ContextVar[int] = ContextVar("ragtest_repeat", default=0)
 
 #: Sort key of a waiting call: (-priority, order); ties go first come, first served.
 QueueKey = tuple[int, int]
+
+
+class ConcurrencyLimit(Protocol):
+    """What a client needs of its limit on calls in flight: `AdaptiveConcurrency`, or one shared by the workers of
+    a distributed run (one budget, however many processes send)."""
+
+    limit: float
+    lowest: float
+    cuts: int
+
+    async def acquire(self, key: QueueKey = (0, 0)) -> int: ...
+    async def release(self) -> None: ...
+    def on_success(self) -> None: ...
+    def on_rate_limited(self, epoch: int, retry_after_s: float | None = None) -> None: ...
+
+
+class RequestLimits(Protocol):
+    """What a client needs of its rate limits: `RateLimits`, or shared ones."""
+
+    async def acquire(self, prompt_tokens: int) -> None: ...
 
 
 class AdaptiveConcurrency:

@@ -8,8 +8,12 @@ from pathlib import Path
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from ragtest_core.errors import RagtestError
-from ragtest_core.llm.cache import LLMCache
+from ragtest_core.llm.batch import BatchRunner, BatchSettings
+from ragtest_core.llm.batch_journal import BATCH_JOURNAL_FILE, BatchJournal
+from ragtest_core.llm.batch_openai import OpenAIBatches
+from ragtest_core.llm.cache import LLMCache, ReplyCache
 from ragtest_core.llm.client import LLMClient, LLMConfig
+from ragtest_core.llm.limits import ConcurrencyLimit, RequestLimits
 from ragtest_core.llm.usage import UsageTracker
 
 DEFAULT_BASE_URL_MODEL = "default"
@@ -100,13 +104,43 @@ def build_client(
     config: LLMConfig | None = None,
     model: BaseChatModel | None = None,
     prices: dict[str, tuple[float, float]] | None = None,
+    batch_journal: str | Path | None = None,
+    cache: ReplyCache | None = None,
+    concurrency: ConcurrencyLimit | None = None,
+    limits: RequestLimits | None = None,
 ) -> LLMClient | None:
-    """The run's LLMClient, or None when no LLM is configured (the offline defaults then apply)."""
+    """The run's LLMClient, or None when no LLM is configured (the offline defaults then apply). With
+    `config.batch`, calls go through the provider's Batch API, recorded in `batch_journal` (the run folder's
+    `llm_batches.jsonl` by default: ./llm_batches.jsonl). `cache` (instead of `cache_path`), `concurrency` and
+    `limits`: ones shared with other clients (see `LLMClient`)."""
     if model is None and not spec and not base_url:
         return None
     config = config or LLMConfig()
     chat_model = model if model is not None else make_chat_model(spec, base_url, config)
-    model_id = model_identity(spec, base_url) or getattr(chat_model, "model_name", type(chat_model).__name__)
-    cache = LLMCache(cache_path) if cache_path is not None else None
-    usage = UsageTracker(model_id=str(model_id)) if prices is None else UsageTracker(str(model_id), prices=prices)
-    return LLMClient(chat_model, model_id=str(model_id), config=config, cache=cache, usage=usage)
+    model_id = str(model_identity(spec, base_url) or getattr(chat_model, "model_name", type(chat_model).__name__))
+    if cache_path is not None:
+        cache = LLMCache(cache_path)
+    usage = UsageTracker(model_id=model_id) if prices is None else UsageTracker(model_id, prices=prices)
+    batch = None
+    if config.batch:
+        journal = BatchJournal(Path(batch_journal or BATCH_JOURNAL_FILE))
+        batch = BatchRunner(OpenAIBatches(chat_model), journal, batch_settings(config), cache, model_id)
+    return LLMClient(
+        chat_model,
+        model_id=model_id,
+        config=config,
+        cache=cache,
+        usage=usage,
+        batch=batch,
+        concurrency=concurrency,
+        limits=limits,
+    )
+
+
+def batch_settings(config: LLMConfig) -> BatchSettings:
+    return BatchSettings(
+        poll_s=config.batch_poll_s,
+        poll_max_s=config.batch_poll_max_s,
+        window=config.batch_window,
+        retry=config.batch_retry,
+    )

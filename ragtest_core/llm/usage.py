@@ -24,6 +24,8 @@ DEFAULT_PRICES: dict[str, tuple[float, float]] = {
     "claude-sonnet-4": (3.00, 15.00),
 }
 PRICES_ENV = "RAGTEST_PRICES"
+#: What a provider's Batch API charges, as a share of its online price (OpenAI and Anthropic: half).
+BATCH_PRICE_FACTOR = 0.5
 
 
 def estimate_tokens(text: str) -> int:
@@ -79,6 +81,12 @@ class StageUsage:
     input_tokens: int = 0
     output_tokens: int = 0
     estimated_calls: int = 0
+    #: Calls answered through a provider batch, and their tokens (part of the totals above, priced at the batch rate).
+    batch_calls: int = 0
+    batch_input_tokens: int = 0
+    batch_output_tokens: int = 0
+    #: Batch lines that failed (each then made online, or in a later batch).
+    batch_failed_lines: int = 0
 
     def add(self, other: StageUsage) -> None:
         for item in fields(self):
@@ -156,10 +164,28 @@ class UsageTracker:
         for listener in list(self.listeners):
             listener()
 
-    def record_call(self, stage: str, input_tokens: int, output_tokens: int, estimated: bool) -> None:
+    def record_call(
+        self, stage: str, input_tokens: int, output_tokens: int, estimated: bool, batch: bool = False
+    ) -> None:
         self._update(
-            stage, calls=1, input_tokens=input_tokens, output_tokens=output_tokens, estimated_calls=int(estimated)
+            stage,
+            calls=1,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            estimated_calls=int(estimated),
+            batch_calls=int(batch),
+            batch_input_tokens=input_tokens if batch else 0,
+            batch_output_tokens=output_tokens if batch else 0,
         )
+
+    def merge(self, stages: Mapping[str, Mapping[str, int]]) -> None:
+        """Add counts recorded elsewhere (the workers of a distributed run), per call label, to this tracker (and
+        to its current phase)."""
+        for stage, counts in stages.items():
+            self._update(stage, **{name: int(value) for name, value in counts.items()})
+
+    def record_batch_failure(self, stage: str) -> None:
+        self._update(stage, batch_failed_lines=1)
 
     def record_request(self, started: float, ended: float) -> None:
         """One request's time in flight (time.monotonic() values), for utilisation."""
@@ -197,10 +223,14 @@ class UsageTracker:
         return metrics
 
     def cost_usd(self, usage: StageUsage) -> float | None:
+        """The price of `usage`: online tokens at the table's price, batch tokens at `BATCH_PRICE_FACTOR` of it."""
         price = self._price()
         if price is None:
             return None
-        return (usage.input_tokens * price[0] + usage.output_tokens * price[1]) / 1_000_000
+        online = (usage.input_tokens - usage.batch_input_tokens) * price[0]
+        online += (usage.output_tokens - usage.batch_output_tokens) * price[1]
+        batch = (usage.batch_input_tokens * price[0] + usage.batch_output_tokens * price[1]) * BATCH_PRICE_FACTOR
+        return (online + batch) / 1_000_000
 
     def _price(self) -> tuple[float, float] | None:
         name = self.model_id.rsplit("#", 1)[-1]  # an OpenAI-compatible server's model, after its URL
@@ -221,6 +251,7 @@ class UsageTracker:
         return {
             "model": self.model_id,
             "price_per_million": list(price) if (price := self._price()) else None,
+            "batch_price_factor": BATCH_PRICE_FACTOR,
             "stages": {name: self._priced(u) for name, u in sorted(self.stages.items())},
             "phases": {
                 name: {**self._priced(self.phases.get(name, StageUsage())), **self._timed(name)}
@@ -247,5 +278,13 @@ class UsageTracker:
                 f" in={usage['input_tokens']:<8} out={usage['output_tokens']:<7}"
                 f" cost={'n/a' if cost is None else f'${cost:.4f}'}"
                 + ("" if utilisation is None else f" utilisation={utilisation:.2f}")
+            )
+        total = data["total"]
+        if total["batch_calls"] or total["batch_failed_lines"]:
+            online = self.cost_usd(StageUsage(input_tokens=total["input_tokens"], output_tokens=total["output_tokens"]))
+            lines.append(
+                f"  batch: {total['batch_calls']} of {total['calls']} calls through the provider's Batch API at the "
+                f"batch price ({BATCH_PRICE_FACTOR:.0%} of online); {total['batch_failed_lines']} failed line(s) "
+                "sent again" + ("" if online is None else f"; the same calls online would cost ${online:.4f}")
             )
         return "\n".join(lines)

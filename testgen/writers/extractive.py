@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 
 from ragtest_core.text import split_sentences
 from testgen.chunking import Chunk
@@ -55,6 +55,20 @@ POINTS_ELSEWHERE = re.compile(
 
 #: A subject with no name or code that this many pages of the docs use is ambiguous without its section.
 AMBIGUOUS_PAGES = 3
+#: Documents whose casing a writer keeps when it reads documents on demand (`use_documents`).
+CASING_DOCUMENTS = 64
+
+
+def _casing(chunks: Iterable[Chunk]) -> Casing:
+    """A document's casing from its prose only: headings are title-cased, and code (blocks and inline) is not
+    evidence of how a word is cased in a sentence."""
+    parts = []
+    for chunk in chunks:
+        text = chunk.text
+        if chunk.heading_path is not None:
+            text = re.sub(r"`[^`]*`", "·", "\n".join(prose_lines(chunk.text)))
+        parts.append(text)
+    return Casing("\n".join(parts))
 
 
 def _path(chunk: Chunk) -> list[str]:
@@ -78,6 +92,9 @@ class ExtractiveWriter:
         self._doc_facts: dict[str, list[DocFact]] = {}
         self._headings: set[str] = set()
         self._doc_prose: list[str] = []
+        self._count_pages: Callable[[str], int] | None = None
+        self._fetch: Callable[[str], Sequence[Chunk]] | None = None
+        self._fetched: OrderedDict[str, Casing] = OrderedDict()
 
     @property
     def stats(self) -> Counter[str]:
@@ -85,20 +102,48 @@ class ExtractiveWriter:
         return self._stats
 
     def prepare(self, chunks: Sequence[Chunk]) -> None:
-        """Learn each document's casing (which capitalised words are names) from all of its chunks."""
-        texts: dict[str, list[str]] = {}
-        for chunk in chunks:  # prose only: headings are title-cased and code is not English
-            text = chunk.text
-            if chunk.heading_path is not None:  # inline code is no evidence of how a word is cased in prose
-                text = re.sub(r"`[^`]*`", "·", "\n".join(prose_lines(chunk.text)))
-            texts.setdefault(chunk.doc_id, []).append(text)
-        self._casing = {doc_id: Casing("\n".join(parts)) for doc_id, parts in texts.items()}
+        """Learn each document's casing (which capitalised words are names) from all of its chunks, the headings
+        of the documentation and how many of its pages use a phrase."""
+        texts: dict[str, list[Chunk]] = {}
+        for chunk in chunks:
+            texts.setdefault(chunk.doc_id, []).append(chunk)
+        self._casing = {doc_id: _casing(parts) for doc_id, parts in texts.items()}
         self._headings = {part.lower() for chunk in chunks if chunk.heading_path is not None for part in _path(chunk)}
         prose: dict[str, list[str]] = {}
         for chunk in chunks:
             if chunk.heading_path is not None:
                 prose.setdefault(chunk.doc_id, []).append(" ".join(prose_lines(chunk.text)).lower())
         self._doc_prose = [" ".join(parts) for parts in prose.values()]
+
+    def use_documents(self, fetch: Callable[[str], Sequence[Chunk]]) -> None:
+        """Learn a document's casing when one of its chunks is first written from: `fetch(doc_id)` gives the
+        document's chunks in position order (the store's `document_chunks`). The same casing as `prepare` gives,
+        without the whole corpus in memory; the last `CASING_DOCUMENTS` documents' casings are kept."""
+        self._casing = {}
+        self._fetch = fetch
+        self._fetched.clear()
+
+    def use_corpus(self, headings: Iterable[str], count_pages: Callable[[str], int]) -> None:
+        """What `prepare` learns about documentation from the whole corpus, without reading it: its headings (the
+        store's chunk keys name each chunk's section) and `count_pages(phrase)`, how many documents use a phrase
+        (the store's `documents_containing`)."""
+        self._headings = {heading.lower() for heading in headings if heading}
+        self._count_pages = count_pages
+
+    def _casing_of(self, chunk: Chunk) -> Casing:
+        known = self._casing.get(chunk.doc_id)
+        if known is not None:
+            return known
+        if self._fetch is None:
+            return Casing(chunk.text)
+        casing = self._fetched.get(chunk.doc_id)
+        if casing is None:
+            casing = _casing(self._fetch(chunk.doc_id)) if chunk.doc_id else Casing(chunk.text)
+            self._fetched[chunk.doc_id] = casing
+            while len(self._fetched) > CASING_DOCUMENTS:
+                self._fetched.popitem(last=False)
+        self._fetched.move_to_end(chunk.doc_id)
+        return casing
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         return self.write_sync(context, n, question_type)
@@ -128,7 +173,7 @@ class ExtractiveWriter:
         if chunk.heading_path is None or chunk.language != "en":
             return []
         if chunk.chunk_id not in self._doc_facts:
-            casing = self._casing.get(chunk.doc_id) or Casing(chunk.text)
+            casing = self._casing_of(chunk)
             kept: dict[str, DocFact] = {}
             for fact in doc_facts(chunk.text, casing, self.max_words, opening=chunk.section_part == 0):
                 self._stats[f"strategy_{fact.strategy}_drafted"] += 1
@@ -211,7 +256,7 @@ class ExtractiveWriter:
     def facts(self, chunk: Chunk) -> list[Fact]:
         """The turned sentences of one chunk, in text order (block number 0: not yet placed)."""
         language = chunk.language
-        casing = self._casing.get(chunk.doc_id) or Casing(chunk.text)
+        casing = self._casing_of(chunk)
         topic = topic_of(chunk.source) if language == "en" and chunk.heading_path is None else None
         found: list[Fact] = []
         about_topic = False
@@ -269,6 +314,8 @@ class ExtractiveWriter:
         return "ambiguous_subject" if self._pages_using(match.group(1)) >= AMBIGUOUS_PAGES else None
 
     def _pages_using(self, phrase: str) -> int:
+        if self._count_pages is not None:
+            return self._count_pages(f" {phrase} ")
         return sum(1 for text in self._doc_prose if f" {phrase} " in f" {text} ")
 
     def _specific_in_docs(self, turned: Turned) -> bool:

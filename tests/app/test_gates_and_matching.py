@@ -27,7 +27,8 @@ def test_parse_rules() -> None:
         GateRule("faithfulness", 0.8),
         GateRule("ndcg@10", 0.5),
     ]
-    for bad in ("faithfulness>0.1", "faithfulness", ""):
+    assert parse_fail_if("hallucination>0.02") == [GateRule("hallucination", 0.02, ">")]
+    for bad in ("faithfulness=0.1", "faithfulness", ""):
         with pytest.raises(RagtestError):
             parse_fail_if(bad)
 
@@ -145,3 +146,14 @@ def test_run_folders_are_found_whatever_the_scored_file_is_called(
     (tmp_path / "v2" / "other.summary.json").write_text(json.dumps(summary))
     with pytest.raises(RagtestError, match="holds 2 scored datasets"):
         locate_scored(tmp_path / "v2")
+
+
+def test_rules_for_metrics_where_lower_is_better() -> None:
+    [rise] = parse_fail_if("hallucination>0.02")
+    assert rise.upward and rise.op == ">"
+    [ceiling] = parse_fail_under("hallucination<=0.1")
+    summary = {"hallucination": {"mean": 0.3, "ci_low": 0.2, "ci_high": 0.4, "rows_scored": 30}}
+    [result] = check_fail_under(summary, [ceiling])
+    assert not result.passed and "significantly above 0.1" in result.message
+    [result] = check_fail_under(summary, parse_fail_under("hallucination<=0.3"))
+    assert result.passed

@@ -107,7 +107,13 @@ def test_environment_variables_are_declared_and_explicit_values_win(monkeypatch:
     monkeypatch.setenv("RAGTEST_OFFLINE", "0")
     assert ragtest.make_config().sources.offline is False
     declared = {s.opt.env for s in iter_settings(RunConfig) if s.opt.env}
-    assert declared == {"RAGTEST_WIKI_CACHE", "RAGTEST_OFFLINE", "RAGTEST_CACHE_DIR", "RAGTEST_PRICES"}
+    assert declared == {
+        "RAGTEST_WIKI_CACHE",
+        "RAGTEST_OFFLINE",
+        "RAGTEST_CACHE_DIR",
+        "RAGTEST_PRICES",
+        "RAGTEST_RAY_ADDRESS",
+    }
 
 
 def test_make_config_names_unknown_keywords_and_invalid_values() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -83,3 +84,37 @@ def non_white_share(png: Path) -> float:
 
     image = matplotlib.image.imread(str(png))[..., :3]
     return float(np.mean(np.any(image < 0.95, axis=-1)))
+
+
+_CSP = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>')
+_PROBE = (
+    "<script>window.addEventListener('load', () => {{ const b = document.body;"
+    " b.setAttribute('data-height', document.documentElement.scrollHeight);"
+    " b.setAttribute('data-tops', JSON.stringify({ids}.map(i => document.getElementById(i)?.offsetTop ?? -1)));"
+    " b.setAttribute('data-open', [...document.querySelectorAll('details[open]')].map(d => d.id).join(' ')); }});"
+    "</script>"
+)
+
+
+def layout(
+    browser: str, page: Path, profile: Path, ids: tuple[str, ...] = (), fragment: str = "", width: int = 1400
+) -> dict[str, object]:
+    """The page's height in CSS pixels at `width`, the top of each element of `ids`, and the ids of the open
+    <details> (after navigating to `#fragment`), measured on a copy of the page with a script added (the page's own
+    CSP allows none; the copy is for measuring only)."""
+    html = _CSP.sub("", page.read_text(encoding="utf-8"))
+    probe = page.with_name(f"{page.stem}.probe.html")
+    probe.write_text(html.replace("</body>", _PROBE.format(ids=json.dumps(list(ids))) + "</body>"), encoding="utf-8")
+    try:
+        uri = probe.as_uri() + (f"#{fragment}" if fragment else "")
+        dom = _run(browser, profile, f"--window-size={width},1000", "--virtual-time-budget=2000", "--dump-dom", uri)
+    finally:
+        probe.unlink()
+    body = re.search(r"<body[^>]*>", dom.stdout)
+    assert body is not None, dom.stderr[-2000:]
+    attributes = dict(re.findall(r'data-(\w+)="([^"]*)"', body.group(0)))
+    return {
+        "height": int(attributes["height"]),
+        "tops": dict(zip(ids, json.loads(attributes["tops"].replace("&quot;", '"')), strict=True)),
+        "open": attributes.get("open", "").split(),
+    }

@@ -59,3 +59,14 @@ def test_breakdown_by_label() -> None:
     groups = paired_breakdown([1.0, 1.0, 0.0], [0.0, 1.0, 1.0], ["simple", None, "simple"])
     assert list(groups) == ["(none)", "simple"]
     assert groups["simple"].wins == 1 and groups["simple"].losses == 1 and groups["(none)"].ties == 1
+
+
+def test_a_drop_is_better_for_a_metric_where_lower_is_better() -> None:
+    from evaluation.compare_stats import paired_stats
+    from evaluation.registry import higher_is_better
+
+    base, new = [0.6] * 12, [0.1] * 12  # hallucination fell on every row
+    assert not higher_is_better("hallucination") and higher_is_better("faithfulness")
+    turned = paired_stats(base, new, higher_is_better=False)
+    assert turned.verdict == "better" and turned.wins == 12 and turned.losses == 0
+    assert paired_stats(base, new).verdict == "worse"

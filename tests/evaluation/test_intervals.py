@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from evaluation.coverage_sim import SCENARIOS, coverage
-from evaluation.intervals import ALL_EQUAL, EXPANDED, WILSON, difference_ci, expanded_level, mean_ci
+from evaluation.intervals import ALL_EQUAL, EXPANDED, WILSON, difference_ci, expanded_level, mean_ci, mean_cis
 
 REPEATS = 400
 
@@ -54,3 +54,10 @@ def test_the_rule_beats_bca_where_bca_fails() -> None:
     bca = coverage(scenario, "bca", n=15, repeats=REPEATS, seed=15)
     ours = coverage(scenario, "ragtest", n=15, repeats=REPEATS, seed=15)
     assert bca.coverage < 0.75 < 0.88 < ours.coverage
+
+
+def test_batched_intervals_equal_one_at_a_time() -> None:
+    """The report computes hundreds of group intervals in batches of one length: the same numbers as mean_ci."""
+    rng = np.random.default_rng(4)
+    samples = [rng.random(n).tolist() for n in (3, 5, 3, 7, 5)] + [[0.0, 1.0, 1.0], [1.0] * 4, [0.5]]
+    assert mean_cis(samples) == [mean_ci(sample) for sample in samples]

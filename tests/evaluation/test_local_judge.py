@@ -139,13 +139,42 @@ def test_judge_settings_name_every_parameter_and_shipped_file() -> None:
 
     local = judge_settings("local")
     settings = local["settings"]
-    assert settings["files"] == {
+    local_part = settings["local"]
+    assert local_part["files"] == {
         p.name: sha256_of(p) for p in (SUPPORT_PARAMS_FILE, CENTRING_MEAN_FILE, ANSWER_MAP_FILE)
     }
-    assert settings["support"]["b0"] < 0 < settings["support"]["b_sem"] and settings["supported_at"] == 0.5
-    assert settings["embedding_model"] == "all-MiniLM-L6-v2" and settings["calibrated_for_this_mean"]
-    assert "evaluation.local_scoring" in settings["constants"]
+    assert local_part["support"]["b0"] < 0 < local_part["support"]["b_sem"]
+    assert settings["params"]["supported_at"] == 0.5 and settings["params"]["own_share"] == 0.25
+    assert settings["embedding_model"] == "all-MiniLM-L6-v2" and local_part["calibrated_for_this_mean"]
     assert judge_settings("local") == local  # deterministic
     other = judge_settings("local", LocalJudgeSettings(centring_source="my corpus"))
-    assert other["fingerprint"] != local["fingerprint"] and not other["settings"]["calibrated_for_this_mean"]
+    assert other["fingerprint"] != local["fingerprint"] and not other["settings"]["local"]["calibrated_for_this_mean"]
     assert judge_settings("llm")["fingerprint"] != local["fingerprint"]
+
+
+def test_judge_settings_follow_the_word_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The filler list decides which capitalised words are names: changing it changes the fingerprint, so runs
+    scored before and after are never compared as alike."""
+    from evaluation import judge_settings
+    from ragtest_core import textunits
+
+    before = judge_settings("local")
+    assert "yeah" in before["settings"]["word_lists"]["fillers"]
+    monkeypatch.setattr(textunits, "FILLERS", textunits.FILLERS - {"yeah"})
+    assert judge_settings("local")["fingerprint"] != before["fingerprint"]
+
+
+def test_the_fingerprint_follows_every_parameter_of_the_one_settings_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from evaluation import judge_settings
+    from ragtest_core import judge_params
+
+    before = judge_settings("local")["fingerprint"]
+    for field in dataclasses.fields(judge_params.JudgeParams):
+        value = getattr(judge_params.PARAMS, field.name)
+        changed = value | {"x"} if isinstance(value, frozenset) else value + 1
+        monkeypatch.setattr(judge_params, "PARAMS", dataclasses.replace(judge_params.PARAMS, **{field.name: changed}))
+        assert judge_settings("local")["fingerprint"] != before, field.name
+        monkeypatch.undo()
+    assert judge_settings("local")["fingerprint"] == before

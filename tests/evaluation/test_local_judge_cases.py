@@ -131,3 +131,38 @@ def test_answer_relevancy_reads_like_what_it_is(embedder: Embedder) -> None:
     }
     half = score([compound], ["answer_relevancy"], embedder).loc[0, "answer_relevancy"]
     assert half <= 0.5 + 1e-9  # one of two question parts answered (no date)
+
+
+def test_a_complete_answer_sentence_reads_above_a_fragment(embedder: Embedder) -> None:
+    question = "Who created Hug?"
+    complete = [
+        "Hug was created by Timothy Crosley.",
+        "Timothy Crosley created Hug, a Python framework for building APIs.",
+        "The Hug framework, which makes developing Python-driven APIs as simple as possible, was created by "
+        "Timothy Crosley.",
+    ]
+    fragments = ["Timothy Crosley - Hug creator (ref)", "Timothy Crosley", "created by Timothy Crosley"]
+    rows = [{"question": question, "answer": a} for a in complete + fragments]
+    result = evaluate_dataset(pd.DataFrame(rows), ["answer_relevancy"], embedder=embedder, show_progress=False)
+    values = result.frame["answer_relevancy"].tolist()
+    assert min(values[: len(complete)]) > max(values[len(complete) :])
+    assert min(values[: len(complete)]) >= 0.9  # a complete, correct answer reads high
+    # the appositive is not held against the answer: it is read without it too
+    assert result.results[1]["answer_relevancy"].details["best_reading"] == "Timothy Crosley created Hug"
+
+
+def test_yes_no_and_where_questions_are_addressed(embedder: Embedder) -> None:
+    rows = [
+        {
+            "question": "Is there a dollar amount that, when adding Massachusetts Sales Tax, precisely equals $200?",
+            "answer": "No, there is not a dollar amount that, when adding Massachusetts Sales Tax, precisely "
+            "equals $200.",
+        },
+        {
+            "question": "Where to request ACH Direct DEBIT of funds from my own personal bank account?",
+            "answer": "The best place to request ACH Direct DEBIT of funds from your own personal bank account is at "
+            "your own bank.",
+        },
+    ]
+    frame = score(rows, ["answer_relevancy"], embedder)
+    assert frame["answer_relevancy"].min() >= 0.8  # a side taken; a place that is no name

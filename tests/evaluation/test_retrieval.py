@@ -125,3 +125,13 @@ def test_metrics_all_scores_every_metric_the_columns_allow() -> None:
     assert {"hit_rate", "mrr", "ndcg", "exact_match", "token_f1", "rouge_l", "bleu"} <= set(result.metric_names)
     assert "faithfulness" in result.skipped and "contexts" in result.skipped["faithfulness"]
     assert result.frame.loc[0, "exact_match"] == 1.0
+
+
+def test_each_metric_declares_its_scale() -> None:
+    """The report lists every miss of a 0/1 metric, misses then lower hits of a rank metric."""
+    from evaluation.metric import BINARY, GRADED, RANK
+    from evaluation.registry import metric_scale
+
+    assert [metric_scale(n) for n in ("hit_rate", "hit_rate@10", "exact_match", "negative_rejection")] == [BINARY] * 4
+    assert [metric_scale(n) for n in ("mrr", "ndcg@3")] == [RANK, RANK]
+    assert metric_scale("faithfulness") == GRADED and metric_scale("not_a_metric") is None

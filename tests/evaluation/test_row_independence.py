@@ -24,6 +24,15 @@ LOCAL_METRICS = [
     "answer_correctness",
     "citation_recall",
     "citation_precision",
+    "answer_claim_precision",
+    "answer_claim_recall",
+    "answer_claim_f1",
+    "context_claim_recall",
+    "context_utilization",
+    "noise_sensitivity_relevant",
+    "noise_sensitivity_irrelevant",
+    "hallucination",
+    "self_knowledge",
 ]
 TOLERANCE = 1e-6
 

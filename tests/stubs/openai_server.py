@@ -26,7 +26,9 @@ Native structured output: a request with `response_format` {"type": "json_schema
 is answered like any other, its reply checked against the schema (`request.schema_errors`: what a constrained
 decoder would have prevented; empty when the reply conforms), and the schema's tokens counted as prompt tokens, as
 providers bill them. `reject_response_format=True` answers such requests with the 400 that servers without
-structured output send, so clients must fall back to the schema in the prompt. The `openai_server` pytest fixture
+structured output send, so clients must fall back to the schema in the prompt. The files and batches endpoints of
+the Batch API are `server.batch` (`tests.stubs.openai_batches`): batches complete `batch_delay_s` after creation,
+and lines picked by `batch_fail_lines(custom_id)` fail once. The `openai_server` pytest fixture
 (import it into a conftest) stops the server at teardown; every server stops itself after `lifetime_s`.
 """
 
@@ -44,6 +46,7 @@ from typing import Any, Literal, cast
 
 import pytest
 
+from tests.stubs.openai_batches import BatchEndpoints
 from tests.stubs.openai_wire import (
     FAULT_KINDS,
     Fault,
@@ -93,6 +96,8 @@ class OpenAIStubServer:
         rate_limit_rps: float | None = None,
         fault_when: Callable[[StubRequest], FaultKind | None] | None = None,
         reject_response_format: bool = False,
+        batch_delay_s: float = 0.5,
+        batch_fail_lines: Callable[[str], bool] | None = None,
     ) -> None:
         self.default_reply = default_reply
         self.responder = responder
@@ -108,6 +113,7 @@ class OpenAIStubServer:
         self.fault_when = fault_when
         self.reject_response_format = reject_response_format
         self.window = RequestWindow(rate_limit_rps) if rate_limit_rps else None
+        self.batch = BatchEndpoints(self, delay_s=batch_delay_s, fail_lines=batch_fail_lines)
         self._sent: dict[str, int] = {}  # messages digest -> times sent (for fault_key="content")
         self.requests: list[StubRequest] = []
         self.in_flight = 0
@@ -298,6 +304,13 @@ class _Handler(BaseHTTPRequestHandler):
             if self.path.rstrip("/").endswith("/models"):
                 data = [{"id": self.stub.model, "object": "model", "created": 0, "owned_by": "ragtest-stub"}]
                 self._send_json(request, 200, {"object": "list", "data": data})
+            elif self.stub.batch.handles(self.path):
+                status, payload = self.stub.batch.get(self.path)
+                if isinstance(payload, bytes):
+                    request.status = status
+                    self._send_raw(status, payload, content_type="application/octet-stream")
+                else:
+                    self._send_json(request, status, payload)
             else:
                 self._send_json(request, 404, error_body(f"no route GET {self.path}", "invalid_request_error", None))
         finally:
@@ -313,9 +326,12 @@ class _Handler(BaseHTTPRequestHandler):
         request = self._record(body)
         try:
             faults = self.stub._register(request)
-            self._answer_chat(request, faults) if request.index >= 0 else self._send_json(
-                request, 404, error_body(f"no route POST {self.path}", "invalid_request_error", None)
-            )
+            if request.index >= 0:
+                self._answer_chat(request, faults)
+            elif self.stub.batch.handles(self.path):
+                self._send_json(request, *self.stub.batch.post(self.path, self.headers.get("Content-Type", ""), raw))
+            else:
+                self._send_json(request, 404, error_body(f"no route POST {self.path}", "invalid_request_error", None))
         finally:
             self.stub._done(request)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from testgen import chunk_documents, read_files
-from testgen.structure import parse_chunk
+from testgen.structure import parse_chunk, sections_of
 from tests.testgen.test_files_and_chunking import make_pdf
 
 MARKDOWN = """---
@@ -97,7 +97,7 @@ def test_markdown_sections_keep_prose_and_code_and_drop_markup(tmp_path: Path) -
     (tmp_path / "guide.md").write_text(MARKDOWN, encoding="utf-8")
     loaded = read_files(tmp_path)
     [document] = loaded.documents
-    sections = document.metadata["sections"]
+    sections = sections_of(document.metadata)
     assert [s.heading_path for s in sections] == [
         "Guide",
         "Guide > Making requests",
@@ -117,7 +117,7 @@ def test_markdown_sections_keep_prose_and_code_and_drop_markup(tmp_path: Path) -
 def test_rst_tolerates_sphinx_directives_and_roles(tmp_path: Path) -> None:
     (tmp_path / "quickstart.rst").write_text(RST, encoding="utf-8")
     [document] = read_files(tmp_path).documents
-    sections = document.metadata["sections"]
+    sections = sections_of(document.metadata)
     assert [s.heading_path for s in sections] == ["Quickstart", "Quickstart > Routing"]
     text = _texts(sections)
     assert "Follow installation first and read the API docs." in text
@@ -161,7 +161,7 @@ def test_myst_roles_and_directives_are_read_like_sphinx(tmp_path: Path) -> None:
     (tmp_path / "overview.md").write_text(MYST, encoding="utf-8")
     loaded = read_files(tmp_path)
     [document] = loaded.documents
-    sections = document.metadata["sections"]
+    sections = sections_of(document.metadata)
     text = _texts(sections)
     assert "Classes are declared with `attrs.define()`; see examples and slotted classes." in text
     assert "A `Attribute` describes one field." in text and "Added in version 22.2.0." in text
@@ -196,7 +196,7 @@ def test_a_mixed_folder_loads_every_supported_file_and_names_the_other(tmp_path:
     assert set(loaded.skipped) == {str(tmp_path / "f.xyz"), str(tmp_path / "broken.ipynb")}
     assert "unsupported file type '.xyz'" in loaded.skipped[str(tmp_path / "f.xyz")]
     assert loaded.skipped[str(tmp_path / "broken.ipynb")].startswith("parse error")
-    notebook = loaded.documents[2].metadata["sections"]
+    notebook = sections_of(loaded.documents[2].metadata)
     assert [s.heading_path for s in notebook] == ["Tour", "Tour > Streaming"]
     assert [b.kind for b in notebook[0].blocks] == ["prose", "code"]
     assert loaded.files_record()["loaded_by_type"] == {".html": 1, ".ipynb": 1, ".md": 1, ".pdf": 1, ".rst": 1}
@@ -216,7 +216,7 @@ def test_the_command_line_warns_about_the_unsupported_file(tmp_path: Path, capsy
 def test_chunks_stay_inside_sections_and_carry_their_heading_path(shared_data: Path) -> None:
     documents = read_files(shared_data / "docs" / "httpx" / "advanced" / "clients.md").documents
     chunks = chunk_documents(documents)
-    paths = {s.heading_path for s in documents[0].metadata["sections"]}
+    paths = {s.heading_path for s in sections_of(documents[0].metadata)}
     assert {c.heading_path for c in chunks} == paths
     for chunk in chunks:
         lines = parse_chunk(chunk.text)

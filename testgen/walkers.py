@@ -1,19 +1,32 @@
-"""How each question type walks the roots: its own pointer over the root order, how many roots the next batch
-asks for, and which counts are still missing. Used by the generator and the planner (`testgen.planning`)."""
+"""Each question type's walk over the seeded root order (see `testgen.generator`): its own pointer over the
+roots, how many roots the next batch asks for, and which counts are still missing. Used by the generator and the
+planner (`testgen.planning`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Generic
 
-from testgen.chunking import Chunk
+from testgen.contexts import P
 from testgen.question_types import QUESTION_TYPES
 from testgen.stopping import StopRules
 
 MAX_BATCH = 48
 #: The default stop rules (settings: `StopRules`, `TestsetGenerator(stop_rules=...)`).
 ZERO_YIELD_PATIENCE = StopRules().zero_yield_patience
+#: The most questions asked of one context when the roots run out (each pass over the roots asks one more).
 MAX_QUESTIONS_PER_CONTEXT = StopRules().max_questions_per_context
+
+
+def start_walkers(
+    roots: Sequence[P], targets: Mapping[str, int], per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
+) -> dict[str, Walker[P]]:
+    """One walker per question type, each starting at its own share of the root order (all share one list)."""
+    return {
+        kind: Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context, most=most)
+        for i, kind in enumerate(targets)
+    }
 
 
 def batch_sizes(
@@ -37,32 +50,24 @@ def batch_sizes(
     return wants
 
 
-def start_walkers(
-    roots: list[Chunk], targets: Mapping[str, int], per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
-) -> dict[str, Walker]:
-    """One walker per question type, each starting at its own share of the root order."""
-    return {
-        kind: Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context, most=most)
-        for i, kind in enumerate(targets)
-    }
-
-
 def missing_counts(targets: Mapping[str, int], produced: Mapping[str, int]) -> dict[str, int]:
     return {kind: targets[kind] - produced.get(kind, 0) for kind in targets if targets[kind] > produced.get(kind, 0)}
 
 
-class Walker:
-    """One question type's pointer over the root order, starting at `offset`. When the order is used up, the roots
-    whose last write gave all the questions asked (they may have more) are walked again, one question more each."""
+class Walker(Generic[P]):
+    """One question type's pointer over the root order, starting at `offset` (the order is shared, not copied). When
+    the order is used up, the roots whose last write gave all the questions asked (they may have more) are walked
+    again, one question more each, up to `most`."""
 
     def __init__(
-        self, roots: list[Chunk], offset: int, per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
+        self, roots: Sequence[P], offset: int, per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
     ) -> None:
-        self.most = most
-        self.order = roots[offset:] + roots[:offset]
+        self.order = roots
+        self.offset = offset
         self.next = 0
         self.per_context = per_context
-        self.fruitful: list[Chunk] = []
+        self.most = most
+        self.fruitful: list[P] = []
         self.stopped = False
 
     def left(self) -> int:
@@ -74,18 +79,19 @@ class Walker:
         if self.stopped:
             return False
         if self.left() == 0 and self.fruitful and self.per_context < self.most:
-            self.order, self.next, self.fruitful = self.fruitful, 0, []
+            self.order, self.offset, self.next, self.fruitful = self.fruitful, 0, 0, []
             self.per_context += 1
         return self.left() > 0
 
-    def take(self, count: int) -> list[Chunk]:
+    def take(self, count: int) -> list[P]:
         if not self.active:
             return []
-        chosen = self.order[self.next : self.next + count]
+        size = len(self.order)
+        chosen = [self.order[(self.offset + i) % size] for i in range(self.next, min(size, self.next + count))]
         self.next += len(chosen)
         return chosen
 
-    def note(self, root: Chunk, written: int) -> None:
+    def note(self, root: P, written: int) -> None:
         if written >= self.per_context:
             self.fruitful.append(root)
 

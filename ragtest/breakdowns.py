@@ -1,0 +1,139 @@
+"""The report's breakdown tables, kept short: one row per group (question type, source) and one column per metric,
+groups with too few rows to say anything pooled into one "other" row, and every group in a table that folds away.
+
+A group "says something" from `min_group_rows()` rows on: the fewest rows at which even a group whose every row
+scored 0 has a 95% interval (`evaluation.intervals`) that stays below 0.5. A smaller group's interval reaches past
+the middle of the scale whatever its scores, so its own line would only add noise; pooled with the other small
+groups it still counts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+import pandas as pd
+
+from evaluation.intervals import Interval, mean_ci, mean_cis
+from ragtest.report_rows import scores
+
+#: Upper bound for `min_group_rows` (it is 4 under the 95% rule).
+_MOST_ROWS = 50
+
+
+@cache
+def min_group_rows() -> int:
+    """The fewest rows whose 95% interval, with every row at 0, stays below 0.5 (4 at 95%)."""
+    for n in range(2, _MOST_ROWS):
+        high = mean_ci([0.0] * n).high
+        if high is not None and high < 0.5:
+            return n
+    return _MOST_ROWS
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One metric on one group: mean, 95% interval, rows scored and failed."""
+
+    mean: float | None
+    low: float | None
+    high: float | None
+    scored: int
+    failed: int
+
+
+@dataclass
+class GroupRow:
+    """One line of a breakdown table: a group (or several small ones pooled) and its cell per metric."""
+
+    label: str
+    title: str
+    rows: int
+    pooled: int = 0
+    cells: dict[str, Cell] = field(default_factory=dict)
+
+
+@dataclass
+class Breakdown:
+    """A breakdown table, short (small groups pooled) and full (every group)."""
+
+    title: str
+    column: str
+    metrics: list[str]
+    short: list[GroupRow]
+    full: list[GroupRow]
+
+    @property
+    def folded(self) -> bool:
+        """True when the full table says more than the short one."""
+        return len(self.full) > len(self.short) or any(row.pooled for row in self.short)
+
+
+def _label(value: object) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)) or str(value) == "":
+        return "(none)"
+    return str(value)
+
+
+def short_labels(labels: Sequence[str]) -> dict[str, str]:
+    """Labels that are paths with a common folder, shown without it ('../data/wiki/Polar_bear.txt' -> 'Polar_bear.txt'
+    when every label lies under '../data/wiki/')."""
+    paths = [label for label in labels if "/" in label]
+    if len(paths) != len(labels) or len(labels) < 2:
+        return {label: label for label in labels}
+    parts = [label.split("/") for label in labels]
+    shared = 0
+    for names in zip(*(folders[:-1] for folders in parts), strict=False):
+        if len(set(names)) > 1:
+            break
+        shared += 1
+    return {label: "/".join(folders[shared:]) for label, folders in zip(labels, parts, strict=True)}
+
+
+def _cells(frame: pd.DataFrame, metrics: Sequence[str], groups: Sequence[Sequence[int]]) -> list[dict[str, Cell]]:
+    """Each group's cell per metric (intervals computed in batches)."""
+    columns = {metric: scores(frame, metric).to_numpy(dtype=float) for metric in metrics}
+    samples, keys = [], []
+    for g, positions in enumerate(groups):
+        for metric in metrics:
+            values = columns[metric][list(positions)]
+            samples.append(values[~np.isnan(values)].tolist())
+            keys.append((g, metric, int(np.isnan(values).sum())))
+    intervals: list[Interval] = mean_cis(samples)
+    cells: list[dict[str, Cell]] = [{} for _ in groups]
+    for (g, metric, failed), values, interval in zip(keys, samples, intervals, strict=True):
+        mean = float(np.mean(values)) if values else None
+        cells[g][metric] = Cell(mean, interval.low, interval.high, len(values), failed)
+    return cells
+
+
+def breakdown(frame: pd.DataFrame, metrics: Sequence[str], column: str, title: str, plural: str) -> Breakdown | None:
+    """The breakdown of `metrics` by `column` (None when the column is missing or has a single label)."""
+    if column not in frame.columns or not metrics:
+        return None
+    labels = [_label(v) for v in frame[column]]
+    counts = Counter(labels)
+    if len(counts) < 2:
+        return None
+    shown = short_labels(sorted(counts))
+    full_labels = sorted(counts, key=lambda label: (-counts[label], shown[label]))
+    small = [label for label in full_labels if counts[label] < min_group_rows()]
+    kept = full_labels if len(small) < 2 else [label for label in full_labels if label not in small]
+    members = {label: [i for i, value in enumerate(labels) if value == label] for label in full_labels}
+    groups = [members[label] for label in full_labels]
+    pooled_rows = sorted(i for label in small for i in members[label]) if len(small) >= 2 else []
+    cells = _cells(frame, metrics, [*groups, pooled_rows] if pooled_rows else groups)
+    full = [
+        GroupRow(shown[label], label, counts[label], 0, cell)
+        for label, cell in zip(full_labels, cells[: len(groups)], strict=True)
+    ]
+    by_label = {row.title: row for row in full}
+    short = [by_label[label] for label in kept]
+    if pooled_rows:
+        short.append(
+            GroupRow(f"{len(small)} other {plural}", "; ".join(small), len(pooled_rows), len(small), cells[-1])
+        )
+    return Breakdown(title, column, list(metrics), short, full)

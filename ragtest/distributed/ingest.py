@@ -1,0 +1,155 @@
+"""Ingest as a Ray Data pipeline: list files, load (and section) each file, chunk, embed with an actor pool that
+loads the model once per worker, and write to the store in batches.
+
+Every stage is a thin wrapper over testgen's public functions (`list_files`, `read_file`, `chunk_documents`,
+`ChunkStore.add`), so the pipeline loads, sections and chunks exactly as a single process does: the chunk ids (which
+hash each chunk's document, position and text) and so the collection name are the same, and a second ingest of the
+same corpus, on Ray or not, writes nothing new. With `--store-url` the workers write to the Chroma server
+themselves; with a store folder they return their vectors and the driver writes them (one process writes an
+embedded Chroma store).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from langchain_core.documents import Document
+
+import testgen
+from ragtest.distributed.session import ensure_ray, worker_count
+from ragtest.documents import (
+    Corpus,
+    SourceRecord,
+    check_sources,
+    describe_document,
+    load_topic_pages,
+)
+from ragtest.run_state import RunState
+from ragtest_core.embeddings import Embedder, get_embedder
+from ragtest_core.errors import RagtestError
+
+#: Chunks a worker embeds and writes at a time.
+EMBED_BATCH = 256
+
+
+def document_row(document: Document) -> dict[str, Any]:
+    return {
+        "kind": "document",
+        "path": "",
+        "text": document.page_content,
+        "metadata": json.dumps(document.metadata),
+        "described": json.dumps(describe_document(document)),
+    }
+
+
+def load_file(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """One listed file: its documents (testgen's reader for its format), or why it was skipped."""
+    loaded = testgen.read_file(Path(row["path"]))
+    rows = [document_row(doc) for doc in loaded.documents]
+    rows += [
+        {"kind": "skipped", "text": path, "metadata": "{}", "described": reason}
+        for path, reason in loaded.skipped.items()
+    ]
+    return rows
+
+
+def chunk_rows(row: dict[str, Any], chunking: testgen.ChunkingConfig) -> list[dict[str, Any]]:
+    """One document's chunks (testgen's chunker), each with its id, source, text and metadata."""
+    document = Document(page_content=str(row["text"]), metadata=json.loads(row["metadata"]))
+    return [
+        {"chunk_id": c.chunk_id, "source": c.source, "text": c.text, "metadata": json.dumps(c.to_metadata())}
+        for c in testgen.chunk_documents([document], chunking)
+    ]
+
+
+def chunks_of(batch: dict[str, Any]) -> list[testgen.Chunk]:
+    return [
+        testgen.Chunk.from_record(str(i), str(t), json.loads(m))
+        for i, t, m in zip(batch["chunk_id"], batch["text"], batch["metadata"], strict=True)
+    ]
+
+
+class EmbedAndStore:
+    """A worker of the embedding pool: the model loaded once; each batch's new chunks embedded and written to the
+    Chroma server (`url`), or, without a server, returned with their vectors for the driver to write."""
+
+    def __init__(self, model: str, collection: str, url: str | None) -> None:
+        self.embedder = get_embedder(model)
+        self.store = testgen.ChunkStore(None, self.embedder, collection=collection, url=url) if url else None
+
+    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+        chunks = chunks_of(batch)
+        if self.store is not None:
+            return {"written": np.array([self.store.add(chunks)])}
+        vectors = self.embedder.embed([testgen.embedding_text(c.text) for c in chunks])  # as ChunkStore.add embeds
+        return {**batch, "embedding": list(vectors)}
+
+
+def ingest_on_ray(state: RunState, store_dir: Path, embedder: Embedder) -> Corpus:
+    """The run's corpus into its store collection through Ray (see the module docstring)."""
+    config = state.config
+    check_sources(config)
+    ray = ensure_ray(config.ray_address, state.show_progress)
+    workers = worker_count(config.ray_workers)
+    with state.timed("load_sources"):
+        documents, record = _load(ray, config.sources.source, load_topic_pages(config), workers)
+    with state.timed("chunk"):
+        chunking = config.generation.chunking()
+        chunks = documents.flat_map(chunk_rows, fn_kwargs={"chunking": chunking}).materialize()
+        keys = chunks.select_columns(["chunk_id", "source"]).to_pandas()
+    if keys.empty:
+        raise RagtestError("the sources hold no text to build a test set from")
+    ids = keys["chunk_id"].astype(str).tolist()
+    name = testgen.collection_for_ids(ids, embedder.model_name)
+    meta = testgen.corpus_description([], embedder.model_name, keys["source"].astype(str), len(set(ids)))
+    store = testgen.ChunkStore(store_dir, embedder, collection=name, url=config.store_url, metadata=meta)
+    with state.timed("embed"):
+        embedded = _embed(ray, store, chunks, config.store_url, embedder.model_name, workers)
+    store.embedded = embedded
+    return Corpus(store, len(record.documents), len(set(ids)), embedded, record)
+
+
+def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> tuple[Any, SourceRecord]:
+    """The documents as a materialized dataset (files read on the workers), and their record for the manifest."""
+    parts = []
+    if source:
+        files = [{"path": str(path)} for path in testgen.list_files(source)]
+        parts.append(ray.data.from_items(files, override_num_blocks=min(len(files), 4 * workers)).flat_map(load_file))
+    if pages:
+        parts.append(ray.data.from_items([document_row(page) for page in pages]))
+    loaded = parts[0] if len(parts) == 1 else parts[0].union(*parts[1:])
+    loaded = loaded.materialize()
+    info = loaded.select_columns(["kind", "path", "described"]).take_all()  # no texts: a few fields a file
+    record = SourceRecord(
+        [json.loads(row["described"]) for row in info if row["kind"] == "document"],
+        {row["path"]: row["described"] for row in info if row["kind"] == "skipped"},
+    )
+    documents = loaded.filter(expr="kind == 'document'")
+    return documents, record
+
+
+def _embed(ray: Any, store: testgen.ChunkStore, chunks: Any, url: str | None, model: str, workers: int) -> int:
+    """Embed (and write) the chunks not stored yet; returns how many were written."""
+    if url is None:  # one writer for an embedded store: only the new chunks go to the workers
+        present = store.existing_ids(chunks.select_columns(["chunk_id"]).to_pandas()["chunk_id"].tolist())
+        chunks = chunks.filter(lambda row: row["chunk_id"] not in present)
+    # spread over the workers, and done before the pool takes every CPU
+    chunks = chunks.repartition(max(1, 4 * workers)).materialize()
+    if chunks.count() == 0:
+        return 0
+    pool = chunks.map_batches(
+        EmbedAndStore,
+        fn_constructor_kwargs={"model": model, "collection": store.collection_name, "url": url},
+        batch_size=EMBED_BATCH,
+        compute=ray.data.ActorPoolStrategy(size=workers),
+        num_cpus=1,
+    )
+    if url is not None:
+        return sum(int(n) for batch in pool.iter_batches(batch_size=None) for n in batch["written"])
+    written = 0
+    for batch in pool.iter_batches(batch_size=EMBED_BATCH):
+        written += store.write_embedded(chunks_of(batch), [list(map(float, v)) for v in batch["embedding"]])
+    return written

@@ -1,0 +1,235 @@
+"""The run report's panels, in the order the page shows them. A panel is a function of the run (`RunData`) that
+returns its template's context (or None to leave it out) and two templates, `templates/panels/<name>.html.j2` and
+`<name>.md.j2`, which read that context as `p`. Adding a panel is one function, two templates and one line in
+`RUN_PANELS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import pandas as pd
+from markupsafe import Markup
+
+from ragtest import plots
+from ragtest.breakdowns import Breakdown, breakdown, min_group_rows, short_labels
+from ragtest.failure_panel import where_it_failed
+from ragtest.report_rows import WeakRows, anchor, row_view, scores, section_anchor, weak_rows
+from ragtest.report_trust import trust_context
+from ragtest.weak_spots import SPOTS, WeakSpot, weak_spots
+from ragtest_core.schema import QUESTION_TYPE, SOURCE
+
+#: Rows shown in full per metric (the rest are counted and named by row number).
+SHOWN_ROWS = 10
+#: Rows linked from each weak spot.
+SPOT_LINKS = 5
+
+
+@dataclass
+class RunData:
+    """What every panel reads: the scored rows, the summary document, the run's stats and timings, and what
+    several panels share (each metric's rows to look at, the weak spots), computed once."""
+
+    frame: pd.DataFrame
+    document: Mapping[str, Any]
+    stats: Mapping[str, Any]
+    timings: Mapping[str, float]
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return dict(self.document.get("metrics") or {})
+
+    @property
+    def metrics(self) -> list[str]:
+        return [m for m in self.summary if m in self.frame.columns]
+
+    @cached_property
+    def sources(self) -> dict[str, str]:
+        """Each source as the page names it (without the folder every source shares)."""
+        if SOURCE not in self.frame.columns:
+            return {}
+        return short_labels(sorted({str(v) for v in self.frame[SOURCE] if isinstance(v, str) and v}))
+
+    @cached_property
+    def weak(self) -> dict[str, WeakRows]:
+        return {metric: weak_rows(self.frame, metric) for metric in self.metrics}
+
+    @cached_property
+    def spots(self) -> list[WeakSpot]:
+        return weak_spots(self.frame, self.metrics)
+
+    def spot_rows(self, spot: WeakSpot) -> tuple[str, list[int]]:
+        """The metric a spot is weakest on and its rows to look at inside the spot, weakest first."""
+        metric = spot.findings[0].metric
+        inside = set(spot.positions)
+        return metric, [i for i in self.weak[metric].positions if i in inside]
+
+    @cached_property
+    def shown(self) -> dict[str, list[int]]:
+        """Per metric, the rows shown in full: the first `SHOWN_ROWS` and every row a weak spot links to."""
+        linked: dict[str, set[int]] = {metric: set() for metric in self.metrics}
+        for spot in self.spots[:SPOTS]:
+            metric, rows = self.spot_rows(spot)
+            linked[metric].update(rows[:SPOT_LINKS])
+        return {
+            metric: [i for n, i in enumerate(weak.positions) if n < SHOWN_ROWS or i in linked[metric]]
+            for metric, weak in self.weak.items()
+        }
+
+
+Build = Callable[[RunData], Mapping[str, Any] | None]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A report section: `build` gives its context; templates/panels/<name>.html.j2 and .md.j2 render it."""
+
+    name: str
+    build: Build
+
+    def html(self) -> str:
+        return f"panels/{self.name}.html.j2"
+
+    def md(self) -> str:
+        return f"panels/{self.name}.md.j2"
+
+
+def _question(frame: pd.DataFrame, position: int) -> str:
+    value = frame.iloc[position].get("question")
+    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
+def weak_spots_panel(run: RunData) -> dict[str, Any]:
+    """Where the run is weakest: the groups below the rest of the run, with links to their rows."""
+    spots = []
+    for spot in run.spots[:SPOTS]:
+        metric, rows = run.spot_rows(spot)
+        spots.append(
+            {
+                "grouping": spot.grouping,
+                "labels": [run.sources.get(label, label) for label in spot.labels],
+                "rows": len(spot.positions),
+                "findings": spot.findings,
+                "metric": metric,
+                "section": section_anchor(metric),
+                "links": [
+                    {"anchor": anchor(metric, i), "number": i + 1, "question": _question(run.frame, i)}
+                    for i in rows[:SPOT_LINKS]
+                ],
+                "more": max(0, len(rows) - SPOT_LINKS),
+            }
+        )
+    return {
+        "spots": spots,
+        "more": max(0, len(run.spots) - SPOTS),
+        "min_rows": min_group_rows(),
+        "rows": len(run.frame),
+    }
+
+
+def scores_panel(run: RunData) -> dict[str, Any]:
+    """Per metric: mean, interval and method, rows scored and failed, the rows to look at, the top failure."""
+    return {
+        "summary": run.summary,
+        "weak": {metric: {"text": w.describe(), "count": w.count} for metric, w in run.weak.items()},
+        "anchors": {metric: section_anchor(metric) for metric in run.metrics},
+        "failures": any(entry.get("rows_failed") for entry in run.summary.values()),
+    }
+
+
+def facts_panel(run: RunData) -> dict[str, Any]:
+    """How the run was made: adapter, judge, models, seed, metrics, and the generation warnings."""
+    return {
+        "scoring": run.document.get("scoring") or {},
+        "run": run.document.get("run") or {},
+        "metrics": list(run.summary),
+    }
+
+
+def plots_panel(run: RunData) -> dict[str, Any] | None:
+    """The inline SVG plots: score distributions and means by question type."""
+    distributions = plots.score_distributions({m: scores(run.frame, m).dropna().tolist() for m in run.summary})
+    by_type = plots.means_by_group(run.summary, "by_question_type", min_group_rows())
+    if not distributions and not by_type:
+        return None
+    return {
+        "distributions": Markup(distributions) if distributions else None,
+        "by_type": Markup(by_type) if by_type else None,
+    }
+
+
+def breakdowns_panel(run: RunData) -> dict[str, Any] | None:
+    """By question type and by source: short tables (small groups pooled), the full ones folded."""
+    tables: list[Breakdown] = [
+        table
+        for table in (
+            breakdown(run.frame, run.metrics, QUESTION_TYPE, "question type", "question types"),
+            breakdown(run.frame, run.metrics, SOURCE, "source document", "sources"),
+        )
+        if table is not None
+    ]
+    return {"tables": tables, "min_rows": min_group_rows()} if tables else None
+
+
+def weak_rows_panel(run: RunData) -> dict[str, Any] | None:
+    """Per metric, folded: its rows to look at in full (question, reference, answer, reason, gold chunks beside
+    the retrieved contexts), then the rest by row number."""
+    sections = []
+    for metric, weak in run.weak.items():
+        shown = run.shown[metric]
+        rest = [i + 1 for i in weak.positions if i not in set(shown)]
+        sections.append(
+            {
+                "metric": metric,
+                "anchor": section_anchor(metric),
+                "weak": weak,
+                "rows": [row_view(run.frame, i, metric, run.sources) for i in shown],
+                "rest": rest,
+            }
+        )
+    return {"sections": sections} if sections else None
+
+
+def timings_panel(run: RunData) -> dict[str, Any] | None:
+    """Seconds per stage, folded."""
+    if not run.timings:
+        return None
+    total = run.timings.get("total", sum(run.timings.values()))
+    return {"timings": {k: v for k, v in run.timings.items() if k != "total"}, "total": total}
+
+
+def where_it_failed_panel(run: RunData) -> dict[str, Any] | None:
+    """Which part lost the most (retrieval, noise, generator), from the claim diagnostics when they were scored."""
+    return where_it_failed(run.summary)
+
+
+def trust_panel(run: RunData) -> dict[str, Any] | None:
+    """With human labels, the prediction-powered means beside the judge's; with repeats, the judge's stability."""
+    trust = trust_context(run.frame, run.document)
+    return trust if trust["ppi"] or trust["stability"] else None
+
+
+RUN_PANELS: tuple[Panel, ...] = (
+    Panel("weak_spots", weak_spots_panel),
+    Panel("scores", scores_panel),
+    Panel("where_it_failed", where_it_failed_panel),
+    Panel("trust", trust_panel),
+    Panel("facts", facts_panel),
+    Panel("plots", plots_panel),
+    Panel("breakdowns", breakdowns_panel),
+    Panel("weak_rows", weak_rows_panel),
+    Panel("timings", timings_panel),
+)
+
+
+def build_panels(run: RunData, panels: tuple[Panel, ...] = RUN_PANELS) -> list[dict[str, Any]]:
+    """Each panel's templates and context, in order, leaving out the panels with nothing to show."""
+    built = []
+    for panel in panels:
+        context = panel.build(run)
+        if context is not None:
+            built.append({"name": panel.name, "html": panel.html(), "md": panel.md(), "context": context})
+    return built

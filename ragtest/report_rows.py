@@ -1,0 +1,198 @@
+"""The rows a team should look at first, per metric, and how the report shows one row.
+
+Which rows, by the metric's scale (`evaluation.metric`: a metric declares it; a metric the registry does not know is
+binary when every score is 0 or 1, else graded):
+
+- binary (hit_rate, exact_match, any metric whose scores are all 0 or 1): every miss (score 0), in test-set order;
+- rank (mrr, ndcg): every row below the top value, misses (0) first, then hits lower down, lowest first;
+- graded (faithfulness, recall, similarities): rows below the metric's median and below the top band
+  (`TOP_VALUE - TOP_BAND`), lowest first.
+
+A row at the metric's top value is never listed, and a graded row within `TOP_BAND` of it neither (0.96 of a
+faithfulness that is 1.00 on most rows is not where a run fails). Rows whose metric failed have no score: the
+scores table gives their reasons.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from evaluation.metric import BINARY, GRADED, RANK
+from evaluation.metrics.gold_mapping import map_by_text
+from evaluation.registry import higher_is_better, metric_scale
+from ragtest_core.datasets import as_str_list
+from ragtest_core.schema import (
+    CONTEXT_IDS,
+    CONTEXTS,
+    MAPPED_CONTEXT_IDS,
+    QUESTION_TYPE,
+    REFERENCE_CONTEXT_IDS,
+    REFERENCE_CONTEXTS,
+    SOURCE,
+    reason_column,
+)
+
+#: Every metric's best score.
+TOP_VALUE = 1.0
+#: A graded score this close to the top value is at the top, and never listed as a row to look at.
+TOP_BAND = 0.05
+_SLUG = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def scores(frame: pd.DataFrame, metric: str) -> pd.Series:
+    """The metric's scores as floats (NaN where the metric failed), indexed by frame position."""
+    if metric not in frame.columns:
+        return pd.Series(dtype=float)
+    return pd.Series(pd.to_numeric(frame[metric], errors="coerce").to_numpy(dtype=float))
+
+
+def oriented(frame: pd.DataFrame, metric: str) -> pd.Series:
+    """The metric's scores turned so that higher is better: 1 - score for a metric where lower is better
+    (hallucination, noise sensitivity), so one rule picks the weak rows and spots of every metric."""
+    column = scores(frame, metric)
+    return column if higher_is_better(metric) else 1.0 - column
+
+
+def scale_of(metric: str, values: Sequence[float]) -> str:
+    """The metric's scale: as the metric declares it, else binary when every score is 0 or 1, else graded."""
+    declared = metric_scale(metric)
+    if declared in (BINARY, RANK):
+        return declared
+    if len(values) and all(v in (0.0, 1.0) for v in values):
+        return BINARY
+    return GRADED
+
+
+@dataclass(frozen=True)
+class WeakRows:
+    """One metric's rows to look at, weakest first (frame positions), and how they were chosen."""
+
+    metric: str
+    scale: str
+    positions: tuple[int, ...]
+    scored: int
+    misses: int
+    #: The median of the oriented scores (higher is better; see `oriented`).
+    median: float | None
+    higher_is_better: bool = True
+
+    @property
+    def count(self) -> int:
+        return len(self.positions)
+
+    def describe(self) -> str:
+        """'14 misses', '14 misses, 11 lower hits', '12 rows below 0.71' or 'none'."""
+        if not self.positions:
+            return "none"
+        if self.scale == BINARY:
+            return _count(self.misses, "miss", "misses")
+        if self.scale == RANK:
+            lower = self.count - self.misses
+            parts = [_count(self.misses, "miss", "misses")] if self.misses else []
+            parts += [_count(lower, "lower hit", "lower hits")] if lower else []
+            return ", ".join(parts)
+        if not self.higher_is_better:
+            return f"{_count(self.count, 'row', 'rows')} above {1.0 - self.line:.2f}"
+        return f"{_count(self.count, 'row', 'rows')} below {self.line:.2f}"
+
+    @property
+    def line(self) -> float:
+        """A graded metric's line: its median, or the top band's lower edge when that is lower."""
+        return min(self.median if self.median is not None else 0.0, TOP_VALUE - TOP_BAND)
+
+    def rule(self) -> str:
+        """How the rows were chosen and ordered, in a few words."""
+        if self.scale == BINARY:
+            return f"rows scored {0 if self.higher_is_better else 1}, in test-set order"
+        if self.scale == RANK:
+            return "misses first, then hits below rank 1, lowest first"
+        if not self.higher_is_better:
+            median = 1.0 - (self.median or 0.0)
+            if median > TOP_BAND:
+                return f"above the median {median:.2f} (lower is better), highest first"
+            return f"the median is {median:.2f} (lower is better): rows above {TOP_BAND:.2f}, highest first"
+        if self.median is not None and self.median < TOP_VALUE - TOP_BAND:
+            return f"below the median {self.median:.2f}, lowest first"
+        return f"the median is {self.median or 0:.2f}: rows below {TOP_VALUE - TOP_BAND:.2f}, lowest first"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def weak_rows(frame: pd.DataFrame, metric: str) -> WeakRows:
+    """The rows of `metric` to look at (see the module docstring)."""
+    column = oriented(frame, metric)
+    scored = column.dropna()
+    values = scored.tolist()
+    scale = scale_of(metric, values)
+    median = float(np.median(values)) if values else None
+    upward = higher_is_better(metric)
+    chosen = WeakRows(metric, scale, (), len(values), int((scored == 0.0).sum()), median, upward)
+    below = scored[scored < (chosen.line if scale == GRADED else TOP_VALUE)]
+    ordered = below.sort_values(kind="stable")
+    return replace(chosen, positions=tuple(int(i) for i in ordered.index))
+
+
+def anchor(metric: str, position: int) -> str:
+    """The HTML id of a row's card under a metric: 'hit_rate-row-12' (row numbers count from 1)."""
+    return f"{_SLUG.sub('-', metric)}-row-{position + 1}"
+
+
+def section_anchor(metric: str) -> str:
+    return f"rows-{_SLUG.sub('-', metric)}"
+
+
+def _text(value: Any) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    return str(value)
+
+
+def gold_marks(row: pd.Series) -> list[bool]:
+    """For each retrieved context: is it one of the row's gold chunks? As the retrieval metrics mapped it
+    (`mapped_context_ids`) when they ran, else by id when a retrieved id is a gold id, else by text (the same
+    mapping)."""
+    contexts = as_str_list(row.get(CONTEXTS))
+    gold_ids = set(as_str_list(row.get(REFERENCE_CONTEXT_IDS)))
+    for column in (MAPPED_CONTEXT_IDS, CONTEXT_IDS):
+        ids = as_str_list(row.get(column))
+        if len(ids) == len(contexts) and gold_ids & set(ids):
+            return [i in gold_ids for i in ids]
+    gold_texts = as_str_list(row.get(REFERENCE_CONTEXTS))
+    if not contexts or not gold_texts:
+        return [False] * len(contexts)
+    return [label.startswith("gold#") for label in map_by_text(contexts, gold_texts).retrieved]
+
+
+def row_view(
+    frame: pd.DataFrame, position: int, metric: str, sources: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """One row as the report shows it: question, reference, answer, the judge's reason, the gold chunks and the
+    retrieved contexts (each marked when it is a gold chunk); `sources` maps a source to the name shown."""
+    row = frame.iloc[position]
+    marks = gold_marks(row)
+    retrieved = [
+        {"rank": rank, "text": text, "gold": gold}
+        for rank, (text, gold) in enumerate(zip(as_str_list(row.get(CONTEXTS)), marks, strict=True), start=1)
+    ]
+    return {
+        "number": position + 1,
+        "anchor": anchor(metric, position),
+        "score": float(row[metric]),
+        "question": _text(row.get("question")),
+        "ground_truth": _text(row.get("ground_truth")),
+        "answer": _text(row.get("answer")),
+        "reason": _text(row.get(reason_column(metric))),
+        "question_type": _text(row.get(QUESTION_TYPE)),
+        "source": (sources or {}).get(_text(row.get(SOURCE)), _text(row.get(SOURCE))),
+        "gold": as_str_list(row.get(REFERENCE_CONTEXTS)),
+        "retrieved": retrieved,
+        "gold_retrieved": any(marks),
+    }

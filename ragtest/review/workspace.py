@@ -1,0 +1,62 @@
+"""What `ragtest review PATH` works on: a test set to review and/or a run's answers to label.
+
+- a run folder: its test set (testset.jsonl) for review, and its scored rows (scores.jsonl, else answers.jsonl)
+  for labelling, with the labels in the folder's labels.jsonl;
+- a file with answers (a scored or answered dataset): labelling only, labels in its folder's labels.jsonl;
+- any other dataset file: a test set to review.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ragtest.review.labelling import labels_path_for
+from ragtest.review.testset_review import REVIEWED_SUFFIX, original_of
+from ragtest.run_state import ANSWERS_FILE, SCORES_FILE, TESTSET_FILE
+from ragtest_core.datasets import SUPPORTED_SUFFIXES, read_rows
+from ragtest_core.errors import RagtestError
+from ragtest_core.schema import ANSWER
+
+
+@dataclass(frozen=True)
+class Workspace:
+    testset: Path | None
+    rows: Path | None
+    labels: Path | None
+
+    @property
+    def folder_name(self) -> str:
+        path = self.testset or self.rows
+        return str(path.parent if path else "")
+
+
+def _first(folder: Path, name: str) -> Path | None:
+    for suffix in SUPPORTED_SUFFIXES:
+        candidate = (folder / name).with_suffix(suffix)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _has_answers(path: Path) -> bool:
+    rows = read_rows(path)
+    return bool(rows) and ANSWER in rows[0]
+
+
+def resolve(path: str | Path) -> Workspace:
+    """The files behind PATH; RagtestError when there is nothing to review or label."""
+    target = Path(path)
+    if target.is_dir():
+        testset = _first(target, TESTSET_FILE)
+        rows = _first(target, SCORES_FILE) or _first(target, ANSWERS_FILE)
+        if testset is None and rows is None:
+            raise RagtestError(f"{target} holds no {TESTSET_FILE}, {SCORES_FILE} or {ANSWERS_FILE} to review")
+        return Workspace(testset, rows, labels_path_for(rows) if rows else None)
+    if not target.is_file():
+        raise RagtestError(f"not found: {target} (give a test set file or a run folder)")
+    if _has_answers(target):
+        return Workspace(None, target, labels_path_for(target))
+    if target.stem.endswith(REVIEWED_SUFFIX):
+        target = original_of(target)
+    return Workspace(target, None, None)

@@ -1,0 +1,128 @@
+"""Ray on a real two-node cluster (CI's default run): ingest real articles into a Chroma server as a Ray Data
+pipeline (the chunk ids one process makes; a second ingest writes nothing new), then score on Ray: the scores equal
+the single-process run's to 1e-6, in the input's order."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ragtest.distributed.scoring as ray_scoring
+from ragtest.cli import main
+from ragtest.cli_args import build_parser, config_from_args
+from ragtest_core.embeddings import Embedder
+from testgen import ChunkStore, chunk_documents, load_files
+
+ARTICLES = ["Java_(programming_language).txt", "Python_(programming_language).txt"]
+FIVE = ["faithfulness", "answer_relevancy", "context_relevance", "context_precision", "context_recall"]
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def stats(output: Path) -> dict[str, Any]:
+    manifest = json.loads(output.with_name(f"{output.stem}.manifest.json").read_text())
+    found: dict[str, Any] = manifest["stats"]
+    return found
+
+
+def assert_same_scores(left: list[dict[str, Any]], right: list[dict[str, Any]], metrics: list[str]) -> None:
+    assert [row["question"] for row in left] == [row["question"] for row in right]  # the input's order
+    for a, b in zip(left, right, strict=True):
+        for name in metrics:
+            if a[name] is None or b[name] is None:
+                assert a[name] is None and b[name] is None and a[f"{name}_reason"] == b[f"{name}_reason"]
+            else:
+                assert math.isclose(a[name], b[name], abs_tol=1e-6), (name, a[name], b[name])
+
+
+def test_ray_flags() -> None:
+    parser = build_parser()
+    assert config_from_args(parser.parse_args(["evaluate", "--input", "x", "--ray"])).ray_address == "auto"
+    given = parser.parse_args(["generate", "--ray", "10.0.0.5:6379", "--ray-workers", "3"])
+    assert config_from_args(given).ray_address == "10.0.0.5:6379" and config_from_args(given).ray_workers == 3
+    assert config_from_args(parser.parse_args(["evaluate", "--input", "x"])).ray_address is None
+
+
+def test_ray_ingest_into_a_chroma_server_and_scores_equal_one_process(
+    ray_cluster: str,
+    chroma_server: str,
+    wiki_dir: Path,
+    shared_data: Path,
+    tmp_path: Path,
+    embedder: Embedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ARTICLES:
+        shutil.copy(wiki_dir / name, corpus / name)
+    ingest_and_score(ray_cluster, chroma_server, corpus, 4, shared_data, tmp_path, embedder, monkeypatch)
+
+
+@pytest.mark.slow
+def test_ray_ingests_every_shared_corpus_and_scores_equal_one_process(
+    ray_cluster: str,
+    chroma_server: str,
+    shared_data: Path,
+    tmp_path: Path,
+    embedder: Embedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seven Wikipedia articles and the HTTPX docs (Markdown), one Ray ingest, 12 questions."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(shared_data / "wikipedia", corpus / "wikipedia")
+    shutil.copytree(shared_data / "docs" / "httpx", corpus / "httpx")
+    ingest_and_score(ray_cluster, chroma_server, corpus, 12, shared_data, tmp_path, embedder, monkeypatch)
+
+
+def ingest_and_score(
+    ray_cluster: str,
+    chroma_server: str,
+    corpus: Path,
+    size: int,
+    shared_data: Path,
+    tmp_path: Path,
+    embedder: Embedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ray
+
+    testset = tmp_path / "ray" / "testset.jsonl"
+    generate = ["--quiet", "generate", "--source", str(corpus), "--size", str(size), "--store-url", chroma_server]
+    assert main([*generate, "--output", str(testset), "--ray", ray_cluster]) == 0
+    assert len([node for node in ray.nodes() if node["Alive"]]) == 2
+    first = stats(testset)
+    local_ids = sorted(c.chunk_id for c in chunk_documents(load_files(corpus)))
+    assert first["chunks"] == first["chunks_embedded"] == len(local_ids) > 100
+    store = ChunkStore(None, embedder, collection=first["store_collection"], url=chroma_server, create=False)
+    assert sorted(key.chunk_id for key in store.chunk_keys()) == local_ids  # the ids one process makes
+
+    again = tmp_path / "again" / "testset.jsonl"
+    assert main([*generate, "--output", str(again), "--ray", ray_cluster]) == 0
+    assert stats(again)["chunks_embedded"] == 0 and stats(again)["store_collection"] == first["store_collection"]
+    one_process = tmp_path / "local" / "testset.jsonl"
+    assert main([*generate, "--output", str(one_process)]) == 0  # the same collection, found full
+    assert stats(one_process)["chunks_embedded"] == 0 and read(one_process) == read(testset)
+
+    answers = tmp_path / "answers.jsonl"
+    assert (
+        main(["--quiet", "answer", "--input", str(testset), "--output", str(answers), "--store-url", chroma_server])
+        == 0
+    )
+    monkeypatch.setattr(ray_scoring, "ROWS_PER_PARTITION", 8)  # several partitions for the two workers
+    fiqa = shared_data / "fiqa" / "fiqa.jsonl"
+    for dataset in (answers, fiqa):
+        on_ray, here = tmp_path / "scored-ray" / dataset.name, tmp_path / "scored-here" / dataset.name
+        assert (
+            main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(on_ray), "--ray", ray_cluster]) == 0
+        )
+        assert main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(here)]) == 0
+        assert_same_scores(read(on_ray), read(here), FIVE)
+        assert not (on_ray.parent / "scores.partial.jsonl").exists()  # the progress file goes once all is scored
