@@ -32,6 +32,7 @@ from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
 from testgen.stopping import StopRules, advice, llm_failure
 from testgen.store import ChunkKey, ChunkStore
+from testgen.structure import PATH_SEPARATOR
 from testgen.walkers import Walker, batch_sizes, missing_counts, start_walkers
 from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 
@@ -216,7 +217,11 @@ class TestsetGenerator:
             use_documents(self.store.document_chunks)
             use_corpus = getattr(self.writer, "use_corpus", None)
             if callable(use_corpus):  # the documentation's headings and a phrase's page count, not its texts
-                use_corpus({key.section or "" for key in self.store.chunk_keys()}, self.store.documents_containing)
+                paths = {key.heading_path for key in self.store.chunk_keys() if key.heading_path}
+                use_corpus(
+                    {part.strip() for path in paths for part in path.split(PATH_SEPARATOR)},
+                    self.store.documents_containing,
+                )
             return
         prepare = getattr(self.writer, "prepare", None)
         if callable(prepare):

@@ -66,16 +66,19 @@ class ChunkKey:
     source: str
     position: int
     section: str | None = None
+    #: "Page title > Section > Subsection" for chunks of structured documents.
+    heading_path: str | None = None
 
     @classmethod
     def from_metadata(cls, chunk_id: str, metadata: Mapping[str, Any]) -> ChunkKey:
-        section = metadata.get("section")
+        section, path = metadata.get("section"), metadata.get("heading_path")
         return cls(
             chunk_id=chunk_id,
             doc_id=str(metadata.get("doc_id", "")),
             source=str(metadata.get("source", "")),
             position=int(metadata.get("position", 0)),
             section=str(section) if section is not None else None,
+            heading_path=str(path) if path is not None else None,
         )
 
 
