@@ -74,7 +74,12 @@ def _generate(args: argparse.Namespace, config: RunConfig) -> int:
     output = output_file(args.output)
     with open_run(config, output.parent, show_progress=not args.quiet) as state:
         store_dir = Path(args.store) if args.store else output.parent / STORE_DIR
-        samples = steps.generate_testset(state, output=output, store_dir=store_dir)
+        try:
+            samples = steps.generate_testset(state, output=output, store_dir=store_dir)
+        except RagtestError as exc:  # a failed generate still records what it tried: candidates, rejections
+            state.stats["error"] = str(exc)
+            path = write_manifest(state, stage_manifest_path(output))
+            raise RagtestError(f"{exc} (the run's manifest: {path})") from exc
         print(f"wrote {len(samples)} questions to {output}")
         write_manifest(state, stage_manifest_path(output))
         if state.llm is not None:

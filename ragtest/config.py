@@ -25,9 +25,11 @@ from testgen import (
     DEFAULT_MAX_COPIED_WORDS,
     DEFAULT_MAX_WORDS,
     ChunkingConfig,
+    StopRules,
 )
 
 _CHUNKING = ChunkingConfig()
+_STOP = StopRules()
 _RUNTIME = LLMConfig()
 DEFAULT_SEPARATORS: tuple[str, ...] = _CHUNKING.separators
 CACHE_DIR_ENV = "RAGTEST_CACHE_DIR"
@@ -160,6 +162,18 @@ class GenerationConfig(Section):
     strict_types: Annotated[bool, Field(description="fail instead of filling a type's shortfall with other types")] = (
         False
     )
+    zero_yield_patience: Annotated[
+        int, Field(ge=1, description="contexts a question type may try without any question before it stops early")
+    ] = _STOP.zero_yield_patience
+    low_yield_contexts: Annotated[
+        int, Field(ge=1, description="contexts after which a type with a yield under --low-yield-rate stops early")
+    ] = _STOP.low_yield_contexts
+    low_yield_rate: Annotated[
+        float, Field(ge=0.0, le=1.0, description="questions a context a type must reach (0: never stop for it)")
+    ] = _STOP.low_yield_rate
+    max_questions_per_context: Annotated[
+        int, Field(ge=1, description="questions one context may be asked at most when the roots run out")
+    ] = _STOP.max_questions_per_context
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> GenerationConfig:
@@ -170,6 +184,14 @@ class GenerationConfig(Section):
 
     def chunking(self) -> ChunkingConfig:
         return ChunkingConfig(chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap, separators=self.separators)
+
+    def stop_rules(self) -> StopRules:
+        return StopRules(
+            zero_yield_patience=self.zero_yield_patience,
+            low_yield_contexts=self.low_yield_contexts,
+            low_yield_rate=self.low_yield_rate,
+            max_questions_per_context=self.max_questions_per_context,
+        )
 
 
 class LLMSettings(Section):

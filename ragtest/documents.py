@@ -40,6 +40,8 @@ class SourceRecord:
 
     documents: list[dict[str, Any]] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
+    #: Files loaded by type and markers dropped (`testgen.LoadedFiles.files_record`; empty when not known).
+    files: dict[str, Any] = field(default_factory=dict)
 
     def pinned_topics(self) -> list[str]:
         return [topic for doc in self.documents if (topic := pinned_topic(doc)) is not None]
@@ -68,7 +70,7 @@ class Sources(testgen.LoadedFiles):
         return self.record().pinned_topics()
 
     def record(self) -> SourceRecord:
-        return SourceRecord(self.described(), dict(self.skipped))
+        return SourceRecord(self.described(), dict(self.skipped), self.files_record())
 
 
 def topics_of(config: RunConfig) -> list[str]:

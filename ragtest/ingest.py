@@ -13,6 +13,7 @@ import testgen
 from ragtest.config import RunConfig
 from ragtest.documents import Corpus, load_sources
 from ragtest.run_state import RunState
+from ragtest_core.embedding_cache import CachedEmbeddings, embedding_cache_enabled
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
 
@@ -20,8 +21,10 @@ from ragtest_core.errors import RagtestError
 def corpus_store(
     config: RunConfig, store_dir: Path, embedder: Embedder, chunks: list[testgen.Chunk]
 ) -> testgen.ChunkStore:
-    """The store of this run's corpus: its own collection (keyed by sources, chunk settings and model), filled."""
-    return testgen.ChunkStore.for_corpus(store_dir, embedder, chunks, url=config.store_url)
+    """The store of this run's corpus: its own collection (keyed by sources, chunk settings and model), filled; chunk
+    vectors come from the user-level embedding cache when it holds them."""
+    cache = CachedEmbeddings(embedder) if embedding_cache_enabled() else None
+    return testgen.ChunkStore.for_corpus(store_dir, embedder, chunks, url=config.store_url, cache=cache)
 
 
 def ingest(state: RunState, store_dir: Path, embedder: Embedder) -> Corpus:

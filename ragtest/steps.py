@@ -76,6 +76,11 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     state.stats["documents"] = corpus.documents
     state.stats["chunks"] = corpus.chunks
     state.stats["chunks_embedded"] = corpus.embedded
+    state.stats["embedding_cache"] = {
+        "path": str(store.cache.path) if store.cache is not None else None,
+        "vectors_reused": store.cache.reused if store.cache is not None else 0,
+        "vectors_computed": store.cache.computed if store.cache is not None else corpus.embedded,
+    }
     state.stats["store_collection"] = store.collection_name
     gen = config.generation
     generator = testgen.TestsetGenerator(
@@ -87,20 +92,23 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
         max_copied_words=gen.max_copied_words,
         critic=gen.critic,
         strict_types=gen.strict_types,
+        stop_rules=gen.stop_rules(),
     )
     per_context = gen.questions_per_context or generator.default_questions_per_context()
     expected = dry_run.generate_calls(gen.size, per_context, gen.question_types)
-    with state.timed("generate"), state.llm_stage("generate", expected):
-        samples = run_sync(
-            generator.agenerate_size(
-                gen.size,
-                seed=gen.seed,
-                k_neighbours=gen.k_neighbours,
-                num_questions_per_context=gen.questions_per_context,
-                show_progress=state.show_progress,
+    try:
+        with state.timed("generate"), state.llm_stage("generate", expected):
+            samples = run_sync(
+                generator.agenerate_size(
+                    gen.size,
+                    seed=gen.seed,
+                    k_neighbours=gen.k_neighbours,
+                    num_questions_per_context=gen.questions_per_context,
+                    show_progress=state.show_progress,
+                )
             )
-        )
-    state.stats["generation"] = generator.stats_dict()
+    finally:  # a failed run keeps its candidates and rejections by reason for the manifest
+        state.stats["generation"] = generator.stats_dict()
     state.stats["testset_seed"] = gen.seed
     write_dataset([s.model_dump() for s in samples], output)
     return samples
@@ -111,6 +119,8 @@ def record_sources(state: RunState, sources: SourceRecord, output: Path) -> None
     topics file pinning each page's revision plus the command that re-creates this test set from it."""
     state.stats["sources"] = list(sources.documents)
     state.stats["skipped_files"] = dict(sources.skipped)
+    if sources.files:
+        state.stats["files"] = dict(sources.files)
     pinned = sources.pinned_topics()
     if not pinned:
         return

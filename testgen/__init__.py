@@ -15,6 +15,7 @@ from testgen.question_types import QUESTION_TYPES, QuestionType, parse_distribut
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD
 from testgen.sources import make_document
 from testgen.stats import GenerationStats
+from testgen.stopping import StopRules
 from testgen.store import (
     DEFAULT_COLLECTION,
     ChunkKey,
@@ -24,6 +25,7 @@ from testgen.store import (
     corpus_collection,
     corpus_description,
 )
+from testgen.structure import embedding_text
 from testgen.wikipedia_source import load_wikipedia, parse_topic, read_topics
 from testgen.writers import Draft, ExtractiveWriter, LLMWriter, QuestionWriter
 
@@ -50,6 +52,7 @@ __all__ = [
     "QuestionRules",
     "QuestionType",
     "QuestionWriter",
+    "StopRules",
     "TestsetGenerator",
     "build_contexts",
     "chunk_documents",
@@ -57,6 +60,7 @@ __all__ = [
     "corpus_collection",
     "corpus_description",
     "draw_roots",
+    "embedding_text",
     "list_files",
     "load_files",
     "load_wikipedia",

@@ -3,6 +3,11 @@
 LangChain's `RecursiveCharacterTextSplitter` does the cutting. The configured separators (by default sentence
 ends and line breaks) are tried first, then " " and "" so that text without any separator is still cut to
 `chunk_size`. A chunk id is a hash of the document id, the chunk's position and its text.
+
+A document with sections (`metadata["sections"]`, from the structured loaders) is cut section by section: no chunk
+runs across a heading. Each chunk starts with its heading path line and carries the path in `heading_path`;
+`section_part` is 0 for the chunk that opens its section. Code blocks stay whole where they fit (fenced, so the
+writer knows them); short blocks of one section share a chunk. Plain-text documents are cut as before.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ragtest_core.schema import stable_id
 from ragtest_core.text import detect_language
+from testgen.structure import Section, heading_line, sections_of
 
 FALLBACK_SEPARATORS: tuple[str, ...] = (" ", "")
 _WIKI_HEADING = re.compile(r"^\s*=+\s*(?P<title>[^=]+?)\s*=+\s*$")
@@ -53,6 +59,10 @@ class Chunk(BaseModel):
     revision_id: str | None = None
     language: str = "en"
     section: str | None = None
+    #: "Page title > Section > Subsection" for chunks of structured documents.
+    heading_path: str | None = None
+    #: 0 for the chunk that opens its section, 1 for the next, ... (structured documents only).
+    section_part: int | None = None
 
     def to_metadata(self) -> dict[str, str | int]:
         """Chroma metadata: everything but the id and text, without None values."""
@@ -61,8 +71,10 @@ class Chunk(BaseModel):
 
     @classmethod
     def from_record(cls, chunk_id: str, text: str, metadata: Mapping[str, Any]) -> Chunk:
-        fields = {key: metadata.get(key) for key in ("url", "revision_id", "section")}
+        fields = {key: metadata.get(key) for key in ("url", "revision_id", "section", "heading_path")}
+        part = metadata.get("section_part")
         return cls(
+            section_part=int(part) if part is not None else None,
             chunk_id=chunk_id,
             text=text,
             doc_id=str(metadata.get("doc_id", "")),
@@ -99,6 +111,8 @@ def chunk_documents(documents: Iterable[Document], config: ChunkingConfig | None
 
 
 def chunk_document(document: Document, splitter: RecursiveCharacterTextSplitter) -> list[Chunk]:
+    if document.metadata.get("sections"):
+        return chunk_sections(document, splitter)
     meta = document.metadata
     source = str(meta.get("source", ""))
     doc_id = str(meta.get("doc_id") or stable_id(source))
@@ -148,3 +162,96 @@ def section_at(headings: Sequence[tuple[int, str]], start: int) -> str | None:
         return None
     index = bisect.bisect_right([offset for offset, _ in headings], start) - 1
     return headings[index][1] if index >= 0 else None
+
+
+def chunk_sections(document: Document, splitter: RecursiveCharacterTextSplitter) -> list[Chunk]:
+    """Chunks of a structured document: inside each section, each starting with the section's heading path."""
+    meta = document.metadata
+    source = str(meta.get("source", ""))
+    doc_id = str(meta.get("doc_id") or stable_id(source))
+    revision, url = meta.get("revision_id"), meta.get("url")
+    language = str(meta.get("language") or detect_language(document.page_content))
+    chunks: list[Chunk] = []
+    for section in sections_of(meta):
+        for part, body in enumerate(section_pieces(section, splitter)):
+            text = f"{heading_line(section.heading_path)}\n{body}"
+            position = len(chunks)
+            chunks.append(
+                Chunk(
+                    chunk_id=chunk_id_for(doc_id, position, text),
+                    text=text,
+                    doc_id=doc_id,
+                    source=source,
+                    position=position,
+                    url=str(url) if url else None,
+                    revision_id=str(revision) if revision is not None else None,
+                    language=language,
+                    section=section.heading or None,
+                    heading_path=section.heading_path,
+                    section_part=part,
+                )
+            )
+    return chunks
+
+
+def section_pieces(section: Section, splitter: RecursiveCharacterTextSplitter) -> list[str]:
+    """The bodies of one section's chunks: runs of prose and items cut by the splitter, code blocks whole where
+    they fit (else cut at line ends, each piece fenced again), neighbouring short units packed together."""
+    size = splitter._chunk_size - len(heading_line(section.heading_path)) - 1
+    size = max(size, splitter._chunk_size // 2)
+    units: list[tuple[str, int]] = []  # (text, run): pieces of one split run overlap, so they never share a chunk
+    lines: list[str] = []
+
+    def flush() -> None:
+        if lines:
+            text = "\n".join(lines)
+            pieces = [text] if len(text) <= size else sized(splitter, size).split_text(text)
+            run = len(units) if len(pieces) > 1 else -1
+            units.extend((piece, run) for piece in pieces)
+            lines.clear()
+
+    for block in section.blocks:
+        if block.kind == "code":
+            flush()
+            units.extend((piece, -1) for piece in code_pieces(block.render(), size))
+        else:
+            lines.append(block.render())
+    flush()
+    bodies: list[str] = []
+    last_run = -2
+    for text, run in units:
+        if bodies and (run == -1 or run != last_run) and len(bodies[-1]) + 1 + len(text) <= size:
+            bodies[-1] = f"{bodies[-1]}\n{text}"
+        else:
+            bodies.append(text)
+        last_run = run
+    return bodies
+
+
+def code_pieces(fenced: str, size: int) -> list[str]:
+    """A fenced code block, whole when it fits in `size`, else cut at line ends into fenced pieces."""
+    if len(fenced) <= size:
+        return [fenced]
+    lines = fenced.splitlines()[1:-1]
+    pieces: list[str] = []
+    current: list[str] = []
+    for line in lines:
+        line = line[: size - 10]
+        if current and sum(len(x) + 1 for x in current) + len(line) + 8 > size:
+            pieces.append("\n".join(["```", *current, "```"]))
+            current = []
+        current.append(line)
+    if current:
+        pieces.append("\n".join(["```", *current, "```"]))
+    return pieces
+
+
+def sized(splitter: RecursiveCharacterTextSplitter, size: int) -> RecursiveCharacterTextSplitter:
+    """A splitter like `splitter` that cuts to `size` (what is left of a chunk after its heading line)."""
+    return RecursiveCharacterTextSplitter(
+        chunk_size=size,
+        chunk_overlap=min(splitter._chunk_overlap, size // 4),
+        separators=splitter._separators,
+        keep_separator=splitter._keep_separator,
+        strip_whitespace=True,
+    )

@@ -169,6 +169,8 @@ class LLMCritic:
     def __init__(self, llm: LLMClient) -> None:
         self.llm = llm
         self.calls = 0
+        self.failed_calls = 0
+        self.last_error: str | None = None
 
     async def grounded_many(self, drafts: Sequence[Draft], blocks: Sequence[str]) -> list[str | None]:
         verdicts: list[str | None] = [provenance_problem(draft, _cited(draft, blocks)) for draft in drafts]
@@ -205,7 +207,9 @@ class LLMCritic:
             return await self.llm.structured(call.prompt, schema, stage=call.stage)
         except LLMPermanentError:
             raise
-        except LLMError:
+        except LLMError as exc:
+            self.failed_calls += 1
+            self.last_error = f"{type(exc).__name__}: {exc}"
             return None
 
 

@@ -1,34 +1,40 @@
-"""Local files as documents: .txt, .md, .html/.htm (visible text) and .pdf (text layer).
+"""Local files as documents, every file accounted for: loaded, or named with the reason it was not.
 
-Text files are read as UTF-8; other encodings are detected with charset-normalizer and decoded (the encoding is
-kept in the document's metadata). A file that is binary whatever its name (NUL bytes, or no text encoding fits)
-is skipped, and so is text in an encoding nothing can tell: each skip is returned with its reason, so that the
-command line and the manifest name the files. Very long lines are no problem: the splitter cuts them to size.
+Each supported type is read by its parser (`testgen.loaders`): Markdown, reStructuredText, notebooks, HTML and
+Word files keep their structure as sections with a heading path (`metadata["sections"]`, as plain JSON data that
+`testgen.structure.sections_of` reads back); .txt and .pdf are plain text. Text files are read as UTF-8; other
+encodings are detected with charset-normalizer and decoded (the encoding is kept in the document's metadata).
+
+Under a folder, every file is either loaded or skipped with its reason: an unsupported type, a binary file
+(whatever its name), text in an encoding nothing can tell, or a parse error. One broken file never stops the
+others; the command line prints each skip and the manifest lists them. Files inside hidden folders (`.git`) are
+skipped as one entry per folder. `list_files` and `read_file` do the same one file at a time (a distributed
+ingest reads each file on its own worker).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from langchain_core.documents import Document
 
 from ragtest_core.errors import SourceUnavailableError
+from testgen.loaders import READERS, SkippedFile, decode_text
 from testgen.sources import make_document
+from testgen.structure import sections_record
 
-#: Bytes read to tell text from binary.
-SNIFF_BYTES = 8192
-#: Share of control characters (other than tab, line breaks, form feed) above which decoded bytes are not text.
-MAX_CONTROL_SHARE = 0.01
-
-
-class SkippedFile(Exception):
-    """A file that is not usable text; `reason` says why."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+__all__ = [
+    "READERS",
+    "LoadedFiles",
+    "SkippedFile",
+    "decode_text",
+    "list_files",
+    "load_files",
+    "read_file",
+    "read_files",
+]
 
 
 @dataclass
@@ -37,116 +43,81 @@ class LoadedFiles:
 
     documents: list[Document] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
+    #: Files loaded by suffix (".md": 23), and include markers / directives dropped while parsing them.
+    loaded_types: Counter[str] = field(default_factory=Counter)
+    dropped_markers: int = 0
 
     def warnings(self) -> list[str]:
         return [f"skipped {path}: {reason}" for path, reason in self.skipped.items()]
 
+    def merge(self, other: LoadedFiles) -> None:
+        self.documents.extend(other.documents)
+        self.skipped.update(other.skipped)
+        self.loaded_types.update(other.loaded_types)
+        self.dropped_markers += other.dropped_markers
 
-def decode_text(data: bytes) -> tuple[str, str]:
-    """(text, encoding) of a text file's bytes; raises `SkippedFile` for binary data or an unknown encoding."""
-    if b"\x00" in data[:SNIFF_BYTES]:
-        raise SkippedFile("binary file (NUL bytes)")
-    try:
-        text, encoding = data.decode("utf-8-sig"), "utf-8"
-    except UnicodeDecodeError:
-        from charset_normalizer import from_bytes
-
-        best = from_bytes(data).best()
-        if best is None:
-            raise SkippedFile("binary file or unknown text encoding") from None
-        text, encoding = str(best), best.encoding
-    sample = text[:SNIFF_BYTES]
-    controls = sum(1 for ch in sample if ord(ch) < 32 and ch not in "\t\n\r\f")
-    if sample and controls / len(sample) > MAX_CONTROL_SHARE:
-        raise SkippedFile(f"binary file ({controls} control characters in the first {len(sample)})")
-    return text, encoding
+    def files_record(self) -> dict[str, object]:
+        """The manifest's account of the files: loaded by type, skipped with reasons."""
+        return {
+            "loaded": sum(self.loaded_types.values()),
+            "loaded_by_type": dict(sorted(self.loaded_types.items())),
+            "skipped": len(self.skipped),
+            "dropped_markers": self.dropped_markers,
+        }
 
 
-def _read_text(path: Path) -> tuple[str, str]:
-    return decode_text(path.read_bytes())
-
-
-def _read_html(path: Path) -> tuple[str, str]:
-    from bs4 import BeautifulSoup
-
-    text, encoding = _read_text(path)
-    soup = BeautifulSoup(text, "html.parser")
-    for tag in soup(["script", "style", "noscript"]):
-        tag.decompose()
-    lines = (line.strip() for line in soup.get_text("\n").splitlines())
-    return "\n".join(line for line in lines if line), encoding
-
-
-def _read_pdf(path: Path) -> tuple[str, str]:
-    """A PDF's text layer. An encrypted PDF is opened with the empty password, as viewers do (AES needs the
-    `cryptography` package, which ragtest's install brings); one that needs a password, or a file that cannot be
-    parsed, is skipped with its reason, like a binary file."""
-    from pypdf import PdfReader
-    from pypdf.errors import DependencyError
-
-    try:
-        reader = PdfReader(str(path))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise SkippedFile("encrypted PDF that needs a password to open (save an unencrypted copy to use it)")
-        return "\n\n".join((page.extract_text() or "").strip() for page in reader.pages).strip(), "pdf"
-    except SkippedFile:
-        raise
-    except DependencyError as exc:
-        message = f"encrypted PDF; decrypting it needs a missing package: {exc} (pip install cryptography)"
-        raise SkippedFile(message) from None
-    except Exception as exc:  # pypdf raises many kinds on a damaged file: the file is named and skipped
-        raise SkippedFile(f"unreadable PDF ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})") from None
-
-
-READERS: dict[str, Callable[[Path], tuple[str, str]]] = {
-    ".txt": _read_text,
-    ".md": _read_text,
-    ".html": _read_html,
-    ".htm": _read_html,
-    ".pdf": _read_pdf,
-}
+def supported() -> str:
+    return ", ".join(sorted(READERS))
 
 
 def read_files(path: str | Path) -> LoadedFiles:
-    """Documents from one file or from every supported file under a folder (recursive, sorted by path), and the
-    files skipped as binary or undecodable, each with its reason.
+    """Documents from one file or from every file under a folder (recursive, sorted by path), and every file not
+    loaded with its reason (unsupported type, binary, unknown encoding, parse error).
 
-    Unsupported file types inside a folder are left out; an unsupported single file, a missing path, a folder
-    without any supported file, or nothing usable at all raises `SourceUnavailableError`. Empty files give no
-    document.
+    A missing path, an unsupported single file, or a folder where nothing could be loaded raises
+    `SourceUnavailableError` naming the reasons. Empty files give no document.
     """
     root = Path(path)
     loaded = LoadedFiles()
-    for file in _files(root):
-        one = read_file(file)
-        loaded.documents.extend(one.documents)
-        loaded.skipped.update(one.skipped)
+    for file in _files(root, loaded):
+        loaded.merge(read_file(file))
     if not loaded.documents and loaded.skipped:
         raise SourceUnavailableError(f"no usable text under {root}: {'; '.join(loaded.warnings())}")
     return loaded
 
 
 def read_file(file: Path) -> LoadedFiles:
-    """One listed file (see `list_files`): its documents, or the reason it was skipped (a distributed ingest reads
-    each file on its own worker)."""
+    """One listed file (see `list_files`): its document, or the reason it was skipped (unsupported type, binary,
+    unknown encoding, parse error). A distributed ingest reads each file on its own worker."""
     loaded = LoadedFiles()
+    reader = READERS.get(file.suffix.lower())
+    if reader is None:
+        loaded.skipped[str(file)] = f"unsupported file type {file.suffix or '(none)'!r} (supported: {supported()})"
+        return loaded
     try:
-        text, encoding = READERS[file.suffix.lower()](file)
+        parsed = reader(file)
     except SkippedFile as skip:
         loaded.skipped[str(file)] = skip.reason
         return loaded
-    except Exception as exc:  # a corrupt PDF or unreadable file names itself
-        raise SourceUnavailableError(f"could not read {file}: {exc}") from exc
-    if text.strip():
+    except Exception as exc:  # a corrupt PDF, broken JSON in a notebook, a parser error: named, not fatal
+        loaded.skipped[str(file)] = f"parse error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        return loaded
+    loaded.loaded_types[file.suffix.lower()] += 1
+    loaded.dropped_markers += parsed.dropped
+    if parsed.text.strip():
+        extra: dict[str, object] = {"encoding": parsed.encoding}
+        if parsed.sections:
+            extra["sections"] = sections_record(parsed.sections)
         loaded.documents.append(
-            make_document(text.strip(), source=str(file), url=file.resolve().as_uri(), encoding=encoding)
+            make_document(parsed.text.strip(), source=str(file), url=file.resolve().as_uri(), **extra)  # type: ignore[arg-type]
         )
     return loaded
 
 
 def list_files(path: str | Path) -> list[Path]:
-    """The supported files `read_files` would read under `path` (or `path` itself), sorted."""
-    return _files(Path(path))
+    """Every file `read_files` would read or name under `path` (or `path` itself), sorted (hidden folders left
+    out)."""
+    return _files(Path(path), LoadedFiles())
 
 
 def load_files(path: str | Path) -> list[Document]:
@@ -154,16 +125,24 @@ def load_files(path: str | Path) -> list[Document]:
     return read_files(path).documents
 
 
-def _files(root: Path) -> list[Path]:
+def _files(root: Path, loaded: LoadedFiles) -> list[Path]:
     if not root.exists():
         raise SourceUnavailableError(f"no such file or folder: {root}")
     if root.is_file():
         if root.suffix.lower() not in READERS:
-            raise SourceUnavailableError(
-                f"unsupported file type {root.suffix!r} for {root}; supported: {', '.join(sorted(READERS))}"
-            )
+            raise SourceUnavailableError(f"unsupported file type {root.suffix!r} for {root}; supported: {supported()}")
         return [root]
-    files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in READERS)
-    if not files:
-        raise SourceUnavailableError(f"no supported files ({', '.join(sorted(READERS))}) under {root}")
+    files: list[Path] = []
+    hidden: Counter[Path] = Counter()
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        relative = file.relative_to(root).parts
+        depth = next((i for i, part in enumerate(relative[:-1]) if part.startswith(".")), None)
+        if depth is not None:
+            hidden[root.joinpath(*relative[: depth + 1])] += 1
+        else:
+            files.append(file)
+    for folder, count in sorted(hidden.items()):
+        loaded.skipped[f"{folder}{'/'}"] = f"hidden folder ({count} file(s) not read)"
+    if not files and not hidden:
+        raise SourceUnavailableError(f"no files under {root}")
     return files

@@ -16,13 +16,12 @@ when it first writes from that document.
 from __future__ import annotations
 
 import asyncio
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ragtest_core.asyncio_utils import run_sync
-from ragtest_core.errors import RagtestError
+from ragtest_core.errors import LLMError, RagtestError
 from ragtest_core.schema import TestSample, stable_id
 from testgen.chunking import Chunk
 from testgen.contexts import DEFAULT_K_NEIGHBOURS, build_contexts, draw_roots
@@ -31,17 +30,13 @@ from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, Questio
 from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution, renormalise
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
+from testgen.stopping import StopRules, advice, llm_failure
 from testgen.store import ChunkKey, ChunkStore
-from testgen.walkers import Walker, start_walkers
+from testgen.structure import PATH_SEPARATOR
+from testgen.walkers import Walker, batch_sizes, missing_counts, start_walkers
 from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
 
-MAX_BATCH = 48
-#: A type that gave no question from this many contexts stops (its share goes to the other types, with a warning).
-ZERO_YIELD_PATIENCE = 20
-#: ... and so does a type that gave fewer than `LOW_YIELD` questions a context over its first `LOW_YIELD_CONTEXTS`
-#: (the offline writer's multi_context on text with few bridges or comparisons).
-LOW_YIELD_CONTEXTS = 100
-LOW_YIELD = 0.02
+__all__ = ["TestsetGenerator", "batch_sizes", "start_walkers"]
 
 
 class TestsetGenerator:
@@ -60,6 +55,7 @@ class TestsetGenerator:
         max_copied_words: int = DEFAULT_MAX_COPIED_WORDS,
         critic: Critic | str = "auto",
         strict_types: bool = False,
+        stop_rules: StopRules | None = None,
     ) -> None:
         self.store = store
         self.writer = writer
@@ -71,6 +67,10 @@ class TestsetGenerator:
         self.max_copied_words = max_copied_words
         self.critic = self._make_critic(critic)
         self.strict_types = strict_types
+        self.stop_rules = stop_rules or StopRules()
+        problems = self.stop_rules.problems()
+        if problems:
+            raise RagtestError("; ".join(problems))
         self.stats = GenerationStats()
 
     def _make_critic(self, critic: Critic | str) -> Critic:
@@ -103,22 +103,22 @@ class TestsetGenerator:
 
         `num_questions_per_context` (None: the writer's default) is where each type starts; when a type's roots run
         out, it walks the roots that still had questions to give again, asking one more question each, up to
-        `MAX_QUESTIONS_PER_CONTEXT`."""
+        the stop rules' `max_questions_per_context`."""
         if size <= 0:
             return []
         roots, screen = self._start(seed)
         targets = self._targets(size)
         per_context = self._per_context(num_questions_per_context)
-        walkers = start_walkers(roots, targets, per_context)
+        walkers = start_walkers(roots, targets, per_context, self.stop_rules.max_questions_per_context)
         samples: list[TestSample] = []
         produced: Counter[str] = Counter()
         tried: Counter[str] = Counter()
         progress = _progress(size, show_progress)
         while len(samples) < size:
             self._stop_barren(walkers, produced, tried, targets)
-            missing = _missing(targets, produced)
+            missing = missing_counts(targets, produced)
             self._top_up_exhausted(missing, targets, walkers)
-            missing = _missing(targets, produced)
+            missing = missing_counts(targets, produced)
             reserved = screen.take_reserve(missing)
             pairs = self._plan(missing, walkers, produced, tried) if len(reserved) < sum(missing.values()) else []
             if not pairs and not reserved:
@@ -129,14 +129,24 @@ class TestsetGenerator:
             for candidate in accepted:
                 samples.append(self._sample(candidate))
                 produced[candidate.draft.question_type] += 1
+                self.stats.accepted_by_strategy[candidate.draft.strategy or "llm"] += 1
             if progress is not None:
                 progress.update(len(accepted))
         if progress is not None:
             progress.close()
         self._finish(screen, samples, produced)
         if len(samples) < size:
-            raise RagtestError(self.stats.shortfall_message(size))
+            self._raise_llm_failure(size)
+            raise RagtestError(
+                self.stats.shortfall_message(size) + advice(self.stats, self.stop_rules, self.writer.name)
+            )
         return samples
+
+    def _raise_llm_failure(self, size: int) -> None:
+        """When the LLM calls failed, the shortfall is an LLM error naming the model, its URL and the last error."""
+        error = llm_failure(self.writer, self.critic, self.stats.llm_calls)
+        if error is not None:
+            raise LLMError(f"{error} {self.stats.shortfall_message(size)}")
 
     def generate_size(
         self,
@@ -171,6 +181,7 @@ class TestsetGenerator:
         unlimited = {kind: len(roots) * num_questions_per_context for kind in counts}
         accepted = await self._run(pairs, walkers, k_neighbours, screen, unlimited)
         samples = [self._sample(c) for c in accepted]
+        self.stats.accepted_by_strategy.update(c.draft.strategy or "llm" for c in accepted)
         self._finish(screen, samples, Counter(c.draft.question_type for c in accepted))
         return samples
 
@@ -204,6 +215,13 @@ class TestsetGenerator:
         use_documents = getattr(self.writer, "use_documents", None)
         if callable(use_documents):
             use_documents(self.store.document_chunks)
+            use_corpus = getattr(self.writer, "use_corpus", None)
+            if callable(use_corpus):  # the documentation's headings and a phrase's page count, not its texts
+                paths = {key.heading_path for key in self.store.chunk_keys() if key.heading_path}
+                use_corpus(
+                    {part.strip() for path in paths for part in path.split(PATH_SEPARATOR)},
+                    self.store.documents_containing,
+                )
             return
         prepare = getattr(self.writer, "prepare", None)
         if callable(prepare):
@@ -249,7 +267,9 @@ class TestsetGenerator:
         pairs: list[tuple[ChunkKey, str]] = []
         for kind in missing:
             walker = walkers[kind]
-            want = batch_sizes({kind: missing[kind]}, produced, tried, walker.per_context)[kind]
+            want = batch_sizes(
+                {kind: missing[kind]}, produced, tried, walker.per_context, self.stop_rules.zero_yield_patience
+            )[kind]
             pairs.extend((root, kind) for root in walker.take(want))
         return pairs
 
@@ -309,14 +329,15 @@ class TestsetGenerator:
         tried: Counter[str],
         targets: Mapping[str, int],
     ) -> None:
-        """Stop a type that gave nothing from its first `ZERO_YIELD_PATIENCE` contexts, or almost nothing from its
-        first `LOW_YIELD_CONTEXTS` (a warning says so; its share goes to the other types)."""
+        """Stop a type that gave nothing from its first `zero_yield_patience` contexts, or almost nothing from its
+        first `low_yield_contexts` (the stop rules; a warning says so; its share goes to the other types)."""
         for kind, walker in walkers.items():
             if targets.get(kind, 0) <= produced[kind] or not walker.active:
                 continue
-            if produced[kind] == 0 and tried[kind] >= ZERO_YIELD_PATIENCE:
+            rules = self.stop_rules
+            if produced[kind] == 0 and tried[kind] >= rules.zero_yield_patience:
                 why = f"no question from the first {tried[kind]} contexts"
-            elif tried[kind] >= LOW_YIELD_CONTEXTS and produced[kind] < LOW_YIELD * tried[kind]:
+            elif tried[kind] >= rules.low_yield_contexts and produced[kind] < rules.low_yield_rate * tried[kind]:
                 why = f"only {produced[kind]} question(s) from the first {tried[kind]} contexts"
             else:
                 continue
@@ -325,10 +346,13 @@ class TestsetGenerator:
 
     def _finish(self, screen: Screen, samples: list[TestSample], produced: Counter[str]) -> None:
         self.stats.rejections = Counter(screen.rejections)
+        self.stats.rejected_by_strategy = Counter(screen.rejections_by_strategy)
         for key, count in self.writer.stats.items():  # the writer's own checks (grammar, definitions)
             if key.startswith(REJECTED_PREFIX) and count:
                 self.stats.rejections[key.removeprefix(REJECTED_PREFIX)] += count
                 self.stats.candidates += count
+            elif key.startswith("strategy_") and key.endswith("_rejected") and count:
+                self.stats.rejected_by_strategy[key.removeprefix("strategy_").removesuffix("_rejected")] += count
         self.stats.unused = screen.unused
         self.stats.writer = dict(self.writer.stats)
         self.stats.accepted = len(samples)
@@ -360,27 +384,6 @@ class TestsetGenerator:
             answer_span=draft.answer_span,
             corpus_id=self.store.collection_name,
         )
-
-
-def batch_sizes(
-    missing: Mapping[str, int], produced: Mapping[str, int], tried: Mapping[str, int], per_context: int
-) -> dict[str, int]:
-    """Roots per question type for the next batch (type order): more for types whose yield so far is low, and no
-    more than the zero-yield patience allows for a type that has given nothing yet."""
-    wants: dict[str, int] = {}
-    for kind in QUESTION_TYPES:
-        if kind not in missing:
-            continue
-        rate = (produced.get(kind, 0) + 1) / (tried.get(kind, 0) * per_context + 1)
-        want = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
-        if produced.get(kind, 0) == 0:
-            want = min(want, max(missing[kind], ZERO_YIELD_PATIENCE - tried.get(kind, 0)))
-        wants[kind] = want
-    return wants
-
-
-def _missing(targets: Mapping[str, int], produced: Mapping[str, int]) -> dict[str, int]:
-    return {kind: targets[kind] - produced.get(kind, 0) for kind in targets if targets[kind] > produced.get(kind, 0)}
 
 
 def _progress(total: int, enabled: bool) -> Any:

@@ -21,10 +21,9 @@ from testgen.chunking import Chunk
 from testgen.contexts import DEFAULT_K_NEIGHBOURS, Context, build_contexts, draw_roots
 from testgen.critic import answerable_call, grounded_call
 from testgen.filters import DEFAULT_MAX_WORDS
-from testgen.generator import batch_sizes
 from testgen.question_types import QUESTION_TYPES, QuestionType, allocate, parse_distribution, renormalise
 from testgen.store import ChunkStore
-from testgen.walkers import start_walkers
+from testgen.walkers import batch_sizes, start_walkers
 from testgen.writers.llm import LLMWriter, writer_call
 
 #: Sentences of a typical written answer (the critic's prompt restates the answer).

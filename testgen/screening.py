@@ -66,13 +66,17 @@ class Screen:
         self.store = store
         self.dedup_threshold = dedup_threshold
         self.rejections: Counter[str] = Counter()
+        #: Rejections by the offline writer's strategy of the draft ("howto", "sentence", ...; "llm" otherwise).
+        self.rejections_by_strategy: Counter[str] = Counter()
         self.reserve: list[Candidate] = []
         self._keys: set[str] = set()
         self._passed: set[tuple[str, str]] = set()  # judged and found good (reserved for later)
         self._vectors = np.zeros((0, 0), dtype=np.float32)
 
-    def reject(self, reason: str) -> None:
+    def reject(self, reason: str, candidate: Candidate | None = None) -> None:
         self.rejections[reason] += 1
+        if candidate is not None:
+            self.rejections_by_strategy[candidate.draft.strategy or "llm"] += 1
 
     @property
     def unused(self) -> int:
@@ -99,11 +103,11 @@ class Screen:
         for candidate, reason in zip(to_judge, verdicts, strict=True):
             kind = candidate.draft.question_type
             if reason is not None:
-                self.reject(reason)
+                self.reject(reason, candidate)
                 continue
             self._passed.add(_key(candidate))
             if self._seen(candidate):
-                self.reject("near_duplicate")
+                self.reject("near_duplicate", candidate)
             elif taken[kind] < wanted.get(kind, 0):
                 taken[kind] += 1
                 accepted.append(candidate)
@@ -123,7 +127,7 @@ class Screen:
         if reason is None:
             reason = _type_problem(draft)
         if reason is not None:
-            self.reject(reason)
+            self.reject(reason, candidate)
         return reason
 
     def _relevant(self, candidates: list[Candidate]) -> list[Candidate]:
@@ -133,8 +137,9 @@ class Screen:
         off_topic = {
             id(c) for c, score in zip(checked, scores, strict=True) if not is_relevant(float(score), c.draft.answer)
         }
-        for _ in off_topic:
-            self.reject("answer_not_relevant")
+        for candidate in checked:
+            if id(candidate) in off_topic:
+                self.reject("answer_not_relevant", candidate)
         return [c for c in candidates if id(c) not in off_topic]
 
     def _not_duplicates(self, candidates: list[Candidate], wanted: dict[str, int]) -> list[Candidate]:
@@ -149,10 +154,10 @@ class Screen:
         for candidate, vector in zip(candidates, vectors, strict=True):
             key = normalise_question(candidate.draft.question)
             if key in self._keys or key in keys:
-                self.reject("duplicate")
+                self.reject("duplicate", candidate)
                 continue
             if self._too_close(vector, kept_vectors):
-                self.reject("near_duplicate")
+                self.reject("near_duplicate", candidate)
                 continue
             kind = candidate.draft.question_type
             if per_type[kind] >= wanted.get(kind, 0) + JUDGE_SPARES:  # enough to fill the type: judge no more now

@@ -25,6 +25,9 @@ class GenerationStats:
     produced_types: dict[str, int] = field(default_factory=dict)
     coverage: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: Accepted questions and rejections (screen and writer) by the offline writer's strategy ("llm" otherwise).
+    accepted_by_strategy: Counter[str] = field(default_factory=Counter)
+    rejected_by_strategy: Counter[str] = field(default_factory=Counter)
 
     @property
     def documents_without_samples(self) -> list[str]:
@@ -49,6 +52,8 @@ class GenerationStats:
             "coverage": self.coverage,
             "documents_without_samples": self.documents_without_samples,
             "warnings": list(dict.fromkeys(self.warnings)),
+            "accepted_by_strategy": dict(sorted(self.accepted_by_strategy.items())),
+            "rejected_by_strategy": dict(sorted(self.rejected_by_strategy.items())),
         }
 
     def shortfall_message(self, size: int) -> str:
@@ -59,6 +64,5 @@ class GenerationStats:
             f"the corpus supplied only {self.accepted} of the {size} requested samples: {self.roots_drawn} contexts "
             f"from {self.chunks_available} chunks gave {self.candidates} candidate questions = {self.accepted} "
             f"accepted + {rejected} rejected ({reasons}) + {self.unused} unused (their type was full). Types "
-            f"requested {self.requested_types}, produced {self.produced_types}.{warnings} Add sources or lower "
-            "--size."
+            f"requested {self.requested_types}, produced {self.produced_types}.{warnings}"
         )

@@ -23,10 +23,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from ragtest_core.embedding_cache import CachedEmbeddings
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import stable_id
 from testgen.chunking import Chunk
+from testgen.structure import EMBEDDING_FORM, embedding_text
 
 DEFAULT_COLLECTION = "ragtest-chunks"
 CORPUS_PREFIX = "ragtest-"
@@ -64,16 +66,19 @@ class ChunkKey:
     source: str
     position: int
     section: str | None = None
+    #: "Page title > Section > Subsection" for chunks of structured documents.
+    heading_path: str | None = None
 
     @classmethod
     def from_metadata(cls, chunk_id: str, metadata: Mapping[str, Any]) -> ChunkKey:
-        section = metadata.get("section")
+        section, path = metadata.get("section"), metadata.get("heading_path")
         return cls(
             chunk_id=chunk_id,
             doc_id=str(metadata.get("doc_id", "")),
             source=str(metadata.get("source", "")),
             position=int(metadata.get("position", 0)),
             section=str(section) if section is not None else None,
+            heading_path=str(path) if path is not None else None,
         )
 
 
@@ -84,7 +89,7 @@ def corpus_collection(chunks: Iterable[Chunk], embedding_model: str) -> str:
 
 def collection_for_ids(chunk_ids: Iterable[str], embedding_model: str) -> str:
     """`corpus_collection` from the chunk ids alone (a distributed ingest knows the ids without the texts)."""
-    return CORPUS_PREFIX + stable_id(embedding_model, *sorted(set(chunk_ids)), length=20)
+    return CORPUS_PREFIX + stable_id(embedding_model, EMBEDDING_FORM, *sorted(set(chunk_ids)), length=20)
 
 
 def corpus_description(
@@ -106,12 +111,19 @@ class ChunkStore:
 
     @classmethod
     def for_corpus(
-        cls, path: str | Path | None, embedder: Embedder, chunks: Sequence[Chunk], url: str | None = None
+        cls,
+        path: str | Path | None,
+        embedder: Embedder,
+        chunks: Sequence[Chunk],
+        url: str | None = None,
+        cache: CachedEmbeddings | None = None,
     ) -> ChunkStore:
         """The store of exactly these chunks: their own collection (see `corpus_collection`), filled (only the chunks
-        not stored yet are embedded; `embedded` says how many were)."""
+        not stored yet are added; `embedded` says how many were, and `cache`, when given, supplies the vectors it
+        holds: `cache.reused` / `cache.computed` say how many it had and how many the model computed)."""
         name = corpus_collection(chunks, embedder.model_name)
         store = cls(path, embedder, collection=name, url=url, metadata=corpus_description(chunks, embedder.model_name))
+        store.cache = cache
         store.embedded = store.add(chunks)
         return store
 
@@ -147,6 +159,8 @@ class ChunkStore:
             self._client = chromadb.PersistentClient(path=str(self.path), settings=settings)
         self.collection_name = collection
         self.embedded = 0
+        #: The content-addressed embedding cache chunk vectors come from (None: the embedder alone).
+        self.cache: CachedEmbeddings | None = None
         if not create and collection not in self.collection_names():
             raise RagtestError(
                 f"the vector store {url or self.path} has no collection {collection!r}: generate the test set first "
@@ -190,7 +204,9 @@ class ChunkStore:
         present = self.existing_ids([c.chunk_id for c in batch])
         new = [c for c in batch if c.chunk_id not in present]
         if new:
-            self._write(new, self.embedder.embed([c.text for c in new]).tolist())
+            texts = [embedding_text(c.text) for c in new]
+            vectors = self.cache.embed(texts) if self.cache is not None else self.embedder.embed(texts)
+            self._write(new, vectors.tolist())
         return len(new)
 
     def write_embedded(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> int:
@@ -299,6 +315,20 @@ class ChunkStore:
             for i, m in zip(page["ids"], page["metadatas"], strict=True)
         ]
         return sorted(keys, key=lambda k: (k.source, k.doc_id, k.position, k.chunk_id))
+
+    def documents_containing(self, phrase: str) -> int:
+        """How many documents have a chunk whose text holds `phrase` (case as written; Chroma's where_document
+        filter, paged over ids and metadata only)."""
+        documents: set[str] = set()
+        offset = 0
+        while True:
+            page = self._collection.get(
+                limit=PAGE_SIZE, offset=offset, include=["metadatas"], where_document={"$contains": phrase}
+            )
+            documents.update(str((m or {}).get("doc_id", "")) for m in page["metadatas"] or [])
+            offset += len(page["ids"])
+            if len(page["ids"]) < PAGE_SIZE:
+                return len(documents)
 
     def document_chunks(self, doc_id: str) -> list[Chunk]:
         """The stored chunks of one document, in position order (paged)."""

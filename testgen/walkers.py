@@ -1,34 +1,72 @@
-"""Each question type's walk over the seeded root order (see `testgen.generator`)."""
+"""Each question type's walk over the seeded root order (see `testgen.generator`): its own pointer over the
+roots, how many roots the next batch asks for, and which counts are still missing. Used by the generator and the
+planner (`testgen.planning`)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Generic
 
 from testgen.contexts import P
+from testgen.question_types import QUESTION_TYPES
+from testgen.stopping import StopRules
 
+MAX_BATCH = 48
+#: The default stop rules (settings: `StopRules`, `TestsetGenerator(stop_rules=...)`).
+ZERO_YIELD_PATIENCE = StopRules().zero_yield_patience
 #: The most questions asked of one context when the roots run out (each pass over the roots asks one more).
-MAX_QUESTIONS_PER_CONTEXT = 4
+MAX_QUESTIONS_PER_CONTEXT = StopRules().max_questions_per_context
 
 
-def start_walkers(roots: Sequence[P], targets: Mapping[str, int], per_context: int = 1) -> dict[str, Walker[P]]:
+def start_walkers(
+    roots: Sequence[P], targets: Mapping[str, int], per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
+) -> dict[str, Walker[P]]:
     """One walker per question type, each starting at its own share of the root order (all share one list)."""
     return {
-        kind: Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context)
+        kind: Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context, most=most)
         for i, kind in enumerate(targets)
     }
+
+
+def batch_sizes(
+    missing: Mapping[str, int],
+    produced: Mapping[str, int],
+    tried: Mapping[str, int],
+    per_context: int,
+    patience: int = ZERO_YIELD_PATIENCE,
+) -> dict[str, int]:
+    """Roots per question type for the next batch (type order): more for types whose yield so far is low, and no
+    more than the zero-yield patience allows for a type that has given nothing yet."""
+    wants: dict[str, int] = {}
+    for kind in QUESTION_TYPES:
+        if kind not in missing:
+            continue
+        rate = (produced.get(kind, 0) + 1) / (tried.get(kind, 0) * per_context + 1)
+        want = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
+        if produced.get(kind, 0) == 0:
+            want = min(want, max(missing[kind], patience - tried.get(kind, 0)))
+        wants[kind] = want
+    return wants
+
+
+def missing_counts(targets: Mapping[str, int], produced: Mapping[str, int]) -> dict[str, int]:
+    return {kind: targets[kind] - produced.get(kind, 0) for kind in targets if targets[kind] > produced.get(kind, 0)}
 
 
 class Walker(Generic[P]):
     """One question type's pointer over the root order, starting at `offset` (the order is shared, not copied). When
     the order is used up, the roots whose last write gave all the questions asked (they may have more) are walked
-    again, one question more each."""
+    again, one question more each, up to `most`."""
 
-    def __init__(self, roots: Sequence[P], offset: int, per_context: int = 1) -> None:
+    def __init__(
+        self, roots: Sequence[P], offset: int, per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
+    ) -> None:
         self.order = roots
         self.offset = offset
         self.next = 0
         self.per_context = per_context
+        self.most = most
         self.fruitful: list[P] = []
         self.stopped = False
 
@@ -40,7 +78,7 @@ class Walker(Generic[P]):
         """Whether the walker can still give roots (this pass, or another pass with more questions a root)."""
         if self.stopped:
             return False
-        if self.left() == 0 and self.fruitful and self.per_context < MAX_QUESTIONS_PER_CONTEXT:
+        if self.left() == 0 and self.fruitful and self.per_context < self.most:
             self.order, self.offset, self.next, self.fruitful = self.fruitful, 0, 0, []
             self.per_context += 1
         return self.left() > 0

@@ -84,7 +84,7 @@ class EmbedAndStore:
         chunks = chunks_of(batch)
         if self.store is not None:
             return {"written": np.array([self.store.add(chunks)])}
-        vectors = self.embedder.embed([c.text for c in chunks])
+        vectors = self.embedder.embed([testgen.embedding_text(c.text) for c in chunks])  # as ChunkStore.add embeds
         return {**batch, "embedding": list(vectors)}
 
 

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
 from ragtest_core.llm.batch import BATCH_REPLY, BatchLineFailed, BatchRunner
+from ragtest_core.llm.breaker import UnreachableBreaker, endpoint_of
 from ragtest_core.llm.cache import ReplyCache, cache_key
 from ragtest_core.llm.config import LLMConfig
 from ragtest_core.llm.errors import EmptyReplyError, FormatRejectedError, RefusalError, classify_error
@@ -98,6 +99,7 @@ class LLMClient:
             self.config.requests_per_second, self.config.tokens_per_minute
         )
         self.fatal: LLMPermanentError | None = None
+        self.breaker = UnreachableBreaker(model_id, endpoint_of(model))
         self.guard = FitnessGuard(model_id)
         self.usage.concurrency = self.config.max_concurrency
         #: "native" or "prompt": how structured calls ask for JSON now (see `LLMConfig.structured_output`).
@@ -319,6 +321,11 @@ class LLMClient:
                     self.usage.record_failure(stage)
                     self.fatal = self.fatal or LLMPermanentError(failure.message)
                     raise LLMPermanentError(failure.message) from exc
+                unreachable = self.fatal or self.breaker.failed(failure.message)
+                if unreachable is not None:  # tripped: the calls still waiting fail at once
+                    self.fatal = unreachable
+                    self.usage.record_failure(stage)
+                    raise LLMPermanentError(str(unreachable)) from exc
                 attempt += 1
                 if attempt > self.config.max_retries:
                     self.usage.record_failure(stage)
@@ -326,6 +333,7 @@ class LLMClient:
                 self.usage.record_retry(stage, rate_limited=is_rate_limit(failure))
                 await asyncio.sleep(self._backoff(attempt, failure.retry_after_s))
                 continue
+            self.breaker.succeeded()
             usage = self._record_usage(stage, messages, message, reply)
             if finish_reason(message) == "length" and not truncation_retried:
                 truncation_retried = True
@@ -333,6 +341,11 @@ class LLMClient:
                 self.usage.record_retry(stage)
                 continue
             return reply, usage
+
+    @property
+    def endpoint(self) -> str:
+        """Where the model is served (its base URL), or the provider's default."""
+        return self.breaker.endpoint
 
     async def _invoke_once(
         self,

@@ -26,6 +26,7 @@ class Draft:
     `evidence`: the source sentences the answer rests on, when the writer knows them (the offline writer): the
     groundedness check reads these instead of the answer, whose connecting words ("X was released first") are the
     writer's own.
+    `strategy`: the offline writer's strategy (the manifest counts questions and rejections by strategy).
     """
 
     question: str
@@ -36,6 +37,8 @@ class Draft:
     hypothesis: str | None = None
     answer_span: str | None = None
     evidence: tuple[str, ...] = ()
+    #: How the offline writer made the question ("howto", "option", "sentence", ...); None for the LLM writer.
+    strategy: str | None = None
 
 
 class QuestionWriter(Protocol):

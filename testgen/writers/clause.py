@@ -151,6 +151,18 @@ class Skip(Exception):
         self.reason = reason
 
 
+_QUANTIFIERS = frozenset(["every", "each", "all", "some", "any", "many", "most", "several", "both", "no"])
+
+
+def _never_a_name(word: str) -> bool:
+    """Whether lemminflect knows `word` only as an adjective, verb or adverb form ("relational", "installing"):
+    no noun that could be a name ("Waitress", "Flask")."""
+    from lemminflect import getAllLemmas
+
+    kinds = set(getAllLemmas(word))
+    return bool(kinds) and kinds <= {"ADJ", "VERB", "ADV"}
+
+
 class Casing:
     """Which capitalised first words are ordinary words: seen lower-cased at least as often as capitalised
     inside a sentence ("Division" -> "division", "Brown bears" -> "brown bears", "Python" stays)."""
@@ -162,6 +174,10 @@ class Casing:
         )
 
     def first_word(self, word: str, next_word: str = "") -> str:
+        if word[:1].isupper() and word[1:].islower() and word.endswith("ing") and _never_a_name(word.lower()):
+            return word.lower()  # "Using BaseHTTPMiddleware ...": a gerund, whatever follows it
+        if word.lower() in _QUANTIFIERS:
+            return word.lower()  # "Every Starlette application ..."
         if (
             next_word[:1].isupper()
             or not word[:1].isupper()
@@ -172,8 +188,8 @@ class Casing:
         key = word.lower()
         if self.lower[key] > 0 and self.lower[key] >= self.inner_capital[key]:
             return key
-        if self.inner_capital[key] == 0 and _COMMON_NOUN_SUFFIX.search(key):
-            return key  # "Copulation ...": never capitalised inside a sentence, and shaped like a common noun
+        if self.inner_capital[key] == 0 and (_COMMON_NOUN_SUFFIX.search(key) or _never_a_name(key)):
+            return key  # "Copulation ...", "Relational ...", "Installing ...": never capitalised inside a sentence
         return word
 
     def is_name(self, phrase: str) -> bool:
@@ -375,8 +391,8 @@ def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> s
         raise Skip("pronoun_or_vague_subject")
     if len(tokens) > 1 and _CARDINAL.match(lowered[0]) and tokens[1].islower():
         raise Skip("pronoun_or_vague_subject")  # "Two techniques were developed ...": which two?
-    if any(w in ("which", "who", "that", "whose", "when", "where") for w in lowered):
-        raise Skip("complex_subject")
+    if any(w in ("which", "who", "that", "whose", "when", "where", "but", "not") for w in lowered):
+        raise Skip("complex_subject")  # "Last but not least echo ...": a discourse phrase, not a subject
     if any(not re.match(r"^[\w.'’+#&/-]+$", t) for t in tokens):
         raise Skip("complex_subject")
     if lowered[0] in DETERMINERS:

@@ -15,18 +15,22 @@ what fails is counted as `rejected_<reason>` in the writer's stats.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ragtest_core.text import split_sentences
 from testgen.chunking import Chunk
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QuestionType
+from testgen.structure import PATH_SEPARATOR, prose_lines
 from testgen.writers.base import REJECTED_PREFIX, Draft
 from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
 from testgen.writers.combine import Fact, combine
+from testgen.writers.docs import STRATEGIES, DocFact, doc_facts, pronoun_problem, strategy_problem
+from testgen.writers.docs_text import split_prose
 from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
 from testgen.writers.patterns import turn_all
 from testgen.writers.reference import reference_sentence
@@ -40,8 +44,35 @@ UNSUPPORTED_REASON = (
 )
 _LANGUAGES = ("en", "zh", "ja")
 DEFINITION_RULES = frozenset({"definition", "appositive"})
+#: Documentation sentences that point at what a reader of the test set cannot see.
+POINTS_ELSEWHERE = re.compile(
+    r"\b(?:this|the previous|the next|the following|the above) (?:page|section|chapter|document|guide|tutorial|"
+    r"example|sections|chapters)\b|\b(?:below|above)[.,]|\bthe following\b|"
+    r"\b(?:documented|described|shown|listed|explained) (?:below|above|later|earlier)\b",
+    re.IGNORECASE,
+)
+
+
+#: A subject with no name or code that this many pages of the docs use is ambiguous without its section.
+AMBIGUOUS_PAGES = 3
 #: Documents whose casing a writer keeps when it reads documents on demand (`use_documents`).
 CASING_DOCUMENTS = 64
+
+
+def _casing(chunks: Iterable[Chunk]) -> Casing:
+    """A document's casing from its prose only: headings are title-cased, and code (blocks and inline) is not
+    evidence of how a word is cased in a sentence."""
+    parts = []
+    for chunk in chunks:
+        text = chunk.text
+        if chunk.heading_path is not None:
+            text = re.sub(r"`[^`]*`", "·", "\n".join(prose_lines(chunk.text)))
+        parts.append(text)
+    return Casing("\n".join(parts))
+
+
+def _path(chunk: Chunk) -> list[str]:
+    return [part.strip() for part in (chunk.heading_path or "").split(PATH_SEPARATOR)]
 
 
 class ExtractiveWriter:
@@ -58,6 +89,10 @@ class ExtractiveWriter:
         self._stats: Counter[str] = Counter()
         self._casing: dict[str, Casing] = {}
         self._facts: dict[str, list[Fact]] = {}
+        self._doc_facts: dict[str, list[DocFact]] = {}
+        self._headings: set[str] = set()
+        self._doc_prose: list[str] = []
+        self._count_pages: Callable[[str], int] | None = None
         self._fetch: Callable[[str], Sequence[Chunk]] | None = None
         self._fetched: OrderedDict[str, Casing] = OrderedDict()
 
@@ -67,11 +102,18 @@ class ExtractiveWriter:
         return self._stats
 
     def prepare(self, chunks: Sequence[Chunk]) -> None:
-        """Learn each document's casing (which capitalised words are names) from all of its chunks."""
-        texts: dict[str, list[str]] = {}
+        """Learn each document's casing (which capitalised words are names) from all of its chunks, the headings
+        of the documentation and how many of its pages use a phrase."""
+        texts: dict[str, list[Chunk]] = {}
         for chunk in chunks:
-            texts.setdefault(chunk.doc_id, []).append(chunk.text)
-        self._casing = {doc_id: Casing("\n".join(parts)) for doc_id, parts in texts.items()}
+            texts.setdefault(chunk.doc_id, []).append(chunk)
+        self._casing = {doc_id: _casing(parts) for doc_id, parts in texts.items()}
+        self._headings = {part.lower() for chunk in chunks if chunk.heading_path is not None for part in _path(chunk)}
+        prose: dict[str, list[str]] = {}
+        for chunk in chunks:
+            if chunk.heading_path is not None:
+                prose.setdefault(chunk.doc_id, []).append(" ".join(prose_lines(chunk.text)).lower())
+        self._doc_prose = [" ".join(parts) for parts in prose.values()]
 
     def use_documents(self, fetch: Callable[[str], Sequence[Chunk]]) -> None:
         """Learn a document's casing when one of its chunks is first written from: `fetch(doc_id)` gives the
@@ -81,6 +123,13 @@ class ExtractiveWriter:
         self._fetch = fetch
         self._fetched.clear()
 
+    def use_corpus(self, headings: Iterable[str], count_pages: Callable[[str], int]) -> None:
+        """What `prepare` learns about documentation from the whole corpus, without reading it: its headings (the
+        store's chunk keys name each chunk's section) and `count_pages(phrase)`, how many documents use a phrase
+        (the store's `documents_containing`)."""
+        self._headings = {heading.lower() for heading in headings if heading}
+        self._count_pages = count_pages
+
     def _casing_of(self, chunk: Chunk) -> Casing:
         known = self._casing.get(chunk.doc_id)
         if known is not None:
@@ -89,9 +138,7 @@ class ExtractiveWriter:
             return Casing(chunk.text)
         casing = self._fetched.get(chunk.doc_id)
         if casing is None:
-            casing = (
-                Casing("\n".join(c.text for c in self._fetch(chunk.doc_id))) if chunk.doc_id else Casing(chunk.text)
-            )
+            casing = _casing(self._fetch(chunk.doc_id)) if chunk.doc_id else Casing(chunk.text)
             self._fetched[chunk.doc_id] = casing
             while len(self._fetched) > CASING_DOCUMENTS:
                 self._fetched.popitem(last=False)
@@ -113,13 +160,42 @@ class ExtractiveWriter:
             return self._multi_context(context, n, rng)
         facts = list(self._block_facts(context, 1))
         rng.shuffle(facts)
-        drafts: list[Draft] = []
-        seen: set[str] = set()
+        drafts: list[Draft] = [self._doc_draft(fact) for fact in self._chunk_doc_facts(context.root)]
+        seen: set[str] = {draft.question.lower() for draft in drafts}
         for fact in facts:
             if fact.turned.question.lower() not in seen:
                 seen.add(fact.turned.question.lower())
                 drafts.append(self._simple_draft(fact, context.language))
         return drafts[:n]
+
+    def _chunk_doc_facts(self, chunk: Chunk) -> list[DocFact]:
+        """The documentation strategies' facts of a structured chunk, best strategy first (memoised per chunk)."""
+        if chunk.heading_path is None or chunk.language != "en":
+            return []
+        if chunk.chunk_id not in self._doc_facts:
+            casing = self._casing_of(chunk)
+            kept: dict[str, DocFact] = {}
+            for fact in doc_facts(chunk.text, casing, self.max_words, opening=chunk.section_part == 0):
+                self._stats[f"strategy_{fact.strategy}_drafted"] += 1
+                problem = strategy_problem(fact, self.max_words) or self._ambiguous_task(fact)
+                if problem is not None:
+                    self._reject(problem, strategy=fact.strategy)
+                    continue
+                kept.setdefault(fact.question.lower(), fact)
+            self._doc_facts[chunk.chunk_id] = sorted(kept.values(), key=lambda f: STRATEGIES.index(f.strategy))
+        return self._doc_facts[chunk.chunk_id]
+
+    @staticmethod
+    def _doc_draft(fact: DocFact) -> Draft:
+        return Draft(
+            fact.question,
+            fact.reference,
+            (1,),
+            "simple",
+            answer_span=" ".join(fact.span.split()),
+            evidence=(fact.reference,),
+            strategy=fact.strategy,
+        )
 
     @staticmethod
     def _simple_draft(fact: Fact, language: str) -> Draft:
@@ -131,6 +207,7 @@ class ExtractiveWriter:
             "simple",
             answer_span=" ".join(fact.turned.answer.split()),
             evidence=(fact.sentence,),
+            strategy="sentence",
         )
 
     def _multi_context(self, context: Context, n: int, rng: random.Random) -> list[Draft]:
@@ -140,7 +217,7 @@ class ExtractiveWriter:
         for combined in combine(facts, self.max_words):
             problem = grammar_problem(combined.question, " ".join(combined.evidence))
             if problem is not None:
-                self._reject("ungrammatical", problem)
+                self._reject("ungrammatical", problem, strategy="combined")
                 continue
             made.append(combined)
         self._stats["multi_context_pairs"] += len(made)
@@ -156,13 +233,16 @@ class ExtractiveWriter:
                 "multi_context",
                 answer_span=" ".join(m.span.split()),
                 evidence=m.evidence,
+                strategy="combined",
             )
             for m in unique[:n]
         ]
 
-    def _reject(self, reason: str, detail: str = "") -> None:
-        """A question the writer made and its own checks refused: counted as a rejection by reason."""
+    def _reject(self, reason: str, detail: str = "", strategy: str = "sentence") -> None:
+        """A question the writer made and its own checks refused: counted as a rejection by reason (and by
+        strategy, as `strategy_<name>_rejected`)."""
         self._stats[f"{REJECTED_PREFIX}{reason}"] += 1
+        self._stats[f"strategy_{strategy}_rejected"] += 1
         if detail:
             self._stats[f"{reason}:{detail.split(':')[0]}"] += 1
 
@@ -177,11 +257,18 @@ class ExtractiveWriter:
         """The turned sentences of one chunk, in text order (block number 0: not yet placed)."""
         language = chunk.language
         casing = self._casing_of(chunk)
-        topic = topic_of(chunk.source) if language == "en" else None
+        topic = topic_of(chunk.source) if language == "en" and chunk.heading_path is None else None
         found: list[Fact] = []
         about_topic = False
-        for original in split_sentences(chunk.text, language):
+        text = chunk.text
+        if chunk.heading_path is not None:  # prose only, never cut inside code; inline code read as the words it is
+            sentences = [s.replace("`", "") for line in prose_lines(chunk.text) for s in split_prose(line)]
+        else:
+            sentences = split_sentences(text, language)
+        for original in sentences:
             self._stats["sentences"] += 1
+            if chunk.heading_path is not None and original.rstrip().endswith(":"):
+                original = original.rstrip()[:-1].rstrip() + "."  # a statement introducing code or a list
             resolved = resolve(original, topic, about_topic)
             sentence = resolved or original
             about_topic = resolved is not None or (topic is not None and topic.named_in(original))
@@ -194,11 +281,56 @@ class ExtractiveWriter:
             except Skip as skip:
                 self._stats[f"skip_{skip.reason}"] += 1
                 continue
+            if chunk.heading_path is not None and (problem := self._docs_problem(turned, sentence, chunk)):
+                self._stats[f"skip_{problem}"] += 1
+                continue
             kept = [t for t in turned if self._passes_checks(t, sentence, language)]
+            if chunk.heading_path is not None:  # one question a sentence, the most specific
+                specific = [t for t in kept if self._specific_in_docs(t)]
+                kept = [max(specific, key=lambda t: len(t.question.split()))] if specific else []
             if kept:
                 self._stats["turned"] += 1
             found.extend(Fact(0, t, sentence) for t in kept)
         return found
+
+    def _docs_problem(self, turned: list[Turned], sentence: str, chunk: Chunk) -> str | None:
+        """Why a documentation sentence gives no question: it points at text the reader cannot see ("shown in
+        the previous sections", "on this page"), or its subject is a heading ("The Developer Interface provides
+        ...": the page talking about itself)."""
+        if POINTS_ELSEWHERE.search(sentence):
+            return "points_elsewhere"
+        for t in turned:
+            subject = t.subject.lower().removeprefix("the ")
+            if subject and subject in self._headings and len(subject.split()) > 1:
+                return "heading_subject"
+        return None
+
+    def _ambiguous_task(self, fact: DocFact) -> str | None:
+        """ "How do you open the file?", "How do you test the script?": an instruction's task whose object is a
+        definite common noun that three or more pages use names no one thing."""
+        match = re.match(r"^How do you \w+ the ([a-z][\w-]*(?: [a-z][\w-]*)?)\?$", fact.question)
+        if fact.strategy != "instruction" or match is None:
+            return None
+        return "ambiguous_subject" if self._pages_using(match.group(1)) >= AMBIGUOUS_PAGES else None
+
+    def _pages_using(self, phrase: str) -> int:
+        if self._count_pages is not None:
+            return self._count_pages(f" {phrase} ")
+        return sum(1 for text in self._doc_prose if f" {phrase} " in f" {text} ")
+
+    def _specific_in_docs(self, turned: Turned) -> bool:
+        """A documentation question must not lean on its section: no pronoun ("How many main reasons for this
+        are there?"), and a definite subject without a name or code that many pages use ("the base class", "the
+        return value") names no one thing."""
+        if pronoun_problem(turned.question):
+            self._reject("unresolved_pronoun")
+            return False
+        subject = turned.subject.removeprefix("the ").strip()
+        definite = turned.subject.startswith("the ") and subject == subject.lower()
+        if definite and not any(c.isdigit() for c in subject) and self._pages_using(subject) >= AMBIGUOUS_PAGES:
+            self._reject("ambiguous_subject")
+            return False
+        return True
 
     def _passes_checks(self, turned: Turned, sentence: str, language: str) -> bool:
         """The grammar check against the source sentence and, for "What is X?", the definition check."""

@@ -56,7 +56,7 @@ _VAGUE_HEADS = words(
     aspect feature issue matter point topic subject term word name version variant"""
 )
 #: Heads that relate X to something else instead of saying what X is.
-_RELATIONAL = words("result cause consequence effect reason source outcome product basis origin")
+_RELATIONAL = words("result cause consequence effect reason source outcome product basis origin opposite counterpart")
 _HEAD_END = re.compile(r" (?:of|for|in|on|at|to|that|which|who|with|from|by|used|designed|based|developed|made)\b")
 
 
@@ -84,12 +84,37 @@ def definition_problem(description: str) -> str | None:
 
 
 #: Answers that name no particular thing: "in various applications", "many platforms".
-_VAGUE_ANSWER = re.compile(r"^(?:in |on |for |to )?(?:various|many|several|some|numerous|different|other|certain)\b")
+_VAGUE_ANSWER = re.compile(
+    r"^(?:in |on |for |to |there (?:are|is) )?(?:various|many|several|some|numerous|different|other|certain)\b"
+)
+
+
+#: Head nouns that name no particular thing on their own ("a powerful mechanism", "exceptions", "support").
+_GENERIC_HEADS = words(
+    """mechanism mechanisms way ways feature features functionality functionalities support thing things approach
+    approaches stuff capability capabilities exception exceptions error errors information tool tools interface
+    interfaces"""
+)
+_ARTICLES = words("a an the")
 
 
 def vague_answer(span: str) -> bool:
-    """Whether a short answer names nothing in particular ("various applications", "many platforms")."""
-    return bool(_VAGUE_ANSWER.match(span.lower())) and len(span.split()) <= 4
+    """Whether a short answer names nothing in particular ("various applications", "many platforms", "a
+    powerful mechanism", "a simple but powerful interface": a generic head noun with nothing but an article and
+    adjectives before it, as the tagger reads them)."""
+    lowered = span.lower().rstrip(".")
+    tokens = lowered.split()
+    if bool(_VAGUE_ANSWER.match(lowered)) and (len(tokens) <= 4 or lowered.startswith("there ")):
+        return True  # "various applications"; "There are several events which ...": which ones?
+    if not 1 <= len(tokens) <= 5 or tokens[-1] not in _GENERIC_HEADS:
+        return False
+    from testgen.writers.tagger import tag_words
+
+    tags = tag_words(tuple(tokens))
+    return all(
+        t in _ARTICLES or t in ("and", "but") or tag in ("AJ0", "AJS", "AJC")
+        for t, tag in zip(tokens[:-1], tags, strict=False)
+    )
 
 
 def grammar_problem(question: str, sentence: str, subject: str = "") -> str | None:

@@ -106,6 +106,8 @@ class LLMWriter:
         self.llm = llm
         self.max_words = max_words
         self._stats: Counter[str] = Counter()
+        #: The last failed call's error (type and message), for the LLM error a failed run raises.
+        self.last_error: str | None = None
 
     @property
     def name(self) -> str:
@@ -141,8 +143,9 @@ class LLMWriter:
             return []
         except LLMPermanentError:
             raise  # a bad key, an unknown model, or a model that cannot do the job stops the run at once
-        except LLMError:
+        except LLMError as exc:
             self._stats["failed_calls"] += 1
+            self.last_error = f"{type(exc).__name__}: {exc}"
             return []
         self._stats["parsed_text" if any(read_as_text) else "parsed_json"] += 1
         return [self._draft(pair, context, question_type) for pair in result.pairs[:n]]

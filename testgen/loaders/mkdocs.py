@@ -1,0 +1,128 @@
+"""markdown-it-py block rules for the MkDocs extensions real documentation uses beyond mdit-py-plugins:
+
+- content tabs (pymdownx.tabbed): `=== "Python"` and the indented blocks under it, parsed as Markdown
+  (`tab_open` / `tab_close`, the label in `info`);
+- snippet includes: `--8<-- "file.md"` (pymdownx.snippets) and `{! file.md !}` (markdown-include), one token
+  `snippet_include` each, never text;
+- mkdocstrings blocks: `::: package.name` and the indented options under it (`autodoc`), never text;
+- abbreviation definitions: `*[HTML]: Hyper Text Markup Language` (`abbreviation`), never text.
+
+Each rule reads one line's start the way the parser's own rules do (positions from the block state), and nested
+content goes back through the parser, as mdit-py-plugins' admonitions do.
+"""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+
+#: Token types that stand for content the page includes from elsewhere: counted, never turned into text.
+DROPPED_TOKENS = frozenset({"snippet_include", "autodoc", "abbreviation"})
+_TAB_MARKERS = ("===! ", "===+ ", "=== ")
+_ALTERNATIVES = {"alt": ["paragraph", "reference", "blockquote", "list"]}
+
+
+def _line(state: StateBlock, line: int) -> str:
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+
+
+def _is_code(state: StateBlock, line: int) -> bool:
+    return state.sCount[line] - state.blkIndent >= 4
+
+
+def _indented_end(state: StateBlock, start: int, end: int, indent: int) -> int:
+    """The first line after `start` that is not blank and is indented less than `indent`."""
+    line = start + 1
+    while line < end:
+        blank = state.bMarks[line] + state.tShift[line] >= state.eMarks[line]
+        if not blank and state.sCount[line] < indent:
+            break
+        line += 1
+    while line - 1 > start and state.bMarks[line - 1] + state.tShift[line - 1] >= state.eMarks[line - 1]:
+        line -= 1  # trailing blank lines belong to what follows
+    return line
+
+
+def content_tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    if _is_code(state, start_line):
+        return False
+    text = _line(state, start_line)
+    marker = next((m for m in _TAB_MARKERS if text.startswith(m)), None)
+    label = text[len(marker) :].strip() if marker else ""
+    if marker is None or len(label) < 2 or label[0] != '"' or label[-1] != '"':
+        return False
+    if silent:
+        return True
+    indent = state.sCount[start_line] + 4
+    next_line = _indented_end(state, start_line, end_line, indent)
+    old_parent, old_max, old_indent = state.parentType, state.lineMax, state.blkIndent
+    state.parentType = "tab"
+    state.lineMax = next_line
+    state.blkIndent = indent
+    token = state.push("tab_open", "div", 1)
+    token.info = label.strip('"')
+    token.map = [start_line, next_line]
+    state.md.block.tokenize(state, start_line + 1, next_line)
+    state.push("tab_close", "div", -1)
+    state.parentType, state.lineMax, state.blkIndent = old_parent, old_max, old_indent
+    state.line = next_line
+    return True
+
+
+def snippet_include(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    if _is_code(state, start_line):
+        return False
+    text = _line(state, start_line).strip()
+    snippets = text.startswith("--8<--")
+    include = text.startswith("{!") and text.endswith("!}")
+    if not (snippets or include):
+        return False
+    if silent:
+        return True
+    token = state.push("snippet_include", "", 0)
+    token.content = text
+    token.map = [start_line, start_line + 1]
+    state.line = start_line + 1
+    return True
+
+
+def autodoc(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    if _is_code(state, start_line):
+        return False
+    text = _line(state, start_line)
+    name = text[4:].strip() if text.startswith("::: ") else ""
+    if not name or " " in name:
+        return False
+    if silent:
+        return True
+    next_line = _indented_end(state, start_line, end_line, state.sCount[start_line] + 1)
+    token = state.push("autodoc", "", 0)
+    token.content = name
+    token.map = [start_line, next_line]
+    state.line = next_line
+    return True
+
+
+def abbreviation(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    if _is_code(state, start_line):
+        return False
+    text = _line(state, start_line)
+    close = text.find("]:")
+    if not text.startswith("*[") or close < 3:
+        return False
+    if silent:
+        return True
+    token = state.push("abbreviation", "", 0)
+    token.info = text[2:close]
+    token.content = text[close + 2 :].strip()
+    token.map = [start_line, start_line + 1]
+    state.line = start_line + 1
+    return True
+
+
+def mkdocs_plugin(md: MarkdownIt) -> None:
+    """Adds the rules above, before fenced code (so an indented tab body is not read as code)."""
+    md.block.ruler.before("fence", "content_tab", content_tab, _ALTERNATIVES)  # type: ignore[arg-type]
+    md.block.ruler.before("fence", "snippet_include", snippet_include, _ALTERNATIVES)  # type: ignore[arg-type]
+    md.block.ruler.before("fence", "autodoc", autodoc, _ALTERNATIVES)  # type: ignore[arg-type]
+    md.block.ruler.before("reference", "abbreviation", abbreviation, _ALTERNATIVES)  # type: ignore[arg-type]

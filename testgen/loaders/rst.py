@@ -1,0 +1,182 @@
+"""reStructuredText read by docutils, tolerating the Sphinx directives and roles it does not know.
+
+docutils parses the page into a doctree; `sphinx_compat` supplies what Sphinx would: code directives become literal
+blocks, object descriptions (`.. data:: SECRET_KEY`, `.. function:: url_for`) become definition items, version notes
+and tabs keep their text, and directives that pull text from elsewhere (`autoclass`, `toctree`, `include`) are
+dropped and counted. Any other unknown directive keeps its content; unknown roles keep their text as inline code
+(`:func:`url_for`` -> `url_for()`) or as words (`:doc:`Installation <installation>`` -> Installation). Nothing
+is reported, nothing halts: a page that docutils cannot read at all raises, and the loader names the file.
+
+The doctree is walked into `Section`s exactly like Markdown's tokens.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from testgen.loaders.sphinx_compat import DROPPED, docutils_patched, inline_text
+from testgen.structure import Block, Section
+
+_SKIPPED = (
+    "system_message",
+    "comment",
+    "substitution_definition",
+    "target",
+    "image",
+    "raw",
+    "pending",
+    "transition",
+    "title",
+    "footnote",
+    "citation",
+)
+
+
+@dataclass
+class _Walk:
+    title: str
+    sections: list[Section] = field(default_factory=list)
+    path: list[str] = field(default_factory=list)
+    dropped: int = 0
+
+    def add(self, block: Block) -> None:
+        if not block.text.strip():
+            return
+        if not self.sections:
+            self.sections.append(Section(tuple(self.path) or (self.title,)))
+        self.sections[-1].blocks.append(block)
+
+
+def parse_rst(text: str, title: str) -> tuple[list[Section], int]:
+    """(sections, directives dropped) of a reStructuredText page; `title` when the page has no title of its own."""
+    from docutils.core import publish_doctree
+
+    settings = {
+        "report_level": 5,
+        "halt_level": 5,
+        "warning_stream": io.StringIO(),
+        "doctitle_xform": False,
+        "sectsubtitle_xform": False,
+        "file_insertion_enabled": False,
+        "raw_enabled": False,
+        "syntax_highlight": "none",
+        "input_encoding": "unicode",
+    }
+    with docutils_patched():
+        doctree = publish_doctree(text, settings_overrides=settings)
+    walk = _Walk(title=title)
+    _children(doctree, walk)
+    return [s for s in walk.sections if s.has_text()], walk.dropped
+
+
+def _children(node: Any, walk: _Walk) -> None:
+    for child in node.children:
+        _node(child, walk)
+
+
+def _node(node: Any, walk: _Walk) -> None:
+    from docutils import nodes
+
+    name = node.tagname
+    if getattr(node, "get", None) and node.get(DROPPED):
+        walk.dropped += 1
+    elif name in _SKIPPED:
+        return
+    elif isinstance(node, nodes.section):
+        _section(node, walk)
+    elif name == "paragraph":
+        walk.add(Block("prose", inline_text(node)))
+    elif name in ("literal_block", "doctest_block"):
+        walk.add(Block("code", node.astext()))
+    elif name == "line_block":
+        for line in node.traverse(nodes.line):
+            walk.add(Block("prose", inline_text(line)))
+    elif name in ("bullet_list", "enumerated_list"):
+        for item in node.children:
+            _list_item(item, walk)
+    elif name == "definition_list":
+        for item in node.children:
+            _definition(item, walk)
+    elif name == "field_list":
+        for item in node.children:
+            _field(item, walk)
+    elif name == "table":
+        _table(node, walk)
+    else:  # admonitions, block quotes, containers, compounds, topics, tabs: their content
+        _children(node, walk)
+
+
+def _section(node: Any, walk: _Walk) -> None:
+    from docutils import nodes
+
+    title = next((inline_text(c, code=False) for c in node.children if isinstance(c, nodes.title)), "")
+    walk.path.append(title or walk.title)
+    walk.sections.append(Section(tuple(walk.path)))
+    _children(node, walk)
+    walk.path.pop()
+    if walk.path:  # text after a subsection belongs to the parent heading again
+        walk.sections.append(Section(tuple(walk.path)))
+
+
+def _item_text(node: Any) -> tuple[str, list[Any]]:
+    """The words of an item's paragraphs, and its other children (code, nested lists) to walk afterwards."""
+    words: list[str] = []
+    rest: list[Any] = []
+    for child in node.children:
+        if child.tagname == "paragraph" and not rest:
+            words.append(inline_text(child))
+        else:
+            rest.append(child)
+    return " ".join(words), rest
+
+
+def _list_item(node: Any, walk: _Walk) -> None:
+    text, rest = _item_text(node)
+    walk.add(Block("item", text))
+    for child in rest:
+        _node(child, walk)
+
+
+def _definition(node: Any, walk: _Walk) -> None:
+    term = next((inline_text(c) for c in node.children if c.tagname == "term"), "")
+    body = next((c for c in node.children if c.tagname == "definition"), None)
+    if body is None:
+        return
+    text, rest = _item_text(body)
+    walk.add(Block("item", text, term=term or None))
+    for child in rest:
+        _node(child, walk)
+
+
+def _field(node: Any, walk: _Walk) -> None:
+    name = next((inline_text(c) for c in node.children if c.tagname == "field_name"), "")
+    body = next((c for c in node.children if c.tagname == "field_body"), None)
+    if body is not None:
+        text, rest = _item_text(body)
+        walk.add(Block("item", text, term=name or None))
+        for child in rest:
+            _node(child, walk)
+
+
+def _table(node: Any, walk: _Walk) -> None:
+    from docutils import nodes
+
+    header: list[str] = []
+    for row in node.traverse(nodes.row):
+        cells = [" ".join(inline_text(p) for p in entry.traverse(nodes.paragraph)) for entry in row.children]
+        if isinstance(row.parent, nodes.thead):
+            header = cells
+            continue
+        if not any(cells):
+            continue
+        if len(cells) == 1:
+            walk.add(Block("item", cells[0]))
+            continue
+        names = header[1:] if len(header) == len(cells) else [""] * (len(cells) - 1)
+        rest = cells[1:]
+        text = (
+            rest[0] if len(rest) == 1 else "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, rest, strict=False))
+        )
+        walk.add(Block("item", text, term=cells[0] or None))

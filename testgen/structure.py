@@ -1,0 +1,164 @@
+"""A document's structure as its parser read it: sections with a heading path, each a list of typed blocks.
+
+Loaders (`testgen.loaders`) turn Markdown, reStructuredText, notebooks, HTML and Word files into `Section`s; the
+chunker cuts inside a section only (`testgen.chunking`), and the offline writer reads the blocks' kinds back from
+the chunk text (`parse_chunk`) so that it writes questions from prose only, never from code or markup.
+
+Chunk text is written in one small, fixed form that `parse_chunk` reads back:
+
+- the first line is the heading path (`Page title > Section > Subsection`), prefixed with `HEADING_MARK`;
+- a code block sits between fence lines (```` ``` ````), so contexts still show it, marked as code;
+- a list item starts with `ITEM_MARK` ("- "); a definition-list entry or a table row is an item
+  "term: description";
+- every other line is one paragraph of prose (soft line breaks joined).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+BlockKind = Literal["prose", "code", "item"]
+HEADING_MARK = "§ "
+PATH_SEPARATOR = " > "
+FENCE = "```"
+ITEM_MARK = "- "
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block of a section: a prose paragraph, a code block, or a list / table / definition-list item.
+
+    `term` is the item's name when the parser knows it (a definition-list term, a table row's first cell, or
+    the inline code an item opens with: "`timeout` - the timeout to use")."""
+
+    kind: BlockKind
+    text: str
+    term: str | None = None
+
+    def render(self) -> str:
+        if self.kind == "code":
+            return f"{FENCE}\n{self.text.strip(chr(10))}\n{FENCE}"
+        if self.kind == "item":
+            body = f"{self.term}: {self.text}" if self.term and not self.text.startswith(self.term) else self.text
+            return ITEM_MARK + " ".join(body.split())
+        return " ".join(self.text.split())
+
+
+@dataclass
+class Section:
+    """A heading path (page title first) and the blocks under that heading, before the next heading."""
+
+    path: tuple[str, ...]
+    blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def heading(self) -> str:
+        return self.path[-1] if self.path else ""
+
+    @property
+    def heading_path(self) -> str:
+        return PATH_SEPARATOR.join(self.path)
+
+    def has_text(self) -> bool:
+        return any(block.text.strip() for block in self.blocks)
+
+
+def sections_record(sections: Sequence[Section]) -> list[dict[str, Any]]:
+    """Sections as plain JSON data, the form a document's metadata keeps them in (it travels through JSON, e.g. to
+    the workers of a distributed ingest): [{"path": [...], "blocks": [{"kind", "text", "term"}]}]."""
+    return [
+        {"path": list(s.path), "blocks": [{"kind": b.kind, "text": b.text, "term": b.term} for b in s.blocks]}
+        for s in sections
+    ]
+
+
+def sections_of(metadata: Mapping[str, Any]) -> list[Section]:
+    """The sections a document's metadata holds (`sections_record`'s form, or `Section` objects)."""
+    found: list[Section] = []
+    for item in metadata.get("sections") or []:
+        if isinstance(item, Section):
+            found.append(item)
+            continue
+        blocks = [Block(b["kind"], b["text"], b.get("term")) for b in item.get("blocks", [])]
+        found.append(Section(tuple(item.get("path", ())), blocks))
+    return found
+
+
+def sections_text(sections: Sequence[Section], untitled: str | None = None) -> str:
+    """The document's whole text: each section's heading line, then its blocks (what is hashed and detected). A
+    section whose path is only `untitled` (the title made from a file name) has no heading line."""
+    parts: list[str] = []
+    for section in sections:
+        if section.path and section.path != (untitled,):
+            parts.append(section.heading)
+        parts.extend(block.render() for block in section.blocks if block.text.strip())
+    return "\n\n".join(parts)
+
+
+@dataclass(frozen=True)
+class ChunkLine:
+    """A line of chunk text read back as what it was: its kind, text (markers removed) and item term."""
+
+    kind: Literal["heading", "prose", "code", "item"]
+    text: str
+    term: str | None = None
+
+
+def parse_chunk(text: str) -> list[ChunkLine]:
+    """The lines of a chunk written by `render_chunk`, each with its kind. A chunk cut inside a code block by the
+    splitter starts or ends without its fence: a line after an unmatched opening fence is code to the end."""
+    lines: list[ChunkLine] = []
+    in_code = False
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        if line.strip() == FENCE:
+            in_code = not in_code
+            continue
+        if in_code:
+            lines.append(ChunkLine("code", line))
+        elif not line.strip():
+            continue
+        elif line.startswith(HEADING_MARK) and not lines:
+            lines.append(ChunkLine("heading", line.removeprefix(HEADING_MARK).strip()))
+        elif line.startswith(ITEM_MARK):
+            body = line.removeprefix(ITEM_MARK).strip()
+            term, sep, _ = body.partition(": ")
+            lines.append(ChunkLine("item", body, term if sep and len(term.split()) <= 4 else None))
+        else:
+            lines.append(ChunkLine("prose", line.strip()))
+    return lines
+
+
+def prose_lines(text: str) -> Iterator[str]:
+    """The prose paragraphs and item texts of a chunk: what sentence rules may read (no heading, no code)."""
+    for line in parse_chunk(text):
+        if line.kind == "prose" or line.kind == "item":
+            yield line.text
+
+
+#: How a chunk's text is embedded (part of a corpus collection's name, so that vectors of another form are never
+#: mixed in): the heading line keeps only the section's own heading.
+EMBEDDING_FORM = "leaf-heading"
+
+
+def embedding_text(text: str) -> str:
+    """The text whose vector stands for a chunk: the section's own heading and the chunk's lines without the
+    chunk form's marks (no fence lines, no item dashes): "§ Patterns for Flask > Adding a favicon" reads
+    "Adding a favicon".
+
+    The page title and the parent sections repeat in every chunk of a page; embedded with each chunk they pull
+    all of a page's chunks together and away from a question about one section (on the shared docs, top-4 hits of
+    the reference retriever on 40 offline questions each: flask 0.600 -> 0.700, httpx 0.775 -> 0.775). Contexts
+    still show the whole path. Text without the heading mark (plain text, Wikipedia) is embedded as it is."""
+    if not text.startswith(HEADING_MARK):
+        return text
+    lines = []
+    for line in parse_chunk(text):
+        lines.append(line.text.split(PATH_SEPARATOR)[-1].strip() if line.kind == "heading" else line.text)
+    return "\n".join(lines)
+
+
+def heading_line(path: str) -> str:
+    return f"{HEADING_MARK}{path}"

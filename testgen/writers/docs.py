@@ -1,0 +1,298 @@
+"""Questions from a documentation chunk's structure: the strategies of the offline writer for product docs.
+
+A chunk of a structured document (`Chunk.heading_path` set) is read back into headings, prose, items and code
+(`testgen.structure.parse_chunk`); code is never read. Each strategy makes `DocFact`s: a question, a short answer
+(`span`), the reference (the source sentences, cleaned) and the strategy's name.
+
+- `howto`: a heading that names a task ("Sending JSON Encoded Data", "Upload files") gives "How do you send JSON
+  encoded data?", answered by the section's opening sentences (only from the chunk that opens the section);
+- `faq`: a heading phrased as a question ("Why use a Client?") is used as it is, answered the same way;
+- `concept`: a heading that names a thing, with a sentence that defines it ("A transport is ..."), or a glossary
+  entry whose description is a noun phrase, gives "What is X?";
+- `option`: an item naming an option, parameter or setting (`timeout` - ..., a definition-list term, a table row)
+  gives "What does the `timeout` option control?";
+- `instruction`: "To X, use Y", "Use Y to X", "If you need to X, Y" give "How do you X?".
+
+Every question then passes `doc_problem` (no markup or code artefacts, no unresolved pronoun, a clean slot) and the
+writer's usual checks; what fails is counted by reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ragtest_core.text import STOPWORDS, word_count
+from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
+from testgen.writers.clause import Casing
+from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem, split_prose
+from testgen.writers.grammar import definition_problem, vague_answer
+from testgen.writers.headings import recase, task_phrase
+from testgen.writers.instructions import content_lemmas, instruction_howto, opening_answer
+from testgen.writers.lexicon import words
+from testgen.writers.morphology import gerund_base, is_base_verb, is_third_person, third_person
+from testgen.writers.tagger import tags
+
+__all__ = [
+    "STRATEGIES",
+    "DocFact",
+    "clean_sentence",
+    "doc_facts",
+    "instruction_fact",
+    "markup_problem",
+    "option_reference",
+    "pronoun_problem",
+    "strategy_problem",
+    "task_phrase",
+]
+
+#: Strategies in the order the writer offers their questions (the first a context has is asked first).
+STRATEGIES: tuple[str, ...] = ("faq", "howto", "instruction", "option", "concept")
+HOWTO_STRATEGIES = frozenset({"howto", "instruction"})
+_SPEC_WORDS = {
+    "environment variable": ("environment variable",),
+    "parameter": ("parameter", "argument"),
+    "setting": ("setting", "config"),
+    "option": ("option", "flag"),
+}
+
+
+@dataclass(frozen=True)
+class DocFact:
+    question: str
+    span: str
+    reference: str
+    strategy: str
+
+
+def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Iterator[DocFact]:
+    """Every strategy's facts for one chunk's text (`opening`: the chunk opens its section)."""
+    lines = parse_chunk(text)
+    heading = next((line.text for line in lines if line.kind == "heading"), "")
+    path = heading.split(PATH_SEPARATOR)
+    leaf = path[-1].strip() if heading else ""
+    body = [line for line in lines if line.kind in ("prose", "item")]
+    if leaf:
+        faq = leaf.endswith("?")
+        topic = frozenset(content_lemmas(task_phrase(leaf, casing) or ""))
+        instructing = not faq or leaf.lower().startswith("how ")
+        # a later chunk of the section answers only with an instruction that names the task
+        answer = opening_answer(body, instructing, topic, opening=opening) if opening or instructing else None
+        if answer is not None:
+            yield from _heading_facts(leaf, answer, casing)
+    if leaf and opening:
+        yield from _concept(leaf, body, casing)
+    lead = ""
+    for line in body:
+        if line.kind == "prose":
+            lead = line.text  # the sentence that introduces a list ("... accepts these parameters:")
+        if line.kind == "item" and line.term:
+            fact = option_fact(line, f"{heading} {lead}") or glossary_fact(line)
+            if fact is not None:
+                yield fact
+        for sentence in split_prose(line.text):
+            fact = instruction_fact(sentence, casing)
+            if fact is not None:
+                yield fact
+
+
+def _heading_facts(leaf: str, answer: tuple[str, str], casing: Casing) -> Iterator[DocFact]:
+    reference, span = answer
+    if leaf.endswith("?"):
+        question = faq_question(leaf, casing)
+        if question is not None:
+            yield DocFact(question, span, reference, "faq")
+        return
+    task = task_phrase(leaf, casing)
+    if task is not None:
+        yield DocFact(f"How do you {task}?", span, reference, "howto")
+
+
+def faq_question(heading: str, casing: Casing) -> str | None:
+    """A heading phrased as a question, in sentence case ("Where are Errors Handled?" -> "Where are errors
+    handled?"); None when it has no verb ("Why Hardcoded Behaviors?", "Why not Docopt etc.?": a topic, not a
+    question one can answer from its section alone)."""
+    words = heading.rstrip("?").split()
+    if len(words) < 2 or "etc" in heading or markup_problem(heading):
+        return None
+    tagged = tags(" ".join(words))
+    if not any(tag.startswith(("VV", "VB", "VD", "VH", "VM")) for tag in tagged[1:]):
+        return None
+    rest = [recase(word, tag, casing) for word, tag in zip(words[1:], tagged[1:], strict=True)]
+    return " ".join([words[0], *rest]) + "?"
+
+
+def _concept(leaf: str, body: list[ChunkLine], casing: Casing) -> Iterator[DocFact]:
+    """ "Transports" + "A transport is ..." -> "What is a transport?"."""
+    words = leaf.split()
+    if not 1 <= len(words) <= 4 or leaf.endswith("?") or gerund_base(words[0]) or markup_problem(leaf):
+        return
+    key = _singular(leaf.replace("`", "").lower())
+    for line in body[:3]:
+        if line.kind != "prose":
+            continue
+        for sentence in split_prose(line.text)[:2]:
+            match = re.match(
+                r"^(?:(?P<article>An?|The) )?(?P<subject>[^,;:]{2,60}?) (?P<be>is|are) (?P<rest>.+)$", sentence
+            )
+            if not match or _singular(match.group("subject").replace("`", "").lower()) != key:
+                continue
+            description = match.group("rest").rstrip(".")
+            if definition_problem(description) is not None or markup_problem(sentence):
+                continue
+            subject = match.group("subject")
+            article = (match.group("article") or "").lower()
+            named = f"{article} {_recase_phrase(subject, casing)}".strip()
+            question = f"What {match.group('be')} {named}?"
+            reference = clean_sentence(sentence)
+            if reference is not None:
+                yield DocFact(question, description, reference, "concept")
+            return
+
+
+def glossary_fact(line: ChunkLine) -> DocFact | None:
+    """ "`httpcore` - The underlying transport implementation for `httpx`." -> "What is `httpcore`?": an item
+    naming one thing whose description is a noun phrase opening with an article (a definition, not a list of
+    features such as "SSL certificates")."""
+    term = (line.term or "").strip()
+    name = term.strip("`")
+    if not term.startswith("`") or not re.fullmatch(r"[\w.-]+", name) or ordinary_word(name):
+        return None
+    description = line.text[len(term) :].lstrip(":- ").strip() if line.text.startswith(term) else ""
+    first = split_prose(description)[:1]
+    if not first or markup_problem(first[0]) or not re.match(r"^(?:The|A|An) \w", first[0]):
+        return None
+    definition = first[0].rstrip(".")
+    if definition_problem(definition[0].lower() + definition[1:]) is not None or word_count(definition) < 4:
+        return None
+    if _data_type(definition):
+        return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
+    reference = f"{term} is {definition[0].lower()}{definition[1:]}."
+    return DocFact(f"What is {term}?", definition, reference, "concept")
+
+
+#: Data types a parameter's description opens with ("A string ...", "An integer ..."): no definition of a thing.
+_TYPES = words(
+    """string str strings integer int integers boolean bool bytes bytestring list dict dictionary callable sequence
+    tuple number float value values instance object mapping iterable function"""
+)
+_FINITE = frozenset({"VVZ", "VVD", "VBZ", "VBD", "VHZ", "VDZ", "VM0"})
+_SAYING = words("give giving specify specifies indicate indicating denote denoting define defines")
+
+
+def _data_type(description: str) -> bool:
+    """Whether the first noun of a description, after its article and adjectives, is a data type."""
+    for word in re.findall(r"[A-Za-z][\w-]*", description.lower())[1:4]:
+        if word in _TYPES:
+            return True
+        if not set(tags(word)) & {"AJ0", "AJC", "AJS", "CRD", "ORD"}:
+            return False
+    return False
+
+
+def _says_more(description: str, name: str) -> bool:
+    """Whether an option's description says more than its name and type ("`media_type` - A string giving the media
+    type" says nothing)."""
+    own = set(re.split(r"[_.-]", name.lower()))
+    found = {w for w in re.findall(r"[a-z][\w-]*", description.lower()) if w not in STOPWORDS}
+    return bool(found - own - _TYPES - _SAYING)
+
+
+def ordinary_word(name: str) -> bool:
+    """Whether a lower-case name is an ordinary English word (`path`, `key`, `domain`): as an option or term it
+    names no one thing in the docs. `follow_symlink`, `samesite`, `httpcore` and `DEBUG` are names."""
+    from lemminflect import getAllLemmas
+
+    return name.isalpha() and name.islower() and bool(getAllLemmas(name) or name in STOPWORDS)
+
+
+def _recase_phrase(phrase: str, casing: Casing) -> str:
+    words = phrase.split()
+    return " ".join([casing.first_word(words[0], words[1] if len(words) > 1 else ""), *words[1:]])
+
+
+def _singular(phrase: str) -> str:
+    return " ".join(w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in phrase.split())
+
+
+def option_fact(line: ChunkLine, heading: str) -> DocFact | None:
+    """ "`timeout`: The timeout configuration to use." -> "What does the `timeout` option control?"."""
+    term = (line.term or "").strip()
+    name = term.strip("`")
+    if not name or " " in name or "(" in name or not re.fullmatch(r"[\w.-]+|--[\w-]+", name):
+        return None
+    if not (term.startswith("`") or "_" in name or name.startswith("--")):
+        return None  # "Forwarding: the proxy makes ...": a bold word, not an option
+    if ordinary_word(name):
+        return None  # `path`, `key`, `content`: many things in the docs have one; the question would be ambiguous
+    description = line.text[len(term) :].lstrip(": ").strip() if line.text.startswith(term) else line.text
+    first = split_prose(description)[:1]
+    if not first or word_count(first[0]) < 3 or markup_problem(first[0]):
+        return None
+    noun = _option_noun(name, heading)
+    if noun is None:
+        return None
+    reference = option_reference(f"The `{name}` {noun}", first[0].rstrip("."))
+    if reference is None or not _says_more(first[0], name):
+        return None
+    return DocFact(f"What does the `{name}` {noun} control?", first[0].rstrip("."), reference, "option")
+
+
+def _option_noun(name: str, context: str) -> str | None:
+    """What the item names, from the words around it (heading path and the chunk's prose): an environment
+    variable, a parameter, a setting or an option; None when nothing says it is one (a list of packages)."""
+    context = context.lower()
+    for noun, cues in _SPEC_WORDS.items():
+        if any(cue in context for cue in cues):
+            return noun
+    return "option" if name.startswith("--") else None
+
+
+def option_reference(subject: str, description: str) -> str | None:
+    """A sentence saying what the option does, from its description: "Whether X" -> "S controls whether X";
+    "The name of X" -> "S is the name of X"; "Enables X" -> "S enables X"; "Enable X" -> "S enables X"."""
+    words = description.split()
+    first = words[0]
+    lowered = first.lower()
+    rest = " ".join(words[1:])
+    if lowered in ("whether", "how", "which", "what"):
+        return f"{subject} controls {lowered} {rest}."
+    if lowered in ("a", "an", "the"):
+        head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", description)[0]
+        if set(tags(head)) & _FINITE:
+            return None  # "The os._exit() function exits the process ...": a sentence, not what the option is
+        return f"{subject} is {lowered} {rest}."
+    if not (first[:1].isupper() and first[1:].islower() and first.isalpha()) or not _only_verb(first):
+        return None  # "SOCKS proxy support", "Command line client support": a noun phrase, not a verb
+    if is_third_person(first) and not is_base_verb(first):
+        return f"{subject} {lowered} {rest}."
+    verb = third_person(first)
+    return f"{subject} {verb} {rest}." if verb is not None else None
+
+
+def _only_verb(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return set(getAllLemmas(word.lower())) == {"VERB"}
+
+
+def instruction_fact(sentence: str, casing: Casing) -> DocFact | None:
+    """ "To enable debug mode, use the `--debug` option." -> "How do you enable debug mode?"."""
+    howto = instruction_howto(sentence)
+    if howto is None:
+        return None
+    return DocFact(f"How do you {howto.task}?", howto.how, howto.reference, "instruction")
+
+
+def strategy_problem(fact: DocFact, max_words: int) -> str | None:
+    """Why a fact's question or reference cannot be used (None when it can)."""
+    if markup_problem(fact.question) or markup_problem(fact.reference):
+        return "markup"
+    if pronoun_problem(fact.question):
+        return "unresolved_pronoun"
+    if word_count(fact.question) > max_words:
+        return "question_too_long"
+    if fact.strategy != "option" and vague_answer(fact.span):
+        return "vague_answer"
+    return None

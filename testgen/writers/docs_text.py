@@ -1,0 +1,68 @@
+"""Text checks shared by the documentation strategies: markup and code artefacts, words that need the context,
+and a source sentence cleaned into a reference."""
+
+from __future__ import annotations
+
+import re
+
+from ragtest_core.text import split_sentences, word_count
+from testgen.writers.lexicon import words
+
+_PRONOUNS = words("it its this that these those they them their there here above below following one so same such")
+#: A reference must not start by pointing at what came before.
+POINTING = ("this ", "these ", "it ", "they ", "that ", "those ", "such ", "its ", "their ", "then ")
+#: Artefacts that must never reach a question or a reference: fences, include markers, directives, tags, pipes.
+_MARKUP = re.compile(r"```|\{!|!\}|--8<--|:::|^\.\. |\s\.\. \w+::|:[a-z]+:`|</?[a-zA-Z][^>]*>|\||>>>|\\\w|^[-*+] ")
+#: Verbs that say nothing to do ("you can have ...", "you may choose to ...") or point elsewhere ("see X").
+LIGHT_VERBS = words(
+    "be have do get choose want like try wish see refer read note notice find expect think know imagine keep thank work"
+)
+_OPENERS = ("for example", "for instance", "e.g.", "see ", "note:", "here is", "here's", "the following")
+
+
+def markup_problem(text: str) -> bool:
+    """Whether `text` shows markup or code artefacts (a code fence, an include marker, directive or role syntax,
+    an HTML tag, a table pipe, a prompt) or unbalanced backticks / brackets."""
+    if _MARKUP.search(text) or text.count("`") % 2:
+        return True
+    return text.count("(") != text.count(")") or text.count("[") != text.count("]")
+
+
+def pronoun_problem(question: str) -> bool:
+    """Whether the question leans on words that need the context ("it", "this", "these", "here", ...)."""
+    words = re.findall(r"[A-Za-z']+", question.replace("`", " ").lower())
+    return any(word in _PRONOUNS for word in words[1:])
+
+
+def clean_sentence(sentence: str) -> str | None:
+    """The sentence as a reference (a closing ":" made "."), or None when it is no statement to answer with."""
+    text = " ".join(sentence.split())
+    lowered = text.lower()
+    if text.endswith(("?", "...", "…")) or lowered.startswith(_OPENERS + POINTING) or word_count(text) < 5:
+        return None
+    if markup_problem(text) or "let's" in lowered or "let us" in lowered:
+        return None
+    if text.endswith(":") and re.search(r"\b(?:following|as follows|these|below)\b", lowered):
+        return None  # "Werkzeug parses the data under the following situations:": the answer is the list
+    if text.endswith(":"):
+        text = text[:-1].rstrip() + "."
+    if not text.endswith((".", "!")):
+        text += "."
+    return text
+
+
+_CODE_SPAN = re.compile(r"`[^`]+`")
+
+
+def split_prose(text: str) -> list[str]:
+    """The sentences of documentation prose, never cut inside inline code ("by their `.ipynb` extension" is one
+    sentence, though the sentence splitter would end one at "`.")."""
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"qqcode{len(spans) - 1}qq"
+
+    masked = _CODE_SPAN.sub(hide, text)
+    restored = [re.sub(r"qqcode(\d+)qq", lambda m: spans[int(m.group(1))], s) for s in split_sentences(masked, "en")]
+    return restored

@@ -1,0 +1,296 @@
+"""Sentences that instruct, and how-to questions from them.
+
+A how-to answer must tell the reader what to do, not explain: an imperative ("Use the `json` property ...",
+"Pass a 2-tuple ..."), "you can / should / need to VERB ..." as the main clause ("To subscribe to a signal, you can
+use the `connect()` method"), or "X lets / allows you to VERB ...". Hedges ("you might want to consider ..."),
+pointers to text the reader cannot see ("the following command", "see Request instances", "the instructions
+below"), light and catenative verbs ("you can have ...", "you may choose to use ...") and pronoun objects ("you
+can import and remove it") do not instruct. The imperative is read by the part-of-speech tagger
+(`testgen.writers.tagger`), the verb's base form by lemminflect.
+
+`instruction_fact` turns "To X, use Y", "Use Y to X", "If you need to X, Y", "You can X using Y", "Y can be used
+to X" into "How do you X?", when the task is a verb phrase and the answer instructs (or names the thing to use).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragtest_core.text import STOPWORDS
+from testgen.structure import ChunkLine
+from testgen.writers.docs_text import LIGHT_VERBS, clean_sentence, markup_problem, pronoun_problem, split_prose
+from testgen.writers.grammar import vague_answer
+from testgen.writers.morphology import gerund_base, is_base_verb
+from testgen.writers.tagger import BASE_VERB, tag_words
+
+#: Longer tasks copy more of their sentence than the question filters allow (`--max-copied-words`, 6).
+MAX_TASK_WORDS = 6
+OPENING_STATEMENTS = 4
+TOPICAL_STATEMENTS = 8
+#: Words that hedge, or point at what the reader of a test set cannot see.
+_NOT_INSTRUCTING = re.compile(
+    r"\b(?:might|perhaps|maybe|probably|consider|the following|following|below|above|previous|do so|"
+    r"all you need|here|if this|this is|these are|do this|such cases)\b|, see\b",
+    re.IGNORECASE,
+)
+_FRONTED = re.compile(r"^(?:To|In order to|If|When|Whenever|For|Once|After|Before|Instead of|Since|While)\b")
+#: What may stand between "you" and the verb: modals, "need to", "will want to", adverbs ("also", "often").
+_YOU_AUX = re.compile(
+    r"^you(?P<aux>(?:'ll| will| can| could| should| must| may| need to| have to| want to| also| then| now| first"
+    r"| simply| just| instead| often| usually| typically| generally)*) (?P<verb>[a-z]+)(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_YOU_LATER = re.compile(r"\byou(?='ll| will| can| could| should| must| may| need to| have to)")
+#: Tags of a finite verb: after one, a sentence opening with a base verb was not an imperative ("Form data can").
+_FINITE = frozenset({"VM0", "VBZ", "VBB", "VBD", "VVZ", "VVD", "VHZ", "VHD", "VDZ", "VDD"})
+#: Tags a task cannot end with: a participle, a preposition, an article, a conjunction.
+_OPEN_END = frozenset({"VVN", "VVD", "PRP", "PRF", "AT0", "CJC", "TO0"})
+_CLAUSE_END = frozenset({"to", "that", "which", "who", "when", "if", "so", "because", "and", "or"})
+#: A recommendation is an instruction: "it's best to set ...", "we recommend using ...".
+_RECOMMEND = re.compile(
+    r"\b(?:it's|it is) (?:best|recommended|advisable|a good idea) to (?P<verb>[a-z]+)(?P<rest>.*)$|"
+    r"\bwe (?:recommend|suggest|advise) (?:that you )?(?P<gerund>[a-z]+)(?P<after>.*)$",
+    re.IGNORECASE,
+)
+_LETS_YOU = re.compile(r"\b(?:allows?|lets?|enables?) you (?:to )?(?P<verb>[a-z]+)\b")
+_PRONOUN_END = re.compile(r"\b(?:it|them|this|that|one|so)\.?$", re.IGNORECASE)
+#: "this" / "these" standing for something said before ("copy and paste this in order to ...").
+_PRONOUN_OBJECT = re.compile(
+    r"\b(?:this|these)(?= (?:in|to|and|or|for|with|from|by|into|is|are|was|will|can|as)\b|[.,;:]|$)", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class HowTo:
+    task: str
+    how: str
+    reference: str
+
+
+def main_clause(sentence: str) -> str:
+    """The clause after a fronted subordinate one ("To X, you can ..." -> "you can ..."), without an opening
+    adverb ("Now you can ..." -> "you can ...")."""
+    text = " ".join(sentence.split())
+    if _FRONTED.match(text):
+        opening = len(" ".join(text.split()[:1])) + 1  # "If you need to X, see Y": that "you" is the condition's
+        later = [match.start() for match in _YOU_LATER.finditer(text) if match.start() > opening]
+        if later:
+            return text[later[-1] :]
+        if ", " in text:
+            text = text.split(", ", 1)[1]
+    tokens = text.split()
+    if len(tokens) > 2 and tag_words(tuple(tokens[:3]))[0] == "AV0":
+        text = " ".join(tokens[1:]).removeprefix(",").strip()
+    return text
+
+
+def instructs(sentence: str) -> bool:
+    """Whether the sentence tells the reader what to do (see the module's notes)."""
+    text = " ".join(sentence.replace("`", "").split()).rstrip(".!:")
+    if _NOT_INSTRUCTING.search(text) or _PRONOUN_END.search(text) or _PRONOUN_OBJECT.search(text):
+        return False
+    main = main_clause(text)
+    tokens = main.split()
+    if len(tokens) < 3:
+        return False
+    match = _YOU_AUX.match(main)
+    if match is not None:
+        aux = match.group("aux").lower()
+        if " want to" in aux and not re.search(r"'ll|will", aux):
+            return False  # "you may want to ...": a hedge; "you'll want to click ..." instructs
+        if match.group("verb").lower() == "need":  # "you'll need an `AsyncClient`": a thing to use
+            return not match.group("rest").lstrip().startswith(("to ", "is ", "are "))
+        return _does(match.group("verb"), match.group("rest"))
+    recommended = _RECOMMEND.search(main)
+    if recommended is not None:
+        verb = recommended.group("verb") or gerund_base(recommended.group("gerund") or "") or ""
+        return _does(verb, recommended.group("rest") or recommended.group("after") or "")
+    lets = _LETS_YOU.search(main)
+    if lets is not None:
+        return _does(lets.group("verb"), main[lets.end() :])
+    return imperative(tokens)
+
+
+def imperative(tokens: list[str]) -> bool:
+    """Whether the clause opens with an imperative: a base verb tagged as one, with no finite verb after it in
+    the same clause ("Use `pip` to install ..."; not "Form encoded data can also include ...")."""
+    tagged = tag_words(tuple(tokens))
+    if tagged[0] not in BASE_VERB or not _does(tokens[0], " ".join(["", *tokens[1:]])):
+        return False
+    for token, tag in zip(tokens[1:], tagged[1:], strict=True):
+        if token.lower() in _CLAUSE_END or token.endswith((",", ";", ":")):
+            break
+        if tag in _FINITE:
+            return False
+    return True
+
+
+def _does(verb: str, rest: str) -> bool:
+    """Whether `verb` + `rest` is something to do: a base verb, not a light one, not "VERB to VERB"."""
+    lowered = verb.lower()
+    return is_base_verb(lowered) and lowered not in LIGHT_VERBS and not rest.lstrip().startswith("to ")
+
+
+def opening_answer(
+    body: list[ChunkLine], instructing: bool = True, topic_words: frozenset[str] = frozenset(), opening: bool = True
+) -> tuple[str, str] | None:
+    """(reference, span) from a section's opening chunk: the first of its first four prose statements that
+    instructs (`instructing`), or one of the next four that instructs and names one of `topic_words` (the
+    task's lemmas); else simply the first statement (a FAQ's "Why ...?"); None when there is none. A chunk that
+    does not open its section (`opening` False) answers only with an instruction naming one of `topic_words`."""
+    statements: list[str] = []
+    for line in body:
+        if line.kind != "prose":
+            continue
+        for sentence in split_prose(line.text):
+            cleaned = clean_sentence(sentence)
+            if cleaned is not None and len(statements) < TOPICAL_STATEMENTS:
+                statements.append(cleaned)
+        if len(statements) >= TOPICAL_STATEMENTS:
+            break
+    for number, statement in enumerate(statements):
+        if not instructing:
+            return statement, statement
+        first = opening and number < OPENING_STATEMENTS
+        if not instructs(statement) or not (first or bool(topic_words & content_lemmas(statement))):
+            continue
+        if topic_words and not adds_to(statement, topic_words):
+            continue  # "you'll often want to use JSON encoding" for "send JSON encoded data": the task again
+        own = stated_task(statement)  # "If you need to include non-file data fields, use ...": its own task
+        if own is None or same_task(content_lemmas(own[0]), topic_words, strict=own[1]):
+            return statement, statement
+    return None
+
+
+#: Words an instruction uses around its means that say nothing about it.
+_EMPTY_WORDS = frozenset({"use", "want", "need", "instead", "also", "often", "way", "can", "will", "may"})
+
+
+def adds_to(statement: str, topic_words: frozenset[str]) -> bool:
+    """Whether an instruction says more than its task: code, or a content word beyond the task's own words."""
+    main = main_clause(statement)
+    if "`" in main:
+        return True
+    for word in re.findall(r"[A-Za-z][\w-]+", main.lower()):
+        forms = all_lemmas(word)
+        if word not in STOPWORDS and len(word) > 2 and not forms & (topic_words | _EMPTY_WORDS):
+            return True
+    return False
+
+
+def all_lemmas(word: str) -> frozenset[str]:
+    from lemminflect import getAllLemmas
+
+    return frozenset({word, *(lemma for lemmas in getAllLemmas(word).values() for lemma in lemmas)})
+
+
+def same_task(task: set[str] | frozenset[str], topic: set[str] | frozenset[str], strict: bool = True) -> bool:
+    """Whether a sentence's own task is the heading's: a task that is the sentence's point ("If you need to
+    include non-file data fields in the multipart form, ...", "You can access the name of the signal with ...")
+    shares at least half of the heading's content words, and two of them ("send multipart file uploads", "create
+    signals"); a purpose named after the means ("Use the `json` property ... to decode the request's body as
+    JSON") shares at least one ("receive JSON in views"). True when no heading words are known."""
+    if not topic:
+        return True
+    shared = len(task & topic)
+    return shared >= max((len(topic) + 1) // 2, min(len(topic), 2)) if strict else shared >= 1
+
+
+def content_lemmas(text: str) -> set[str]:
+    """The lemmas of a text's content words (nouns, verbs, adjectives; words lemminflect does not know, such as
+    "URLs", singular), lower case."""
+    found = {lemma(word) for word in re.findall(r"[A-Za-z][\w-]+", text.lower()) if word not in STOPWORDS}
+    return {word for word in found if word}
+
+
+def lemma(word: str) -> str:
+    """A content word's lemma; "" for a function word ("across")."""
+    from lemminflect import getAllLemmas
+
+    found = getAllLemmas(word)
+    for kind in ("NOUN", "VERB", "ADJ"):
+        if kind in found:
+            return str(found[kind][0])
+    if found:
+        return ""  # an adverb, preposition or other function word
+    return word[:-1] if word.endswith("s") and len(word) > 3 and not word.endswith("ss") else word
+
+
+_INSTRUCTIONS = (
+    re.compile(
+        r"^(?:To|In order to) (?P<task>[a-z][^,]{3,80}), (?P<how>(?:you (?:can|should|must|need to|may) )?[a-z].+)$"
+    ),
+    re.compile(r"^You (?:can|may)(?: also| now)? (?P<task>[a-z][^,]{3,60}?),? (?P<how>(?:using|with|through) .+)$"),
+    re.compile(r"^(?P<how>.{5,60}?) (?:can be|is|are) used to (?P<task>[a-z][^,]{3,60})$"),
+    re.compile(r"^(?P<how>Use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
+    re.compile(r"^If you (?:want|need|wish|would like) to (?P<task>[a-z][^,]{3,80}), (?P<how>.+)$"),
+    re.compile(r"^You can (?P<how>use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
+    re.compile(
+        r"^You can (?P<task>[a-z][^,]{3,60}?) (?P<how>by (?:passing|setting|using|calling|adding|providing|specifying"
+        r"|enabling|including|creating) .+)$"
+    ),
+    re.compile(
+        r"^The (?:recommended|best|easiest|simplest|preferred) way to (?P<task>[a-z][^,]{3,60}?) is (?P<how>.+)$"
+    ),
+    re.compile(r"^(?P<task>[A-Z][a-z]+ [^,]{3,60}?) (?P<how>by (?:passing|setting|using|calling|adding) .+)$"),
+    re.compile(r"^When (?P<task>[a-z]+ing [^,]{3,60}), (?P<how>you (?:should|need to|must|can|'ll need to) .+)$"),
+    re.compile(
+        r"^[A-Z][\w`.()]*(?: [\w`.()]+)?,? (?:allows?|lets?) you (?:to )?(?P<task>[a-z][^,]{3,60}?) "
+        r"(?P<how>by (?:passing|setting|using|calling|adding|providing|specifying) .+)$"
+    ),
+)
+#: The pattern whose answer is the thing to use, not an instruction ("The `history` property ... can be used to").
+_USED_TO = 2
+#: Patterns that name the means first and the task as its purpose ("Use Y to X", "You can use Y to X").
+_MEANS_FIRST = frozenset({_USED_TO, 3, 5})
+#: Patterns whose task slot is a verb phrase by their grammar ("To X, ...", "If you want to X, ...", "When Xing, ...").
+_TASK_FIRST = frozenset({0, 4, 9})
+
+
+def stated_task(sentence: str) -> tuple[str, bool] | None:
+    """The task an instruction names itself ("To include cookies ..., use ..." -> "include cookies ..."), if any,
+    and whether it is the sentence's main point (False where the means comes first: "Use Y to X")."""
+    text = " ".join(sentence.split()).rstrip(".:")
+    for number, pattern in enumerate(_INSTRUCTIONS):
+        match = pattern.match(text)
+        if match is not None:
+            task = _verb_phrase(match.group("task").strip())
+            stated = number in _TASK_FIRST or _does(task.split()[0], "")  # "To shutdown X, ...": a task all the same
+            return (task, number not in _MEANS_FIRST) if stated else None
+    return None
+
+
+def _verb_phrase(task: str) -> str:
+    """ "Mount the app ..." -> "mount the app ..."; "sending X" -> "send X"."""
+    words = task.split()
+    first = words[0].lower() if words[0].istitle() else words[0]
+    return " ".join([gerund_base(first) or first, *words[1:]])
+
+
+def instruction_howto(sentence: str) -> HowTo | None:
+    """ "To enable debug mode, use the `--debug` option." -> task "enable debug mode", how "use the ..."."""
+    text = " ".join(sentence.split()).rstrip(".:")
+    if markup_problem(text):
+        return None
+    for number, pattern in enumerate(_INSTRUCTIONS):
+        match = pattern.match(text)
+        if match is None:
+            continue
+        task = _verb_phrase(match.group("task").strip())
+        task_words = task.split()
+        if not 2 <= len(task_words) <= MAX_TASK_WORDS or not _does(task_words[0], " ".join(["", *task_words[1:]])):
+            return None
+        if tag_words(tuple(task_words))[-1] in _OPEN_END:
+            return None  # "search PyPI for packages tagged" (with ...): the task was cut short
+        how = match.group("how").strip()
+        if vague_answer(how) or len(how.split()) < 3 or pronoun_problem(f"How {task}"):
+            return None
+        if len(how.split()) <= 4 and tag_words(tuple(how.split()))[-1] == "AV0":
+            return None  # "with Flask easily": a manner, not a means
+        thing = number == _USED_TO and ("`" in how or any(w[:1].isupper() for w in how.split()[1:]))
+        if not (thing or instructs(text)):
+            return None
+        reference = clean_sentence(sentence)
+        return HowTo(task, how, reference) if reference is not None else None
+    return None
