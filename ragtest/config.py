@@ -19,14 +19,10 @@ from ragtest.settings import Opt, Section, flag_of
 from ragtest_core.embeddings import DEFAULT_MODEL
 from ragtest_core.llm import LLMConfig
 from ragtest_core.llm.config import StructuredOutput
-from testgen import (
-    DEFAULT_DEDUP_THRESHOLD,
-    DEFAULT_K_NEIGHBOURS,
-    DEFAULT_MAX_COPIED_WORDS,
-    DEFAULT_MAX_WORDS,
-    ChunkingConfig,
-    StopRules,
-)
+from testgen import ChunkingConfig, StopRules
+from testgen.contexts import DEFAULT_K_NEIGHBOURS
+from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS
+from testgen.screening import DEFAULT_DEDUP_THRESHOLD
 
 _CHUNKING = ChunkingConfig()
 _STOP = StopRules()

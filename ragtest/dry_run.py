@@ -3,8 +3,8 @@
 Sources are loaded and chunked (no LLM, no embedding); the calls are planned by the stages' own public planning
 functions, which build them with the code that sends them:
 
-- generate: `testgen.plan_llm_calls`: the question writer's call (root chunk + K neighbours, plus the JSON schema
-  instructions) for each context of the generator's first batch, and one LLM-critic call per expected question;
+- generate: `testgen.planning.plan_llm_calls`: the question writer's call (root chunk + K neighbours, plus the JSON
+  schema instructions) for each context of the generator's first batch, and one LLM-critic call per expected question;
 - answer: `rag_under_test.planning.plan_llm_calls`: the reference RAG's prompt on `rag_k` chunks per question;
 - evaluate: `evaluation.planning.plan_llm_calls`: every judge call of every selected metric per row (each metric's
   `llm_prompts`), with answers of typical size (two sentences).
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import testgen
+import testgen.planning
 from evaluation import planning as judge_planning
 from evaluation.registry import expand_selection
 from rag_under_test import planning as rag_planning
@@ -165,8 +166,8 @@ class RunEstimate:
 
 
 def writer_plan(size: int, per_context: int, question_types: str | Mapping[str, float] | None = None) -> list[str]:
-    """The question type of each writer call of the generator's first round (`testgen.plan_types`)."""
-    contexts = testgen.plan_types(size, questions_per_context=per_context, question_types=question_types)
+    """The question type of each writer call of the generator's first round (`testgen.planning.plan_types`)."""
+    contexts = testgen.planning.plan_types(size, questions_per_context=per_context, question_types=question_types)
     return [kind for kind, count in contexts.items() for _ in range(count)]
 
 
@@ -182,9 +183,10 @@ def typical_answer(chunks: Sequence[Any], index: int) -> str:
 
 
 def estimate_generate(estimate: RunEstimate, config: RunConfig, chunks: Sequence[Any]) -> None:
-    """The writer and LLM-critic calls of the generator's first batch, as `testgen.plan_llm_calls` plans them."""
+    """The writer and LLM-critic calls of the generator's first batch, as `testgen.planning.plan_llm_calls`
+    plans them."""
     gen = config.generation
-    calls = testgen.plan_llm_calls(
+    calls = testgen.planning.plan_llm_calls(
         chunks,
         size=gen.size,
         seed=gen.seed,

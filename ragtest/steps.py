@@ -14,6 +14,7 @@ import pandas as pd
 import evaluation
 import rag_under_test
 import testgen
+import testgen.store
 from rag_under_test.collect import default_concurrency
 from ragtest import dry_run, trust
 from ragtest.config import RunConfig
@@ -53,7 +54,7 @@ def test_set_store(
     corpora = sorted({str(s[CORPUS_ID]) for s in samples if s.get(CORPUS_ID)})
     if len(corpora) > 1:
         raise RagtestError(f"the test set mixes {len(corpora)} corpora ({', '.join(corpora)}); answer each separately")
-    collection = corpora[0] if corpora else testgen.DEFAULT_COLLECTION
+    collection = corpora[0] if corpora else testgen.store.DEFAULT_COLLECTION
     return testgen.ChunkStore(store_dir, embedder, collection=collection, url=config.store_url, create=False)
 
 

@@ -19,6 +19,8 @@ import numpy as np
 from langchain_core.documents import Document
 
 import testgen
+import testgen.store
+import testgen.structure
 from ragtest.distributed.session import ensure_ray, worker_count
 from ragtest.documents import (
     Corpus,
@@ -84,7 +86,9 @@ class EmbedAndStore:
         chunks = chunks_of(batch)
         if self.store is not None:
             return {"written": np.array([self.store.add(chunks)])}
-        vectors = self.embedder.embed([testgen.embedding_text(c.text) for c in chunks])  # as ChunkStore.add embeds
+        vectors = self.embedder.embed(
+            [testgen.structure.embedding_text(c.text) for c in chunks]
+        )  # as ChunkStore.add embeds
         return {**batch, "embedding": list(vectors)}
 
 
@@ -103,8 +107,8 @@ def ingest_on_ray(state: RunState, store_dir: Path, embedder: Embedder) -> Corpu
     if keys.empty:
         raise RagtestError("the sources hold no text to build a test set from")
     ids = keys["chunk_id"].astype(str).tolist()
-    name = testgen.collection_for_ids(ids, embedder.model_name)
-    meta = testgen.corpus_description([], embedder.model_name, keys["source"].astype(str), len(set(ids)))
+    name = testgen.store.collection_for_ids(ids, embedder.model_name)
+    meta = testgen.store.corpus_description([], embedder.model_name, keys["source"].astype(str), len(set(ids)))
     store = testgen.ChunkStore(store_dir, embedder, collection=name, url=config.store_url, metadata=meta)
     with state.timed("embed"):
         embedded = _embed(ray, store, chunks, config.store_url, embedder.model_name, workers)

@@ -1,7 +1,8 @@
 """A planned LLM call: what a stage WILL send, built by the same code that sends it (for `--dry-run` estimates).
 
-Stage packages return `PlannedCall`s from their public planning functions (`testgen.plan_llm_calls`,
-`evaluation.plan_llm_calls`); the estimator only counts them. A stage sends a call with `messages()`, so what is
+Stage packages return `PlannedCall`s from their public planning functions (`testgen.planning.plan_llm_calls`,
+`evaluation.planning.plan_llm_calls`); the estimator only counts them. A stage sends a call with `messages()`, so
+what is
 planned is what is sent. `text()` is every message's content joined, as `LLMClient.structured` sends it: the
 instructions (a system message) with the schema's JSON instructions after them, then the prompt; or, without
 instructions, the prompt followed by the schema's JSON instructions.

@@ -11,16 +11,9 @@ from ragtest_core.datasets import write_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import TestSample
-from testgen import (
-    ChunkingConfig,
-    ChunkStore,
-    ExtractiveWriter,
-    TestsetGenerator,
-    chunk_documents,
-    load_files,
-    make_document,
-)
+from testgen import ChunkingConfig, ChunkStore, ExtractiveWriter, TestsetGenerator, chunk_documents, load_files
 from testgen.filters import QuestionRules, is_compound, is_specific
+from testgen.sources import make_document
 
 SIZE = 50
 THRESHOLD = 0.9

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from ragtest_core.errors import SourceUnavailableError
-from testgen import ChunkingConfig, chunk_documents, load_files, make_document, read_files
+from testgen import ChunkingConfig, chunk_documents, load_files, read_files
+from testgen.sources import make_document
 
 PYTHON_FILE = "Python_(programming_language).txt"
 

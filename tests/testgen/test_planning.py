@@ -1,4 +1,5 @@
-"""The public planning API (`testgen.plan_types`, `plan_batch`, `plan_llm_calls`): what a generation run will send,
+"""The public planning API (`testgen.planning.plan_types`, `plan_batch`, `plan_llm_calls`): what a generation run
+will send,
 planned without a client by the code that sends it."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import testgen
+import testgen.planning
 from ragtest_core.embeddings import Embedder
 from ragtest_core.llm import LLMClient, PlannedCall, ScriptedChatModel
 from testgen import ChunkStore, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
@@ -28,24 +30,26 @@ def store(tmp_path_factory: pytest.TempPathFactory, wiki_dir: Path, embedder: Em
 
 
 def test_plan_types_is_the_first_batch_per_type() -> None:
-    assert testgen.plan_types(4) == {"simple": 2, "reasoning": 1, "multi_context": 1}
-    assert testgen.plan_types(10, questions_per_context=3, question_types="simple=1") == {"simple": 4}
-    assert testgen.plan_types(0) == {}
+    assert testgen.planning.plan_types(4) == {"simple": 2, "reasoning": 1, "multi_context": 1}
+    assert testgen.planning.plan_types(10, questions_per_context=3, question_types="simple=1") == {"simple": 4}
+    assert testgen.planning.plan_types(0) == {}
 
 
 def test_plan_batch_walks_the_seeded_roots_per_type(store: ChunkStore) -> None:
     chunks = store.all_chunks()
-    pairs = testgen.plan_batch(chunks, size=6, seed=3, question_types={"simple": 1, "multi_context": 1})
+    pairs = testgen.planning.plan_batch(chunks, size=6, seed=3, question_types={"simple": 1, "multi_context": 1})
     assert [kind for _, kind in pairs] == ["simple"] * 3 + ["multi_context"] * 3
     assert len({root.chunk_id for root, _ in pairs}) == 6
-    assert pairs == testgen.plan_batch(chunks, size=6, seed=3, question_types={"simple": 1, "multi_context": 1})
-    assert testgen.plan_batch([], size=6) == []
+    assert pairs == testgen.planning.plan_batch(
+        chunks, size=6, seed=3, question_types={"simple": 1, "multi_context": 1}
+    )
+    assert testgen.planning.plan_batch([], size=6) == []
 
 
 def test_planned_writer_calls_are_what_the_generator_sends(store: ChunkStore) -> None:
     """With the store, the planned writer prompts are exactly the first batch's prompts (schema included)."""
     types = {"simple": 0.5, "multi_context": 0.25, "unanswerable": 0.25}
-    planned = testgen.plan_llm_calls(
+    planned = testgen.planning.plan_llm_calls(
         store.all_chunks(), size=8, seed=4, k_neighbours=2, question_types=types, store=store
     )
     writes = [call for call in planned if call.stage == "testgen"]
@@ -54,7 +58,7 @@ def test_planned_writer_calls_are_what_the_generator_sends(store: ChunkStore) ->
     assert (
         len(writes)
         == len(critics)
-        == sum(testgen.plan_types(8, questions_per_context=2, question_types=types).values())
+        == sum(testgen.planning.plan_types(8, questions_per_context=2, question_types=types).values())
     )
     assert all(isinstance(c, PlannedCall) for c in planned) and len(writes) == 4
     assert all(call.schema is not None and call.items == 2 for call in writes + critics)
@@ -69,11 +73,11 @@ def test_planned_writer_calls_are_what_the_generator_sends(store: ChunkStore) ->
 
 def test_plan_without_a_store_or_critic(store: ChunkStore) -> None:
     chunks = store.all_chunks()
-    calls = testgen.plan_llm_calls(chunks, size=5, questions_per_context=2, k_neighbours=3, critic=False)
+    calls = testgen.planning.plan_llm_calls(chunks, size=5, questions_per_context=2, k_neighbours=3, critic=False)
     assert {call.stage for call in calls} == {"testgen"}
     assert sum(call.items for call in calls) >= 5 and all(call.items == 2 for call in calls)
     assert all("[4] " in call.prompt for call in calls)  # root + three stand-in neighbours
-    with_critic = testgen.plan_llm_calls(chunks, size=5, questions_per_context=2, k_neighbours=3)
+    with_critic = testgen.planning.plan_llm_calls(chunks, size=5, questions_per_context=2, k_neighbours=3)
     assert len(with_critic) == len(calls) * 2  # one critic call per context, for both its questions
 
 

@@ -15,16 +15,9 @@ from ragtest_core.datasets import write_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.llm import LLMClient, ScriptedChatModel
-from testgen import (
-    ChunkStore,
-    ExtractiveWriter,
-    LLMWriter,
-    TestsetGenerator,
-    chunk_documents,
-    load_wikipedia,
-    make_document,
-)
+from testgen import ChunkStore, ExtractiveWriter, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
 from testgen.contexts import build_contexts, draw_roots
+from testgen.sources import make_document
 
 PYTHON = "Python (programming language)"
 
