@@ -18,9 +18,9 @@ def _python_example() -> str:
 
 
 def test_readme_python_example_runs(
-    wiki_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = _python_example().replace('"../shared/data/wikipedia"', repr(str(wiki_dir)))
+    code = _python_example().replace('"examples/wikipedia"', repr(str(README.parent / "examples" / "wikipedia")))
     monkeypatch.chdir(tmp_path)
     exec(compile(code, str(README), "exec"), {"__name__": "readme_example"})
     assert (tmp_path / "runs" / "api" / "answers.jsonl").is_file()
