@@ -58,6 +58,15 @@ _SPEC_WORDS = {
 }
 
 
+#: A list introduced as the values one option takes ("Valid values are:", "can be one of:"): its items are values,
+#: not options ("`ctrace`: the C implementation of ..." is a value of `[run] core`).
+VALUES_LEAD = re.compile(
+    r"\b(?:valid|possible|allowed|accepted|supported) values\b|\bvalues are\b|\bone of(?: the following)?:?$|"
+    r"\bcan be:$",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class DocFact:
     question: str
@@ -83,12 +92,19 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
             yield from _heading_facts(leaf, answer, casing)
     if leaf and opening:
         yield from _concept(leaf, body, casing)
+        if re.fullmatch(r"`[^`\s]+`", leaf):  # "### `--pyi`" + "Format all input files like typing stubs ..."
+            first = next((line for line in body if line.kind == "prose"), None)
+            fact = option_fact(ChunkLine("item", f"{leaf} {first.text}", leaf), heading) if first else None
+            if fact is not None:
+                yield fact
     lead = ""
+    values = False  # a list of the values of one option: its items are no options
     for line in body:
         if line.kind == "prose":
             lead = line.text  # the sentence that introduces a list ("... accepts these parameters:")
-        if line.kind == "item" and line.term:
-            fact = option_fact(line, f"{heading} {lead}") or glossary_fact(line)
+            values = values or bool(VALUES_LEAD.search(lead))
+        if line.kind == "item" and line.term and not values:
+            fact = option_fact(line, f"{leaf} {lead}") or glossary_fact(line)
             if fact is not None:
                 yield fact
         for sentence in split_prose(line.text):
@@ -166,6 +182,8 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
     definition = first[0].rstrip(".")
     if definition_problem(definition[0].lower() + definition[1:]) is not None or word_count(definition) < 4:
         return None
+    if set(tags(re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0])) & _FINITE:
+        return None  # "`_exit` - The os._exit() function exits the process ...": a sentence about something else
     if _data_type(definition):
         return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
     reference = f"{term} is {definition[0].lower()}{definition[1:]}."
@@ -178,6 +196,8 @@ _TYPES = words(
     tuple number float value values instance object mapping iterable function"""
 )
 _FINITE = frozenset({"VVZ", "VVD", "VBZ", "VBD", "VHZ", "VDZ", "VM0"})
+#: A present-tense verb after a plural subject ("The execv family of functions end the current program").
+_PLURAL_PRESENT = frozenset({"VVB", "VBB", "VHB", "VDB"})
 _SAYING = words("give giving specify specifies indicate indicating denote denoting define defines")
 
 
@@ -260,7 +280,7 @@ def option_reference(subject: str, description: str) -> str | None:
         return f"{subject} controls {lowered} {rest}."
     if lowered in ("a", "an", "the"):
         head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", description)[0]
-        if set(tags(head)) & _FINITE:
+        if set(tags(head)[1:]) & (_FINITE | _PLURAL_PRESENT):
             return None  # "The os._exit() function exits the process ...": a sentence, not what the option is
         return f"{subject} is {lowered} {rest}."
     if not (first[:1].isupper() and first[1:].islower() and first.isalpha()) or not _only_verb(first):

@@ -142,6 +142,8 @@ def _subject_problem(question: str, sentence: str, subject: str) -> str | None:
         return "subject_start"
     if subject.lower() not in re.sub(r"\s+", " ", sentence).lower():
         return "subject_not_in_source"
+    if len(subject.split()) > 2 and _finite_inside(subject):
+        return "verb_in_subject"  # "What do Flask tries to help developers catch?": the verb read as the subject's
     before, _, after = question.partition(f" {subject}")
     aux = before.split()[-1].lower() if before.split() else ""
     if aux in ("does", "is", "was", "has") and is_plural(subject):
@@ -151,6 +153,16 @@ def _subject_problem(question: str, sentence: str, subject: str) -> str | None:
     if aux in ("do", "does", "did") and form is not None and form.tense in ("pres3", "past") and form.base:
         return "verb_form"
     return None
+
+
+#: Tags of a present-tense finite verb or a modal (C5): none belongs inside a subject.
+_FINITE_TAGS = frozenset({"VVZ", "VBZ", "VHZ", "VDZ", "VM0"})
+
+
+def _finite_inside(subject: str) -> bool:
+    from testgen.writers.tagger import tags
+
+    return bool(set(tags(subject)[1:]) & _FINITE_TAGS)
 
 
 def _in_source(token: str, source: list[str]) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from testgen.writers.clause import Casing
 from testgen.writers.docs_text import LIGHT_VERBS, markup_problem
 from testgen.writers.morphology import gerund_base, is_base_verb
+from testgen.writers.specific import task_needs_context
 from testgen.writers.tagger import BASE_VERB, DETERMINER, tag_words
 
 MAX_TASK_WORDS = 8
@@ -43,7 +44,8 @@ def task_phrase(heading: str, casing: Casing) -> str | None:
     if base is None or base in LIGHT_VERBS:
         return None  # "Working with Blueprints", "See also": nothing in particular to do
     rest = [recase(word, tag, casing) for word, tag in zip(words[1:], tagged[1:], strict=True)]
-    return " ".join([base, *rest])
+    task = " ".join([base, *rest])
+    return None if task_needs_context(task) else task
 
 
 def _task_verb(words: list[str], tagged: tuple[str, ...]) -> str | None:
