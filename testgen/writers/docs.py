@@ -11,7 +11,8 @@ A chunk of a structured document (`Chunk.heading_path` set) is read back into he
   entry whose description is a noun phrase, gives "What is X?";
 - `option`: an item naming an option, parameter or setting (`timeout` - ..., a definition-list term, a table row)
   gives "What does the `timeout` option control?";
-- `instruction`: "To X, use Y", "Use Y to X", "If you need to X, Y" give "How do you X?".
+- `instruction`: "To X, use Y", "Use Y to X", "If you need to X, Y" give "How do you X?";
+- `default`: "HTTPX does not follow redirects by default." gives "Does HTTPX follow redirects by default?".
 
 Every question then passes `doc_problem` (no markup or code artefacts, no unresolved pronoun, a clean slot) and the
 writer's usual checks; what fails is counted by reason.
@@ -20,12 +21,13 @@ writer's usual checks; what fails is counted by reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ragtest_core.text import STOPWORDS, word_count
 from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
 from testgen.writers.clause import Casing
+from testgen.writers.defaults import default_question
 from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem, split_prose
 from testgen.writers.grammar import definition_problem, vague_answer
 from testgen.writers.headings import recase, task_phrase
@@ -48,7 +50,7 @@ __all__ = [
 ]
 
 #: Strategies in the order the writer offers their questions (the first a context has is asked first).
-STRATEGIES: tuple[str, ...] = ("faq", "howto", "instruction", "option", "concept")
+STRATEGIES: tuple[str, ...] = ("faq", "howto", "instruction", "option", "concept", "default")
 HOWTO_STRATEGIES = frozenset({"howto", "instruction"})
 _SPEC_WORDS = {
     "environment variable": ("environment variable",),
@@ -89,7 +91,7 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
         # a later chunk of the section answers only with an instruction that names the task
         answer = opening_answer(body, instructing, topic, opening=opening) if opening or instructing else None
         if answer is not None:
-            yield from _heading_facts(leaf, answer, casing)
+            yield from _heading_facts(leaf, answer, casing, body)
     if leaf and opening:
         yield from _concept(leaf, body, casing)
         if re.fullmatch(r"`[^`\s]+`", leaf):  # "### `--pyi`" + "Format all input files like typing stubs ..."
@@ -108,12 +110,14 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
             if fact is not None:
                 yield fact
         for sentence in split_prose(line.text):
-            fact = instruction_fact(sentence, casing)
+            fact = instruction_fact(sentence, casing) or default_fact(sentence, leaf, casing, max_words)
             if fact is not None:
                 yield fact
 
 
-def _heading_facts(leaf: str, answer: tuple[str, str], casing: Casing) -> Iterator[DocFact]:
+def _heading_facts(
+    leaf: str, answer: tuple[str, str], casing: Casing, body: Sequence[ChunkLine] = ()
+) -> Iterator[DocFact]:
     reference, span = answer
     if leaf.endswith("?"):
         question = faq_question(leaf, casing)
@@ -121,8 +125,20 @@ def _heading_facts(leaf: str, answer: tuple[str, str], casing: Casing) -> Iterat
             yield DocFact(question, span, reference, "faq")
         return
     task = task_phrase(leaf, casing)
-    if task is not None:
+    if task is not None and not named_as_thing(leaf, body):
         yield DocFact(f"How do you {task}?", span, reference, "howto")
+
+
+def named_as_thing(leaf: str, body: Sequence[ChunkLine]) -> bool:
+    """Whether the section's text uses its heading as a noun phrase ("Build Constraints" + "Use build constraints
+    to ..."; "Debug Mode" + "the debug mode"): the heading names a thing, not a task."""
+    phrase = " ".join(leaf.replace("`", "").lower().split())
+    text = " ".join(line.text.replace("`", "").lower() for line in body)
+    return re.search(rf"\b(?:{_NOUN_CONTEXT}) {re.escape(phrase)}\b", text) is not None
+
+
+#: Words after which a heading's phrase is a noun phrase.
+_NOUN_CONTEXT = "the|a|an|use|using|uses|used|with|of|for|your|these|this|its|their|our|any|no|some|each"
 
 
 def faq_question(heading: str, casing: Casing) -> str | None:
@@ -182,7 +198,7 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
     definition = first[0].rstrip(".")
     if definition_problem(definition[0].lower() + definition[1:]) is not None or word_count(definition) < 4:
         return None
-    if set(tags(re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0])) & _FINITE:
+    if set(tags(re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0])[1:]) & (_FINITE | _PLURAL_PRESENT):
         return None  # "`_exit` - The os._exit() function exits the process ...": a sentence about something else
     if _data_type(definition):
         return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
@@ -303,6 +319,16 @@ def instruction_fact(sentence: str, casing: Casing) -> DocFact | None:
     if howto is None:
         return None
     return DocFact(f"How do you {howto.task}?", howto.how, howto.reference, "instruction")
+
+
+def default_fact(sentence: str, heading: str, casing: Casing, max_words: int) -> DocFact | None:
+    """ "Unlike `requests`, HTTPX does not follow redirects by default." -> "Does HTTPX follow redirects by
+    default?" (`testgen.writers.defaults`)."""
+    found = default_question(sentence, heading, casing, max_words)
+    if found is None:
+        return None
+    question, span, reference = found
+    return DocFact(question, span, reference, "default")
 
 
 def strategy_problem(fact: DocFact, max_words: int) -> str | None:

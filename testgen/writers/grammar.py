@@ -127,6 +127,13 @@ def grammar_problem(question: str, sentence: str, subject: str = "") -> str | No
     lowered = [w.lower().strip(",") for w in words]
     if any(a == b and a not in ("had", "that") for a, b in itertools.pairwise(lowered)):
         return "repeated_word"
+    following = lowered[2] if len(lowered) > 2 else ""
+    if (
+        lowered[0] in ("what", "who")
+        and _plural_verb(lowered[1] if len(lowered) > 1 else "")
+        and not (following in _AUXILIARIES or following in ("of", "did", "do", "does"))
+    ):
+        return "agreement"  # "What create instances of X?": "what" asks for one thing
     if subject:
         problem = _subject_problem(question, sentence, subject)
         if problem is not None:
@@ -163,6 +170,16 @@ def _finite_inside(subject: str) -> bool:
     from testgen.writers.tagger import tags
 
     return bool(set(tags(subject)[1:]) & _FINITE_TAGS)
+
+
+def _plural_verb(word: str) -> bool:
+    """A verb's present plural form ("create"), not an auxiliary ("do", "can") and not its third person."""
+    from testgen.writers.morphology import is_base_verb
+
+    form = FORMS.get(word)
+    if word in _AUXILIARIES or (form is not None and form.tense != "pres"):
+        return False
+    return is_base_verb(word)
 
 
 def _in_source(token: str, source: list[str]) -> bool:

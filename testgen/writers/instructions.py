@@ -264,13 +264,15 @@ _STATED_ONLY = (
         r"^If you (?:want|need|wish|would like) to (?P<task>[a-z][^,]{3,80}?) (?P<how>you (?:can|should|must|need to"
         r"|may|will) .+)$"
     ),
+    re.compile(r"^(?:To|In order to) (?P<task>[a-z][^,]{3,}), (?P<how>.+)$"),  # tasks of any length
+    re.compile(r"^If you (?:want|need|wish|would like) to (?P<task>[a-z][^,]{3,}), (?P<how>.+)$"),
 )
 #: The pattern whose answer is the thing to use, not an instruction ("The `history` property ... can be used to").
 _USED_TO = 2
 #: Patterns that name the means first and the task as its purpose ("Use Y to X", "You can use Y to X").
 _MEANS_FIRST = frozenset({_USED_TO, 3, 5})
 #: Patterns whose task slot is a verb phrase by their grammar ("To X, ...", "If you want to X, ...", "When Xing, ...").
-_TASK_FIRST = frozenset({0, 4, 9, len(_INSTRUCTIONS)})
+_TASK_FIRST = frozenset({0, 4, 9})
 
 
 def stated_task(sentence: str) -> tuple[str, bool] | None:
@@ -281,7 +283,8 @@ def stated_task(sentence: str) -> tuple[str, bool] | None:
         match = pattern.match(text)
         if match is not None:
             task = _verb_phrase(match.group("task").strip())
-            stated = number in _TASK_FIRST or _does(task.split()[0], "")  # "To shutdown X, ...": a task all the same
+            first = number in _TASK_FIRST or number >= len(_INSTRUCTIONS)
+            stated = first or _does(task.split()[0], "")  # "To shutdown X, ...": a task all the same
             return (task, number not in _MEANS_FIRST) if stated else None
     return None
 

@@ -46,6 +46,8 @@ _RELEASE_TITLES = frozenset(
 )
 _NOUN_TAGS = frozenset({"NN0", "NN1", "NN2", "NP0", "VVG"})
 _ADJECTIVE = frozenset({"AJ0", "AJC", "AJS"})
+#: A sentence's capitalised first word tagged as an adjective or a plural noun is an ordinary word, not a name.
+_COMMON = _ADJECTIVE | {"NN2"}
 #: A word shaped like code: dotted or underscored names, a call, an option, a path, inner capitals (CamelCase).
 _IDENTIFIER = re.compile(r"^(?:--?[a-z][\w-]*|[\w]+[._/][\w./]*\w|\w+\(\)|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)$")
 
@@ -101,8 +103,8 @@ def anchored(
         word = token.strip(".'’")
         if _IDENTIFIER.match(word) or any(c.isdigit() for c in word) or word[1:] != word[1:].lower():
             return True
-        if word[:1].isupper() and (number > 0 or token != opening or named(word) or tagged[0] not in _ADJECTIVE):
-            return True  # "Static analysis of the source ...": an adjective capitalised as the sentence's first word
+        if word[:1].isupper() and (number > 0 or token != opening or named(word) or tagged[0] not in _COMMON):
+            return True  # not "Static analysis ...", "Modifications are ...": capitalised as the sentence's first word
         lowered = word.lower()
         if word.isalpha() and lowered not in STOPWORDS and not _known_word(lowered) and rare(lowered):
             return True
