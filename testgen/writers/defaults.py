@@ -45,7 +45,12 @@ def default_question(sentence: str, heading: str, casing: Casing, max_words: int
     if clause is None:
         return None
     codes: list[str] = []
-    masked = _CODE.sub(lambda m: codes.append(m.group(0)) or f"qqcode{len(codes) - 1}qq", clause)
+
+    def hide(match: re.Match[str]) -> str:
+        codes.append(match.group(0))
+        return f"qqcode{len(codes) - 1}qq"
+
+    masked = _CODE.sub(hide, clause)
     tokens = masked.split()
     found = _finite(tokens, tag_words(tuple(tokens)))
     if found is None:
