@@ -26,6 +26,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 from ragtest.cli import main as ragtest_main
+from ragtest_core.datasets import write_dataset
 from ragtest_core.schema import TestSample
 from testgen import TestsetGenerator
 from testgen.screening import Candidate
@@ -61,6 +62,21 @@ def generate(source: Path, size: int, out: Path) -> tuple[list[Written], dict[st
     return written, manifest["stats"]
 
 
+def hit_rate(samples: Sequence[Written], out: Path) -> tuple[float, float, float]:
+    """The reference RAG's hit_rate on the written questions with its 95% interval (`ragtest answer` on the
+    generated store, `ragtest evaluate --metrics hit_rate`): (mean, low, high)."""
+    written = out / "written.jsonl"
+    write_dataset([item.sample.model_dump() for item in samples], written)
+    answers, scored = out / "answers.jsonl", out / "scored.jsonl"
+    ragtest_main(
+        ["--quiet", "answer", "--input", str(written), "--output", str(answers), "--store", str(out / "chroma")]
+    )
+    ragtest_main(["--quiet", "evaluate", "--input", str(answers), "--metrics", "hit_rate", "--output", str(scored)])
+    summary = json.loads((out / "scored.summary.json").read_text(encoding="utf-8"))
+    overall = summary["metrics"]["hit_rate"]
+    return overall["mean"], overall["ci_low"], overall["ci_high"]
+
+
 def listing(name: str, samples: Sequence[Written], stats: dict[str, Any], source: Path) -> str:
     generation = stats.get("generation", {})
     lines = [f"# {name}: {len(samples)} questions", ""]
@@ -84,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("sources", nargs="+", type=Path, help="documentation folders")
     parser.add_argument("--size", type=int, default=40)
     parser.add_argument("--out", type=Path, default=None, help="folder for the listings (default: a temporary one)")
+    parser.add_argument("--hit-rate", action="store_true", help="also score the reference RAG's hit_rate")
     args = parser.parse_args(argv)
     out = args.out or Path(tempfile.mkdtemp(prefix="docs-writer-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -93,8 +110,12 @@ def main(argv: list[str] | None = None) -> int:
         (out / f"{name}.md").write_text(listing(name, samples, stats, source.resolve()), encoding="utf-8")
         howto = sum(1 for s in samples if s.sample.question.startswith("How do you"))
         generation = stats.get("generation", {})
+        scored = ""
+        if args.hit_rate and samples:
+            mean, low, high = hit_rate(samples, out / name)
+            scored = f"; hit_rate {mean:.3f} [{low:.3f}, {high:.3f}]"
         print(
-            f"{name}: {len(samples)}/{args.size} written, {howto} how-to; "
+            f"{name}: {len(samples)}/{args.size} written, {howto} how-to{scored}; "
             f"accepted {generation.get('accepted_by_strategy')}; rejected {generation.get('rejected_by_strategy')}",
             flush=True,
         )

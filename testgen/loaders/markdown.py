@@ -24,7 +24,7 @@ from markdown_it.token import Token
 
 from testgen.loaders.mkdocs import DROPPED_TOKENS, mkdocs_plugin
 from testgen.loaders.sphinx_compat import directive_kind, role_text, version_words
-from testgen.structure import Block, Section
+from testgen.structure import Block, Section, table_row_text
 
 _ITEM_SEPARATORS = (" - ", " – ", " — ", ": ", " : ")
 
@@ -262,12 +262,5 @@ def _finish_row(walk: _Walk) -> None:
     if len(row) == 1:
         walk.add(Block("item", row[0]))
         return
-    rest = row[1:]
     names = walk.header[1:] if len(walk.header) == len(row) else []
-    if len(rest) == 1:
-        text = rest[0]
-    else:
-        text = "; ".join(
-            f"{name}: {cell}" if name else cell for name, cell in zip(names or [""] * len(rest), rest, strict=True)
-        )
-    walk.add(Block("item", text, term=row[0]))
+    walk.add(Block("item", table_row_text(names, row[1:]), term=row[0]))

@@ -34,6 +34,7 @@ from testgen.writers.headings import recase, task_phrase
 from testgen.writers.instructions import content_lemmas, instruction_howto, opening_answer
 from testgen.writers.lexicon import words
 from testgen.writers.morphology import gerund_base, is_base_verb, is_third_person, third_person
+from testgen.writers.specific import thin_answer
 from testgen.writers.tagger import tags
 
 __all__ = [
@@ -94,6 +95,9 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
             yield from _heading_facts(leaf, answer, casing, body)
     if leaf and opening:
         yield from _concept(leaf, body, casing)
+        named = name_heading_fact(leaf, body)
+        if named is not None:
+            yield named
         if re.fullmatch(r"`[^`\s]+`", leaf):  # "### `--pyi`" + "Format all input files like typing stubs ..."
             first = next((line for line in body if line.kind == "prose"), None)
             fact = option_fact(ChunkLine("item", f"{leaf} {first.text}", leaf), heading) if first else None
@@ -204,6 +208,39 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
         return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
     reference = f"{term} is {definition[0].lower()}{definition[1:]}."
     return DocFact(f"What is {term}?", definition, reference, "concept")
+
+
+def name_heading_fact(leaf: str, body: Sequence[ChunkLine]) -> DocFact | None:
+    """ "### Hishel" + "An elegant HTTP Cache implementation for HTTPX and HTTP Core." -> "What is Hishel?": a
+    heading that is a name (one word that is capitalised inside, or code, or in no dictionary: "Hishel",
+    "httpx-socks"; not "Plugins") whose section opens with a noun phrase naming what it is."""
+    name = leaf.strip("`")
+    if not re.fullmatch(r"[A-Za-z][\w.+-]*", name) or (ordinary_word(name.lower()) and name[1:].islower()):
+        return None
+    first = next((line for line in body if line.kind == "prose"), None)
+    sentences = split_prose(first.text)[:1] if first is not None else []
+    if not sentences or markup_problem(sentences[0]) or not re.match(r"^(?:An?|The) \w", sentences[0]):
+        return None
+    definition = sentences[0].rstrip(".")
+    head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0]
+    if set(tags(head)[1:]) & (_FINITE | _PLURAL_PRESENT) or word_count(definition) < 4:
+        return None  # "The package adds caching ...": a sentence, not what the thing is
+    lowered = definition[0].lower() + definition[1:]
+    if definition_problem(lowered) is not None or vague_answer(lowered) or _data_type(definition):
+        return None
+    if restates(definition, name):
+        return None
+    term = f"`{name}`" if leaf.startswith("`") else name
+    return DocFact(f"What is {term}?", definition, f"{term} is {lowered}.", "concept")
+
+
+def restates(definition: str, name: str) -> bool:
+    """Whether a definition only says the name again ("RateLimitMiddleware" - "A rate limit middleware";
+    "Modularity" - "The modularity that Starlette is designed on ...")."""
+    parts = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").lower().split()
+    head = re.split(r"\b(?:that|which|who|whose|where|when|to|for|of|in|with)\b", definition.lower())[0]
+    words = [word for word in re.findall(r"[a-z][\w-]*", head) if word not in STOPWORDS]
+    return bool(words) and all(any(word.startswith(part[:5]) for part in parts) for word in words)
 
 
 #: Data types a parameter's description opens with ("A string ...", "An integer ..."): no definition of a thing.
@@ -339,6 +376,6 @@ def strategy_problem(fact: DocFact, max_words: int) -> str | None:
         return "unresolved_pronoun"
     if word_count(fact.question) > max_words:
         return "question_too_long"
-    if fact.strategy != "option" and vague_answer(fact.span):
+    if fact.strategy not in ("option", "default") and (vague_answer(fact.span) or thin_answer(fact.span)):
         return "vague_answer"
     return None

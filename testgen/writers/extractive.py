@@ -35,7 +35,14 @@ from testgen.writers.grammar import definition_problem, grammar_problem, vague_a
 from testgen.writers.patterns import turn_all
 from testgen.writers.reference import reference_sentence
 from testgen.writers.rules import Turned
-from testgen.writers.specific import anchored, ranking, release_notes, sentence_case
+from testgen.writers.specific import (
+    anchored,
+    ranking,
+    relative_subject,
+    release_notes,
+    sentence_case,
+    thin_answer,
+)
 from testgen.writers.topic import resolve, topic_of
 
 SUPPORTED = frozenset({"simple", "multi_context"})
@@ -56,6 +63,8 @@ POINTS_ELSEWHERE = re.compile(
 
 #: A subject with no name or code that this many pages of the docs use is ambiguous without its section.
 AMBIGUOUS_PAGES = 3
+#: A name on this share of the documentation's pages (the product's) names nothing in particular on its own.
+COMMON_SHARE = 0.4
 #: Documents whose casing a writer keeps when it reads documents on demand (`use_documents`).
 CASING_DOCUMENTS = 64
 
@@ -94,6 +103,7 @@ class ExtractiveWriter:
         self._headings: set[str] = set()
         self._doc_prose: list[str] = []
         self._count_pages: Callable[[str], int] | None = None
+        self._pages_total = 0
         self._fetch: Callable[[str], Sequence[Chunk]] | None = None
         self._fetched: OrderedDict[str, Casing] = OrderedDict()
 
@@ -115,6 +125,7 @@ class ExtractiveWriter:
             if chunk.heading_path is not None:
                 prose.setdefault(chunk.doc_id, []).append(" ".join(prose_lines(chunk.text)).lower())
         self._doc_prose = [" ".join(parts) for parts in prose.values()]
+        self._pages_total = len(self._doc_prose)
 
     def use_documents(self, fetch: Callable[[str], Sequence[Chunk]]) -> None:
         """Learn a document's casing when one of its chunks is first written from: `fetch(doc_id)` gives the
@@ -124,12 +135,13 @@ class ExtractiveWriter:
         self._fetch = fetch
         self._fetched.clear()
 
-    def use_corpus(self, headings: Iterable[str], count_pages: Callable[[str], int]) -> None:
+    def use_corpus(self, headings: Iterable[str], count_pages: Callable[[str], int], pages: int = 0) -> None:
         """What `prepare` learns about documentation from the whole corpus, without reading it: its headings (the
-        store's chunk keys name each chunk's section) and `count_pages(phrase)`, how many documents use a phrase
-        (the store's `documents_containing`)."""
+        store's chunk keys name each chunk's section), `count_pages(phrase)`, how many documents use a phrase
+        (the store's `documents_containing`), and how many structured documents (pages) it has."""
         self._headings = {heading.lower() for heading in headings if heading}
         self._count_pages = count_pages
+        self._pages_total = pages
 
     def _casing_of(self, chunk: Chunk) -> Casing:
         known = self._casing.get(chunk.doc_id)
@@ -325,6 +337,12 @@ class ExtractiveWriter:
             return None
         return "ambiguous_subject" if self._pages_using(match.group(1)) >= AMBIGUOUS_PAGES else None
 
+    def _common(self, name: str) -> bool:
+        """Whether a name is on at least `COMMON_SHARE` of the documentation's pages (the product's own name)."""
+        if not self._pages_total:
+            return False
+        return self._pages_using(name) >= max(AMBIGUOUS_PAGES, COMMON_SHARE * self._pages_total)
+
     def _rare(self, word: str) -> bool:
         """Whether fewer than `AMBIGUOUS_PAGES` pages of the docs use a word."""
         return self._pages_using(word) < AMBIGUOUS_PAGES
@@ -332,7 +350,8 @@ class ExtractiveWriter:
     def _pages_using(self, phrase: str) -> int:
         if self._count_pages is not None:
             return self._count_pages(f" {phrase} ")
-        return sum(1 for text in self._doc_prose if f" {phrase} " in f" {text} ")
+        lowered = f" {phrase.lower()} "  # the prose was kept lower case
+        return sum(1 for text in self._doc_prose if lowered in f" {text} ")
 
     def _specific_in_docs(self, turned: Turned, sentence: str, heading: str, casing: Casing) -> bool:
         """A documentation question must not lean on its section: no pronoun ("How many main reasons for this
@@ -342,12 +361,18 @@ class ExtractiveWriter:
         if pronoun_problem(turned.question):
             self._reject("unresolved_pronoun")
             return False
+        if re.search(r"\b(?:would|could|might)\b", turned.question):
+            self._reject("hypothetical")  # "What would the --user installation lack?": a case the section imagines
+            return False
         named = lambda word: casing.inner_capital[word.lower()] > 0  # noqa: E731
-        if turned.subject and not anchored(turned.subject, sentence, heading, self._rare, named):
+        if turned.subject and not anchored(turned.subject, sentence, heading, self._rare, named, self._common):
             self._reject("unanchored_subject")
             return False
-        if ranking(turned.subject):
-            self._reject("ranking_subject")
+        if ranking(turned.subject) or relative_subject(turned.subject):
+            self._reject("ranking_subject")  # "the most basic option"; "the other half of WSGI", "the same path"
+            return False
+        if thin_answer(turned.answer):
+            self._reject("vague_answer")
             return False
         subject = turned.subject.removeprefix("the ").strip()
         definite = turned.subject.startswith("the ") and subject == subject.lower()

@@ -57,6 +57,8 @@ _RECOMMEND = re.compile(
 #: A demonstrative with a noun points at something the reader of a test set cannot see ("run this command", "in
 #: those processes", "In this case").
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those) (?!is\b|are\b|was\b|were\b)[a-z]", re.IGNORECASE)
+#: Verbs that say what not to do.
+_NOT_DOING = frozenset({"avoid", "never", "refrain", "stop"})
 #: "In this case it's best to ...": the case is the section's own; the recommendation stands.
 _CASE = re.compile(r"^in (?:this|that|either) case,? ", re.IGNORECASE)
 #: Openings of a statement that continues another ("However you can also ...", "Conversely, ..."): not the first
@@ -117,6 +119,8 @@ def instructs(sentence: str) -> bool:
             return not match.group("rest").lstrip().startswith(("to ", "is ", "are "))
         if match.group("rest").lower().startswith((" it ", " them ")):
             return False  # "You can catch it like a normal KeyError": it is something said before
+        if match.group("verb").lower() in _NOT_DOING:
+            return False
         return _does(match.group("verb"), match.group("rest"))
     recommended = _RECOMMEND.search(main)
     if recommended is not None:
@@ -134,8 +138,8 @@ def imperative(tokens: list[str]) -> bool:
     tagged = tag_words(tuple(tokens))
     if tagged[0] not in BASE_VERB or not _does(tokens[0], " ".join(["", *tokens[1:]])):
         return False
-    if tokens[1].lower() in ("it", "them"):
-        return False
+    if tokens[1].lower() in ("it", "them") or tokens[0].lower() in _NOT_DOING:
+        return False  # "Avoid using `#noqa` comments": what not to do answers no how-to question
     for token, tag in zip(tokens[1:], tagged[1:], strict=True):
         if token.lower() in _CLAUSE_END or token.endswith((",", ";", ":")):
             break
@@ -192,9 +196,11 @@ def adds_to(statement: str, topic_words: frozenset[str]) -> bool:
     main = main_clause(statement)
     if "`" in main:
         return True
+    stems = {word[:6] for word in topic_words if len(word) >= 6}  # "constraints" says no more than "constrain"
     for word in re.findall(r"[A-Za-z][\w-]+", main.lower()):
         forms = all_lemmas(word)
-        if word not in STOPWORDS and len(word) > 2 and not forms & (topic_words | _EMPTY_WORDS):
+        new = word not in STOPWORDS and len(word) > 2 and not forms & (topic_words | _EMPTY_WORDS)
+        if new and not (len(word) >= 6 and word[:6] in stems):
             return True
     return False
 
@@ -332,6 +338,8 @@ def instruction_howto(sentence: str) -> HowTo | None:
         thing = number == _USED_TO and named and not text.lower().startswith("by default")
         if not (thing or instructs(text)):
             return None
+        if not adds_to(how, frozenset(content_lemmas(task))):
+            return None  # "Use build constraints to constrain build dependencies": the task said again
         reference = clean_sentence(sentence)
         return HowTo(task, how, reference) if reference is not None else None
     return None

@@ -21,6 +21,7 @@ still used light colors"): no user asks them of the product as it is; they give 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -41,11 +42,15 @@ _RELEASE_HEADING = re.compile(
     r"^(?:upgrading|migrating|major changes|changes)\b.*\b\d+(?:\.\d+|\.x)?\b",
     re.IGNORECASE,
 )
-_RELEASE_TITLES = frozenset(
-    ["changelog", "change log", "changes", "release notes", "release history", "history", "what's new", "news"]
+#: A page title naming release notes: "Changelog", "Release notes", "Hatch history", "What's new", "News".
+_RELEASE_TITLE = re.compile(
+    r"\b(?:changelog|change log|changes|release notes|releases|release history|history|what's new|news)$|"
+    r"^(?:changelog|change log|release notes|what's new)\b",
+    re.IGNORECASE,
 )
 _NOUN_TAGS = frozenset({"NN0", "NN1", "NN2", "NP0", "VVG"})
 _ADJECTIVE = frozenset({"AJ0", "AJC", "AJS"})
+_NOUN_PHRASE = frozenset({"AJ0", "AJC", "AJS", "NN1", "NN2", "NP0", "NN0", "CRD", "ORD", "VVG", "VVN"})
 #: A sentence's capitalised first word tagged as an adjective or a plural noun is an ordinary word, not a name.
 _COMMON = _ADJECTIVE | {"NN2"}
 #: A word shaped like code: dotted or underscored names, a call, an option, a path, inner capitals (CamelCase).
@@ -55,15 +60,44 @@ _IDENTIFIER = re.compile(r"^(?:--?[a-z][\w-]*|[\w]+[._/][\w./]*\w|\w+\(\)|[a-z]+
 #: Words that make a task relative to something the reader of a test set cannot see: "specify a different
 #: encoding" (from what?), "use the same path".
 _RELATIVE_TASK = frozenset(
-    ["different", "another", "same", "corresponding", "respective", "aforementioned", "above", "previous", "following"]
+    [
+        "different",
+        "another",
+        "same",
+        "corresponding",
+        "respective",
+        "aforementioned",
+        "above",
+        "previous",
+        "following",
+        "itself",
+        "themselves",
+    ]
 )
 
 
 def task_needs_context(task: str) -> bool:
-    """Whether a how-to task leans on its context ("specify a different encoding") or gives its answer away (an
-    option it names: "disable the cache with --no-cache")."""
+    """Whether a how-to task leans on its context ("specify a different encoding"), gives its answer away (an
+    option it names: "disable the cache with --no-cache") or reads wrong ("use a custom tests": an article before
+    a plural)."""
     words = task.replace("`", "").split()
-    return any(word.lower() in _RELATIVE_TASK or word.startswith("--") for word in words)
+    if any(word.lower() in _RELATIVE_TASK or word.startswith("--") for word in words):
+        return True
+    tagged = tag_words(tuple(words))
+    for at, word in enumerate(words):
+        if word.lower() not in ("a", "an") or words[at + 1 : at + 2] in (["few"], ["couple"], ["lot"]):
+            continue
+        phrase = list(itertools.takewhile(lambda tag: tag in _NOUN_PHRASE, tagged[at + 1 :]))
+        if phrase and phrase[-1] == "NN2":
+            return True
+    return False
+
+
+def relative_subject(subject: str) -> bool:
+    """Whether a question's subject is relative to something said before ("the other half of WSGI", "the same
+    path", "the latter")."""
+    words = {word.lower() for word in re.findall(r"[A-Za-z]+", subject)}
+    return bool(words & (_RELATIVE_TASK | {"other", "former", "latter", "next", "last"}))
 
 
 def release_notes(heading_path: str | None) -> bool:
@@ -71,7 +105,7 @@ def release_notes(heading_path: str | None) -> bool:
     if not heading_path:
         return False
     parts = [part.strip() for part in heading_path.split(PATH_SEPARATOR)]
-    if parts[0].lower().rstrip(":") in _RELEASE_TITLES:
+    if _RELEASE_TITLE.search(parts[0].rstrip(":")) or any(part.lower() == "unreleased" for part in parts):
         return True
     return any(_RELEASE_HEADING.search(part) for part in parts)
 
@@ -87,20 +121,24 @@ def anchored(
     heading: str,
     rare: Callable[[str], bool] = lambda _: True,
     named: Callable[[str], bool] = lambda _: True,
+    common: Callable[[str], bool] = lambda _: False,
 ) -> bool:
     """Whether `phrase` (a question's subject, as the question writes it) names something on its own: it holds
     code of `sentence` (its source, inline code in backticks), a word shaped like code, a capitalised word (the
     sentence's first word only when it is `named`: seen capitalised inside sentences), a word no dictionary knows
     that is `rare` in the docs ("gevent"; not "middleware" on every page), or a content word of `heading` (the
-    section's own heading)."""
+    section's own heading). A name or code that most pages use (`common`: the product's own name, "Flask",
+    `httpx`) is no anchor: every page is about it ("What does Black prefer?" asks about any of its choices)."""
     bare = phrase.replace("`", "")
-    if any(name in bare for name in code_names(sentence)):
+    if any(name in bare and not common(name) for name in code_names(sentence)):
         return True
     tokens = [re.sub(r"['’]s$", "", token) for token in re.findall(r"\w[\w.'’/()+#-]*", bare)]
     tagged = tag_words(tuple(tokens))
     opening = re.sub(r"['’]s$", "", (sentence.replace("`", "").split() or [""])[0])
     for number, token in enumerate(tokens):
         word = token.strip(".'’")
+        if common(word):
+            continue
         if _IDENTIFIER.match(word) or any(c.isdigit() for c in word) or word[1:] != word[1:].lower():
             return True
         if word[:1].isupper() and (number > 0 or token != opening or named(word) or tagged[0] not in _COMMON):
@@ -112,7 +150,7 @@ def anchored(
     return any(
         own & lemmas_of(token.lower())
         for token, tag in zip(tokens, tagged, strict=True)
-        if tag in _NOUN_TAGS or (tag == "AJ0" and token.lower().endswith("ing"))
+        if (tag in _NOUN_TAGS or (tag == "AJ0" and token.lower().endswith("ing"))) and not common(token)
     )  # "the echo function" under "Echoing", "logging output" under "Logging"; not "the most basic option" under
     # "Basic Arguments"
 
@@ -128,6 +166,69 @@ def sentence_case(turned: Turned, casing: Casing) -> Turned:
     subject = " ".join([words[0].lower(), *words[1:]])
     question = turned.question.replace(turned.subject, subject, 1)
     return replace(turned, question=question, subject=subject)
+
+
+#: Nouns that name nothing in particular as a documentation answer ("support for functionality", "people",
+#: "utilities", "ways to parse expressions").
+_THIN_NOUNS = frozenset(
+    [
+        "mechanism",
+        "mechanisms",
+        "way",
+        "ways",
+        "feature",
+        "features",
+        "functionality",
+        "functionalities",
+        "support",
+        "thing",
+        "things",
+        "approach",
+        "approaches",
+        "stuff",
+        "capability",
+        "capabilities",
+        "information",
+        "tool",
+        "tools",
+        "interface",
+        "interfaces",
+        "people",
+        "someone",
+        "anyone",
+        "everyone",
+        "utilities",
+        "utility",
+        "helpers",
+        "facilities",
+        "possibilities",
+        "means",
+    ]
+)
+_VAGUE_QUANTIFIERS = frozenset({"various", "several", "certain", "numerous", "some"})
+_ARTICLE_OR_ADJECTIVE = frozenset({"AT0", "DT0", "AJ0", "AJC", "AJS", "CRD", "DPS"})
+
+
+def thin_answer(span: str) -> bool:
+    """Whether a documentation question's short answer says nothing in particular: every noun in it is generic
+    ("support for functionality", "people"), its head before a "to" clause is ("ways to parse expressions of
+    different types"), or it is a coordination cut short ("hidden prompts and asking"). Code names something."""
+    if "`" in span:
+        return False  # names code
+    tokens = re.findall(r"[\w'’.-]+", span.lower())
+    if not tokens:
+        return True
+    tagged = tag_words(tuple(tokens))
+    if len(tokens) > 1 and tagged[-1] == "VVG" and tokens[-2] in ("and", "or"):
+        return True
+    if set(tokens[:4]) & _VAGUE_QUANTIFIERS:
+        return True  # "access to various low-level information", "people from implementing certain patterns"
+    nouns = [token for token, tag in zip(tokens, tagged, strict=True) if tag.startswith("NN")]
+    if nouns and all(noun in _THIN_NOUNS for noun in nouns):
+        return True
+    cut = next((n for n, token in enumerate(tokens) if token == "to"), len(tokens))
+    head, head_tags = tokens[:cut], tagged[:cut]
+    return bool(head) and head[-1] in _THIN_NOUNS and all(tag in _ARTICLE_OR_ADJECTIVE for tag in head_tags[:-1])
 
 
 def ranking(phrase: str) -> bool:
