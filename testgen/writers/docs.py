@@ -98,9 +98,8 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
         named = name_heading_fact(leaf, body)
         if named is not None:
             yield named
-        if re.fullmatch(r"`[^`\s]+`", leaf):  # "### `--pyi`" + "Format all input files like typing stubs ..."
-            first = next((line for line in body if line.kind == "prose"), None)
-            fact = option_fact(ChunkLine("item", f"{leaf} {first.text}", leaf), heading) if first else None
+        if re.fullmatch(r"`[^`\s]+`", leaf):
+            fact = code_heading_fact(leaf, body, heading)
             if fact is not None:
                 yield fact
     lead = ""
@@ -208,6 +207,35 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
         return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
     reference = f"{term} is {definition[0].lower()}{definition[1:]}."
     return DocFact(f"What is {term}?", definition, reference, "concept")
+
+
+#: Lines of an option's section that label a value, not describe the option ("Valid values: a filename").
+_LABEL = re.compile(r"^(?:valid values|values|default|type|example|examples|usage)\b[^.]*:", re.IGNORECASE)
+
+
+def code_heading_fact(leaf: str, body: Sequence[ChunkLine], heading: str) -> DocFact | None:
+    """An option, setting or environment variable that heads its own section: "### `--pyi`" + "Format all input
+    files like typing stubs ..."; "## `NO_PROXY`" + "Valid values: ..." + "`NO_PROXY` disables the proxy for
+    specific urls" -> "What does the `NO_PROXY` environment variable control?"."""
+    statements = [s for line in body if line.kind == "prose" for s in split_prose(line.text)][:3]
+    statements = [s for s in statements if not _LABEL.match(s)]
+    if not statements:
+        return None
+    first = statements[0]
+    fact = option_fact(ChunkLine("item", f"{leaf} {first}", leaf), heading)
+    if fact is not None:
+        return fact
+    name = leaf.strip("`")
+    noun = _option_noun(name, heading)
+    if noun is None or ordinary_word(name) or markup_problem(first) or word_count(first) < 5:
+        return None
+    said = re.sub(rf"\bthis {noun}\b", leaf, first, flags=re.IGNORECASE)  # "If this environment variable is set"
+    if not said.startswith(leaf) and leaf not in said:
+        return None
+    reference = clean_sentence(said)
+    if reference is None or pronoun_problem(reference.replace(leaf, "X")):
+        return None
+    return DocFact(f"What does the {leaf} {noun} control?", reference.rstrip("."), reference, "option")
 
 
 def name_heading_fact(leaf: str, body: Sequence[ChunkLine]) -> DocFact | None:

@@ -336,6 +336,7 @@ def instruction_howto(sentence: str) -> HowTo | None:
         # "is used to" describes what a thing does, and names something to use only when it is code
         named = "`" in how or (" can be used to " in text and any(w[:1].isupper() for w in how.split()[1:]))
         thing = number == _USED_TO and named and not text.lower().startswith("by default")
+        thing = thing and not _NOT_INSTRUCTING.search(text)  # "The `runner` fixture you wrote above is used to"
         if not (thing or instructs(text)):
             return None
         if not adds_to(how, frozenset(content_lemmas(task))):
