@@ -139,7 +139,7 @@ def imperative(tokens: list[str]) -> bool:
     if tagged[0] not in BASE_VERB or not _does(tokens[0], " ".join(["", *tokens[1:]])):
         return False
     if tokens[1].lower() in ("it", "them") or tokens[0].lower() in _NOT_DOING:
-        return False  # "Avoid using `#noqa` comments": what not to do answers no how-to question
+        return False  # "Avoid using noqa comments": what not to do answers no how-to question
     for token, tag in zip(tokens[1:], tagged[1:], strict=True):
         if token.lower() in _CLAUSE_END or token.endswith((",", ";", ":")):
             break
