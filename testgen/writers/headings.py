@@ -16,6 +16,8 @@ after it but an adverb ("See also") and headings with code give none.
 
 from __future__ import annotations
 
+import re
+
 from testgen.writers.clause import Casing
 from testgen.writers.docs_text import LIGHT_VERBS, markup_problem
 from testgen.writers.morphology import gerund_base, is_base_verb
@@ -23,6 +25,7 @@ from testgen.writers.specific import task_needs_context
 from testgen.writers.tagger import BASE_VERB, DETERMINER, tag_words
 
 MAX_TASK_WORDS = 8
+_HOW_TO = re.compile(r"^how (?:to|do (?:I|you)|can (?:I|you)) (?=[a-z])", re.IGNORECASE)
 _SEVERAL = frozenset({"and", "or", "vs", "versus", "of", "&"})
 #: Tags of an object that a bare -ing form can take as a task ("Uploading Files", "Building URLs", "... Data").
 _TASK_OBJECT = frozenset({"NN2", "NP0", "NN0", "VVZ"})
@@ -32,7 +35,10 @@ _FUNCTION_TAGS = frozenset({"AT0", "DPS", "DT0", "PRP", "PRF", "CJC", "TO0"})
 
 def task_phrase(heading: str, casing: Casing) -> str | None:
     """The task a heading names, as a verb phrase in sentence case; None when it names no task."""
+    heading = _HOW_TO.sub("", heading)  # "How to install Flask" -> "install Flask"
     words = heading.split(": ")[0].strip().rstrip(":.!").split()  # "Erase data: coverage erase" -> "Erase data"
+    if words and words[0].islower():
+        words[0] = words[0].capitalize()
     if len(words) < 2 or len(words) > MAX_TASK_WORDS or "`" in heading or markup_problem(heading):
         return None
     if words[1].lower() in _SEVERAL or any(word.endswith(",") for word in words[:-1]):

@@ -20,6 +20,7 @@ from testgen.writers.clause import Casing
 from testgen.writers.defaults import default_question
 from testgen.writers.docs import code_heading_fact, doc_facts, instruction_fact, name_heading_fact, named_as_thing
 from testgen.writers.grammar import grammar_problem
+from testgen.writers.headings import task_phrase
 from testgen.writers.instructions import instructs
 from testgen.writers.specific import (
     anchored,
@@ -90,6 +91,7 @@ def test_how_to_answers_that_point_back_or_say_what_not_to_do() -> None:
         "The `history` property of the response can be used to inspect any followed redirects.", casing
     )
     assert fact is not None and fact.question == "How do you inspect any followed redirects?"
+    assert task_phrase("How to configure the project", casing) == "configure the project"
     assert named_as_thing("Build Constraints", [ChunkLine("prose", "Use build constraints to constrain them.")])
     assert not named_as_thing("Install Flask", [ChunkLine("prose", "Use pip to install Flask.")])
 
