@@ -229,10 +229,29 @@ def _directive(token: Token, walk: _Walk) -> None:
         walk.dropped += 1
     elif kind == "code":
         walk.add(Block("code", body))
+    elif name.split(":")[-1] == "glossary":
+        for term, definition in _glossary_entries(lines):
+            walk.term = term
+            walk_tokens(parser().parse(definition), walk)
+            walk.term = None
     else:
         if kind == "version" and argument:
             walk.add(Block("prose", f"{version_words(name)} {argument.split()[0]}."))
         walk_tokens(parser().parse(body), walk)
+
+
+def _glossary_entries(lines: Sequence[str]) -> list[tuple[str, str]]:
+    """A Sphinx glossary's entries (a term on its own line, its definition indented below), as (term,
+    definition) with the definition dedented."""
+    import textwrap
+
+    entries: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if line.strip() and not line[:1].isspace():
+            entries.append((line.strip(), []))
+        elif entries:
+            entries[-1][1].append(line)
+    return [(term, textwrap.dedent("\n".join(body)).strip()) for term, body in entries if "".join(body).strip()]
 
 
 def _inline(token: Token, walk: _Walk, opener: str) -> None:

@@ -253,6 +253,10 @@ def name_heading_fact(leaf: str, body: Sequence[ChunkLine]) -> DocFact | None:
     head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0]
     if set(tags(head)[1:]) & (_FINITE | _PLURAL_PRESENT) or word_count(definition) < 4:
         return None  # "The package adds caching ...": a sentence, not what the thing is
+    bare = re.sub(r"\([^)]*\)", "", definition).split()
+    finite = sum(1 for tag in tags(" ".join(bare))[1:] if tag in _FINITE | _PLURAL_PRESENT | {"VDB", "VDZ"})
+    if finite > len(re.findall(r"\b(?:that|which|who)\b", definition)):
+        return None  # "The ELK stack (...) from Elastic is a great way ...": a main verb after the noun phrase
     lowered = definition[0].lower() + definition[1:]
     if definition_problem(lowered) is not None or vague_answer(lowered) or _data_type(definition):
         return None
@@ -309,8 +313,15 @@ def ordinary_word(name: str) -> bool:
 
 
 def _recase_phrase(phrase: str, casing: Casing) -> str:
+    """A sentence's subject as it reads inside a question: "Entry points" -> "entry points" (a dictionary word
+    never capitalised inside the page's sentences, before a lower-case word); names keep their case."""
     words = phrase.split()
-    return " ".join([casing.first_word(words[0], words[1] if len(words) > 1 else ""), *words[1:]])
+    first = casing.first_word(words[0], words[1] if len(words) > 1 else "")
+    lowered = first.lower()
+    common = first.isalpha() and first[1:].islower() and casing.inner_capital[lowered] == 0
+    if len(words) > 1 and words[1].islower() and common and ordinary_word(lowered):
+        first = lowered
+    return " ".join([first, *words[1:]])
 
 
 def _singular(phrase: str) -> str:
@@ -345,6 +356,8 @@ def _option_noun(name: str, context: str) -> str | None:
     variable, a parameter, a setting or an option; None when nothing says it is one (a list of packages)."""
     context = context.lower()
     for noun, cues in _SPEC_WORDS.items():
+        if noun == "environment variable" and not re.fullmatch(r"[A-Z][A-Z0-9_]+", name):
+            continue  # "`system-packages`" on a page about environments is no environment variable
         if any(cue in context for cue in cues):
             return noun
     return "option" if name.startswith("--") else None

@@ -62,6 +62,8 @@ def _task_verb(words: list[str], tagged: tuple[str, ...]) -> str | None:
         if tagged[0] == "VVG":
             return base
         # read as a noun or adjective: a task only when what follows is its object, not the noun it modifies
+        if tagged[0] == "AJ0" and _adjective(first):
+            return None  # "Missing imports", "Existing projects": a participle describing the noun
         if tagged[-1] in _TASK_OBJECT and not later_verb_forms:
             return base
         return None
@@ -72,6 +74,12 @@ def _task_verb(words: list[str], tagged: tuple[str, ...]) -> str | None:
     if tagged[1] in DETERMINER:
         return first.lower()
     return None
+
+
+def _adjective(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return "ADJ" in getAllLemmas(word.lower())
 
 
 def recase(word: str, tag: str, casing: Casing) -> str:

@@ -32,7 +32,8 @@ TOPICAL_STATEMENTS = 8
 #: Words that hedge, or point at what the reader of a test set cannot see.
 _NOT_INSTRUCTING = re.compile(
     r"\b(?:might|perhaps|maybe|probably|consider|the following|following|below|above|previous|do so|"
-    r"all you need|here|if this|this is|these are|do this|such cases)\b|, see\b",
+    r"all you need|here|if this|this is|these are|do this|such cases|for more (?:information|details)|"
+    r"(?:a|one) single line|one line|a few lines|the link)\b|, see\b",
     re.IGNORECASE,
 )
 _FRONTED = re.compile(r"^(?:To|In order to|If|When|Whenever|For|Once|After|Before|Instead of|Since|While)\b")
@@ -57,6 +58,13 @@ _RECOMMEND = re.compile(
 #: A demonstrative with a noun points at something the reader of a test set cannot see ("run this command", "in
 #: those processes", "In this case").
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those) (?!is\b|are\b|was\b|were\b)[a-z]", re.IGNORECASE)
+#: A statement about what to do once the task is done ("Once the environment is active, you can run ...").
+_AFTERWARDS = re.compile(r"^(?:once|after)\b", re.IGNORECASE)
+#: What points a reader elsewhere for the answer.
+_POINTER = re.compile(
+    r"\b(?:below|above|the following|the link|for more (?:information|details)|visit|refer to)\b|^see\b",
+    re.IGNORECASE,
+)
 #: Verbs that say what not to do.
 _NOT_DOING = frozenset({"avoid", "never", "refrain", "stop"})
 #: "In this case it's best to ...": the case is the section's own; the recommendation stands.
@@ -94,8 +102,8 @@ def main_clause(sentence: str) -> str:
         if ", " in text:
             text = text.split(", ", 1)[1]
     tokens = text.split()
-    if len(tokens) > 2 and tag_words(tuple(tokens[:3]))[0] == "AV0":
-        text = " ".join(tokens[1:]).removeprefix(",").strip()
+    if len(tokens) > 2 and tag_words(tuple(tokens[:3]))[0] == "AV0" and not tokens[1][:1].isupper():
+        text = " ".join(tokens[1:]).removeprefix(",").strip()  # not "Most Hatch environment types ...": a name
     return text
 
 
@@ -173,9 +181,14 @@ def opening_answer(
             break
     for number, statement in enumerate(statements):
         if not instructing:
+            if _POINTER.search(statement):
+                continue  # "Visit the link below to see a list of companies ...": the answer is elsewhere
             return statement, statement
-        if _CONTINUING.match(statement):
+        if _CONTINUING.match(statement) or _AFTERWARDS.match(statement):
             continue
+        lets = _LETS_YOU.search(main_clause(statement))
+        if lets and topic_words and not same_task(content_lemmas(main_clause(statement)[lets.start() :]), topic_words):
+            continue  # "Workspace environments allow you to manage ...": what they are for, not how to configure them
         first = opening and number < OPENING_STATEMENTS
         if not instructs(statement) or not (first or bool(topic_words & content_lemmas(statement))):
             continue

@@ -221,6 +221,8 @@ def thin_answer(span: str) -> bool:
     tagged = tag_words(tuple(tokens))
     if len(tokens) > 1 and tagged[-1] == "VVG" and tokens[-2] in ("and", "or"):
         return True
+    if tagged[0] == "AV0" and not any(tag.startswith(("NN", "NP")) for tag in tagged):
+        return True  # "temporarily": no thing at all
     if set(tokens[:4]) & _VAGUE_QUANTIFIERS:
         return True  # "access to various low-level information", "people from implementing certain patterns"
     nouns = [token for token, tag in zip(tokens, tagged, strict=True) if tag.startswith("NN")]
