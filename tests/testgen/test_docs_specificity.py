@@ -175,3 +175,21 @@ def test_one_question_per_documentation_reference(embedder: Embedder) -> None:
     accepted = asyncio.run(screen.screen([Candidate(context, d) for d in drafts], {"simple": 2}))
     assert [c.draft.question for c in accepted] == ["How do you add extensions?"]
     assert screen.rejections["duplicate_reference"] == 1
+
+
+def test_myst_glossaries_and_participle_headings(tmp_path: Path) -> None:
+    page = tmp_path / "glossary.md"
+    page.write_text(
+        "# Glossary\n\n```{glossary}\nNative Loggers\n    Loggers created using {func}`make_logger`.\n\n"
+        "Bound Logger\n    A wrapper around a logger.\n```\n",
+        encoding="utf-8",
+    )
+    from testgen import chunk_documents
+
+    [chunk] = chunk_documents(read_files(page).documents)
+    assert "- Native Loggers: Loggers created using `make_logger()`." in chunk.text
+    assert "- Bound Logger: A wrapper around a logger." in chunk.text
+    casing = Casing("")
+    assert task_phrase("Missing imports", casing) is None and task_phrase("Existing projects", casing) is None
+    assert task_phrase("Passing Parameters in URLs", Casing("Use URLs.")) == "pass parameters in URLs"
+    assert not instructs("Most Hatch environment types simply use pip to install dependencies.")
