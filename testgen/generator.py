@@ -217,10 +217,12 @@ class TestsetGenerator:
             use_documents(self.store.document_chunks)
             use_corpus = getattr(self.writer, "use_corpus", None)
             if callable(use_corpus):  # the documentation's headings and a phrase's page count, not its texts
-                paths = {key.heading_path for key in self.store.chunk_keys() if key.heading_path}
+                keys = [key for key in self.store.chunk_keys() if key.heading_path]
+                paths = {key.heading_path or "" for key in keys}
                 use_corpus(
                     {part.strip() for path in paths for part in path.split(PATH_SEPARATOR)},
                     self.store.documents_containing,
+                    len({key.source for key in keys}),
                 )
             return
         prepare = getattr(self.writer, "prepare", None)

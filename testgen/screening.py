@@ -4,8 +4,9 @@
    specific, not a verbatim copy of the context);
 2. type checks (a multi_context draft cites two blocks; a distracting draft names its distractor);
 3. question-answer relevance (`relevance`: the reference answer addresses the question);
-4. de-duplication over the whole set: the same normalised text ("duplicate"), or an embedding cosine above the
-   threshold ("near_duplicate");
+4. de-duplication over the whole set: the same normalised text ("duplicate"), an embedding cosine above the
+   threshold ("near_duplicate"), or, for documentation, the reference of a question already asked
+   ("duplicate_reference");
 5. the critic, last and only on drafts that passed every offline filter, one context's drafts together:
    groundedness (answer supported by the cited blocks, every cited block contributing) or, for unanswerable
    drafts, absence (the questions' neighbourhood in the store does not support their hypotheses).
@@ -70,6 +71,7 @@ class Screen:
         self.rejections_by_strategy: Counter[str] = Counter()
         self.reserve: list[Candidate] = []
         self._keys: set[str] = set()
+        self._references: set[str] = set()  # documentation answers already asked
         self._passed: set[tuple[str, str]] = set()  # judged and found good (reserved for later)
         self._vectors = np.zeros((0, 0), dtype=np.float32)
 
@@ -111,7 +113,7 @@ class Screen:
             elif taken[kind] < wanted.get(kind, 0):
                 taken[kind] += 1
                 accepted.append(candidate)
-                self._remember(candidate.draft.question)
+                self._remember(candidate)
             else:
                 self.reserve.append(candidate)
         return accepted
@@ -150,11 +152,16 @@ class Screen:
         kept: list[Candidate] = []
         kept_vectors: list[np.ndarray] = []
         keys: set[str] = set()
+        references: set[str] = set()
         per_type: Counter[str] = Counter()
         for candidate, vector in zip(candidates, vectors, strict=True):
             key = normalise_question(candidate.draft.question)
             if key in self._keys or key in keys:
                 self.reject("duplicate", candidate)
+                continue
+            reference = _reference_key(candidate)
+            if reference is not None and (reference in self._references or reference in references):
+                self.reject("duplicate_reference", candidate)
                 continue
             if self._too_close(vector, kept_vectors):
                 self.reject("near_duplicate", candidate)
@@ -165,6 +172,8 @@ class Screen:
                 continue
             per_type[kind] += 1
             keys.add(key)
+            if reference is not None:
+                references.add(reference)
             kept.append(candidate)
             kept_vectors.append(vector)
         return kept
@@ -177,10 +186,16 @@ class Screen:
     def _seen(self, candidate: Candidate) -> bool:
         """Whether an accepted question already repeats this one (a reserved draft judged in an earlier batch)."""
         key = normalise_question(candidate.draft.question)
-        return key in self._keys or self._too_close(self.embedder.embed_one(candidate.draft.question), [])
+        if key in self._keys or _reference_key(candidate) in self._references:
+            return True
+        return self._too_close(self.embedder.embed_one(candidate.draft.question), [])
 
-    def _remember(self, question: str) -> None:
+    def _remember(self, candidate: Candidate) -> None:
+        question = candidate.draft.question
         self._keys.add(normalise_question(question))
+        reference = _reference_key(candidate)
+        if reference is not None:
+            self._references.add(reference)
         vector = self.embedder.embed([question])
         self._vectors = vector if self._vectors.shape[0] == 0 else np.vstack([self._vectors, vector])
 
@@ -212,6 +227,16 @@ class Screen:
             for hits in self.store.query([c.draft.question for c in group], k=NEIGHBOURHOOD_K):
                 texts.extend(hit.text for hit in hits if hit.text not in texts)
         return texts
+
+
+def _reference_key(candidate: Candidate) -> str | None:
+    """A simple documentation question's reference, normalised: one documentation sentence answers one question
+    of a set ("How do you add extensions?" and "How do you add extensions after creation time?", both answered by
+    "To add extensions after creation time, use ...", are one question asked twice). None for other questions
+    (an encyclopedia sentence may answer a "when" and a "who")."""
+    if candidate.context.root.heading_path is None or candidate.draft.question_type != "simple":
+        return None
+    return normalise_question(candidate.draft.answer)
 
 
 def _key(candidate: Candidate) -> tuple[str, str]:

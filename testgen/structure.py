@@ -162,3 +162,25 @@ def embedding_text(text: str) -> str:
 
 def heading_line(path: str) -> str:
     return f"{HEADING_MARK}{path}"
+
+
+#: Table columns that say what the row's first cell is: their text leads the row's item.
+_DESCRIPTION_COLUMNS = frozenset({"description", "meaning", "purpose", "explanation", "details", "summary", "effect"})
+
+
+def table_row_text(names: Sequence[str], cells: Sequence[str]) -> str:
+    """The text of a table row after its first cell, as one item: a lone cell as it is; else each cell with its
+    column's name ("Default: 5; Type: int"), the description column first when the table has one (so that an
+    option's row reads "Whether to ...; Default: false")."""
+    if len(cells) == 1:
+        return cells[0]
+    pairs = list(zip([*names, *[""] * len(cells)][: len(cells)], cells, strict=True))
+    described = [pair for pair in pairs if pair[0].strip().lower() in _DESCRIPTION_COLUMNS and pair[1]]
+    if described:
+        first = described[0]
+        others = [f"{name}: {cell}" if name else cell for name, cell in pairs if (name, cell) != first and cell]
+        description = first[1].strip().rstrip(";")
+        if not others:
+            return description
+        return f"{description}{'' if description.endswith(('.', '!', '?')) else '.'} {'; '.join(others)}"
+    return "; ".join(f"{name}: {cell}" if name else cell for name, cell in pairs)

@@ -24,7 +24,7 @@ from markdown_it.token import Token
 
 from testgen.loaders.mkdocs import DROPPED_TOKENS, mkdocs_plugin
 from testgen.loaders.sphinx_compat import directive_kind, role_text, version_words
-from testgen.structure import Block, Section
+from testgen.structure import Block, Section, table_row_text
 
 _ITEM_SEPARATORS = (" - ", " – ", " — ", ": ", " : ")
 
@@ -229,10 +229,29 @@ def _directive(token: Token, walk: _Walk) -> None:
         walk.dropped += 1
     elif kind == "code":
         walk.add(Block("code", body))
+    elif name.split(":")[-1] == "glossary":
+        for term, definition in _glossary_entries(lines):
+            walk.term = term
+            walk_tokens(parser().parse(definition), walk)
+            walk.term = None
     else:
         if kind == "version" and argument:
             walk.add(Block("prose", f"{version_words(name)} {argument.split()[0]}."))
         walk_tokens(parser().parse(body), walk)
+
+
+def _glossary_entries(lines: Sequence[str]) -> list[tuple[str, str]]:
+    """A Sphinx glossary's entries (a term on its own line, its definition indented below), as (term,
+    definition) with the definition dedented."""
+    import textwrap
+
+    entries: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if line.strip() and not line[:1].isspace():
+            entries.append((line.strip(), []))
+        elif entries:
+            entries[-1][1].append(line)
+    return [(term, textwrap.dedent("\n".join(body)).strip()) for term, body in entries if "".join(body).strip()]
 
 
 def _inline(token: Token, walk: _Walk, opener: str) -> None:
@@ -262,12 +281,5 @@ def _finish_row(walk: _Walk) -> None:
     if len(row) == 1:
         walk.add(Block("item", row[0]))
         return
-    rest = row[1:]
     names = walk.header[1:] if len(walk.header) == len(row) else []
-    if len(rest) == 1:
-        text = rest[0]
-    else:
-        text = "; ".join(
-            f"{name}: {cell}" if name else cell for name, cell in zip(names or [""] * len(rest), rest, strict=True)
-        )
-    walk.add(Block("item", text, term=row[0]))
+    walk.add(Block("item", table_row_text(names, row[1:]), term=row[0]))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from testgen.loaders.sphinx_compat import DROPPED, docutils_patched, inline_text
-from testgen.structure import Block, Section
+from testgen.structure import Block, Section, table_row_text
 
 _SKIPPED = (
     "system_message",
@@ -174,9 +174,5 @@ def _table(node: Any, walk: _Walk) -> None:
         if len(cells) == 1:
             walk.add(Block("item", cells[0]))
             continue
-        names = header[1:] if len(header) == len(cells) else [""] * (len(cells) - 1)
-        rest = cells[1:]
-        text = (
-            rest[0] if len(rest) == 1 else "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, rest, strict=False))
-        )
-        walk.add(Block("item", text, term=cells[0] or None))
+        names = header[1:] if len(header) == len(cells) else []
+        walk.add(Block("item", table_row_text(names, cells[1:]), term=cells[0] or None))

@@ -61,6 +61,8 @@ _OBJECTS = frozenset(
         "exception",
         "decorator",
         "decoratormethod",
+        "classmethod",
+        "staticmethod",
         "envvar",
         "confval",
         "option",
@@ -146,11 +148,19 @@ class Version(_Base):
         return [self.content_node(node)]
 
 
+#: Object descriptions of callables: their term is written as a call (`get_value()`), as Sphinx shows it, so that
+#: no one reads a method as a setting.
+_CALLABLES = frozenset(["function", "method", "decorator", "decoratormethod", "classmethod", "staticmethod"])
+
+
 class ObjectDescription(_Base):
-    """`.. data:: SECRET_KEY` + its description -> a definition list entry (term SECRET_KEY)."""
+    """`.. data:: SECRET_KEY` + its description -> a definition list entry (term SECRET_KEY); `.. method::
+    get_value(key)` -> term `get_value()`."""
 
     def run(self) -> list[nodes.Node]:
         signature = " ".join(self.arguments).split("(")[0].strip()
+        if self.name.split(":")[-1] in _CALLABLES:
+            signature += "()"
         definition = self.content_node(nodes.definition())
         item = nodes.definition_list_item("", nodes.term(text=f"`{signature}`"), definition)
         return [nodes.definition_list("", item)]

@@ -11,7 +11,8 @@ A chunk of a structured document (`Chunk.heading_path` set) is read back into he
   entry whose description is a noun phrase, gives "What is X?";
 - `option`: an item naming an option, parameter or setting (`timeout` - ..., a definition-list term, a table row)
   gives "What does the `timeout` option control?";
-- `instruction`: "To X, use Y", "Use Y to X", "If you need to X, Y" give "How do you X?".
+- `instruction`: "To X, use Y", "Use Y to X", "If you need to X, Y" give "How do you X?";
+- `default`: "HTTPX does not follow redirects by default." gives "Does HTTPX follow redirects by default?".
 
 Every question then passes `doc_problem` (no markup or code artefacts, no unresolved pronoun, a clean slot) and the
 writer's usual checks; what fails is counted by reason.
@@ -20,18 +21,20 @@ writer's usual checks; what fails is counted by reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ragtest_core.text import STOPWORDS, word_count
 from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
 from testgen.writers.clause import Casing
+from testgen.writers.defaults import default_question
 from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem, split_prose
 from testgen.writers.grammar import definition_problem, vague_answer
 from testgen.writers.headings import recase, task_phrase
 from testgen.writers.instructions import content_lemmas, instruction_howto, opening_answer
 from testgen.writers.lexicon import words
 from testgen.writers.morphology import gerund_base, is_base_verb, is_third_person, third_person
+from testgen.writers.specific import thin_answer
 from testgen.writers.tagger import tags
 
 __all__ = [
@@ -48,7 +51,7 @@ __all__ = [
 ]
 
 #: Strategies in the order the writer offers their questions (the first a context has is asked first).
-STRATEGIES: tuple[str, ...] = ("faq", "howto", "instruction", "option", "concept")
+STRATEGIES: tuple[str, ...] = ("faq", "howto", "instruction", "option", "concept", "default")
 HOWTO_STRATEGIES = frozenset({"howto", "instruction"})
 _SPEC_WORDS = {
     "environment variable": ("environment variable",),
@@ -56,6 +59,15 @@ _SPEC_WORDS = {
     "setting": ("setting", "config"),
     "option": ("option", "flag"),
 }
+
+
+#: A list introduced as the values one option takes ("Valid values are:", "can be one of:"): its items are values,
+#: not options ("`ctrace`: the C implementation of ..." is a value of `[run] core`).
+VALUES_LEAD = re.compile(
+    r"\b(?:valid|possible|allowed|accepted|supported) values\b|\bvalues are\b|\bone of(?: the following)?:?$|"
+    r"\bcan be:$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -80,24 +92,35 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
         # a later chunk of the section answers only with an instruction that names the task
         answer = opening_answer(body, instructing, topic, opening=opening) if opening or instructing else None
         if answer is not None:
-            yield from _heading_facts(leaf, answer, casing)
+            yield from _heading_facts(leaf, answer, casing, body)
     if leaf and opening:
         yield from _concept(leaf, body, casing)
+        named = name_heading_fact(leaf, body)
+        if named is not None:
+            yield named
+        if re.fullmatch(r"`[^`\s]+`", leaf):
+            fact = code_heading_fact(leaf, body, heading)
+            if fact is not None:
+                yield fact
     lead = ""
+    values = False  # a list of the values of one option: its items are no options
     for line in body:
         if line.kind == "prose":
             lead = line.text  # the sentence that introduces a list ("... accepts these parameters:")
-        if line.kind == "item" and line.term:
-            fact = option_fact(line, f"{heading} {lead}") or glossary_fact(line)
+            values = values or bool(VALUES_LEAD.search(lead))
+        if line.kind == "item" and line.term and not values:
+            fact = option_fact(line, f"{leaf} {lead}") or glossary_fact(line)
             if fact is not None:
                 yield fact
         for sentence in split_prose(line.text):
-            fact = instruction_fact(sentence, casing)
+            fact = instruction_fact(sentence, casing) or default_fact(sentence, leaf, casing, max_words)
             if fact is not None:
                 yield fact
 
 
-def _heading_facts(leaf: str, answer: tuple[str, str], casing: Casing) -> Iterator[DocFact]:
+def _heading_facts(
+    leaf: str, answer: tuple[str, str], casing: Casing, body: Sequence[ChunkLine] = ()
+) -> Iterator[DocFact]:
     reference, span = answer
     if leaf.endswith("?"):
         question = faq_question(leaf, casing)
@@ -105,8 +128,20 @@ def _heading_facts(leaf: str, answer: tuple[str, str], casing: Casing) -> Iterat
             yield DocFact(question, span, reference, "faq")
         return
     task = task_phrase(leaf, casing)
-    if task is not None:
+    if task is not None and not named_as_thing(leaf, body):
         yield DocFact(f"How do you {task}?", span, reference, "howto")
+
+
+def named_as_thing(leaf: str, body: Sequence[ChunkLine]) -> bool:
+    """Whether the section's text uses its heading as a noun phrase ("Build Constraints" + "Use build constraints
+    to ..."; "Debug Mode" + "the debug mode"): the heading names a thing, not a task."""
+    phrase = " ".join(leaf.replace("`", "").lower().split())
+    text = " ".join(line.text.replace("`", "").lower() for line in body)
+    return re.search(rf"\b(?:{_NOUN_CONTEXT}) {re.escape(phrase)}\b", text) is not None
+
+
+#: Words after which a heading's phrase is a noun phrase.
+_NOUN_CONTEXT = "the|a|an|use|using|uses|used|with|of|for|your|these|this|its|their|our|any|no|some|each"
 
 
 def faq_question(heading: str, casing: Casing) -> str | None:
@@ -166,10 +201,78 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
     definition = first[0].rstrip(".")
     if definition_problem(definition[0].lower() + definition[1:]) is not None or word_count(definition) < 4:
         return None
+    if set(tags(re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0])[1:]) & (_FINITE | _PLURAL_PRESENT):
+        return None  # "`_exit` - The os._exit() function exits the process ...": a sentence about something else
     if _data_type(definition):
         return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
     reference = f"{term} is {definition[0].lower()}{definition[1:]}."
     return DocFact(f"What is {term}?", definition, reference, "concept")
+
+
+#: Lines of an option's section that label a value, not describe the option ("Valid values: a filename").
+_LABEL = re.compile(r"^(?:valid values|values|default|type|example|examples|usage)\b[^.]*:", re.IGNORECASE)
+
+
+def code_heading_fact(leaf: str, body: Sequence[ChunkLine], heading: str) -> DocFact | None:
+    """An option, setting or environment variable that heads its own section: "### `--pyi`" + "Format all input
+    files like typing stubs ..."; "## `NO_PROXY`" + "Valid values: ..." + "`NO_PROXY` disables the proxy for
+    specific urls" -> "What does the `NO_PROXY` environment variable control?"."""
+    statements = [s for line in body if line.kind == "prose" for s in split_prose(line.text)][:3]
+    statements = [s for s in statements if not _LABEL.match(s)]
+    if not statements:
+        return None
+    first = statements[0]
+    fact = option_fact(ChunkLine("item", f"{leaf} {first}", leaf), heading)
+    if fact is not None:
+        return fact
+    name = leaf.strip("`")
+    noun = _option_noun(name, heading)
+    if noun is None or ordinary_word(name) or markup_problem(first) or word_count(first) < 5:
+        return None
+    said = re.sub(rf"\bthis {noun}\b", leaf, first, flags=re.IGNORECASE)  # "If this environment variable is set"
+    if not said.startswith(leaf) and leaf not in said:
+        return None
+    reference = clean_sentence(said)
+    if reference is None or pronoun_problem(reference.replace(leaf, "X")):
+        return None
+    return DocFact(f"What does the {leaf} {noun} control?", reference.rstrip("."), reference, "option")
+
+
+def name_heading_fact(leaf: str, body: Sequence[ChunkLine]) -> DocFact | None:
+    """ "### Hishel" + "An elegant HTTP Cache implementation for HTTPX and HTTP Core." -> "What is Hishel?": a
+    heading that is a name (one word that is capitalised inside, or code, or in no dictionary: "Hishel",
+    "httpx-socks"; not "Plugins") whose section opens with a noun phrase naming what it is."""
+    name = leaf.strip("`")
+    if not re.fullmatch(r"[A-Za-z][\w.+-]*", name) or (ordinary_word(name.lower()) and name[1:].islower()):
+        return None
+    first = next((line for line in body if line.kind == "prose"), None)
+    sentences = split_prose(first.text)[:1] if first is not None else []
+    if not sentences or markup_problem(sentences[0]) or not re.match(r"^(?:An?|The) \w", sentences[0]):
+        return None
+    definition = sentences[0].rstrip(".")
+    head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0]
+    if set(tags(head)[1:]) & (_FINITE | _PLURAL_PRESENT) or word_count(definition) < 4:
+        return None  # "The package adds caching ...": a sentence, not what the thing is
+    bare = re.sub(r"\([^)]*\)", "", definition).split()
+    finite = sum(1 for tag in tags(" ".join(bare))[1:] if tag in _FINITE | _PLURAL_PRESENT | {"VDB", "VDZ"})
+    if finite > len(re.findall(r"\b(?:that|which|who)\b", definition)):
+        return None  # "The ELK stack (...) from Elastic is a great way ...": a main verb after the noun phrase
+    lowered = definition[0].lower() + definition[1:]
+    if definition_problem(lowered) is not None or vague_answer(lowered) or _data_type(definition):
+        return None
+    if restates(definition, name):
+        return None
+    term = f"`{name}`" if leaf.startswith("`") else name
+    return DocFact(f"What is {term}?", definition, f"{term} is {lowered}.", "concept")
+
+
+def restates(definition: str, name: str) -> bool:
+    """Whether a definition only says the name again ("RateLimitMiddleware" - "A rate limit middleware";
+    "Modularity" - "The modularity that Starlette is designed on ...")."""
+    parts = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").lower().split()
+    head = re.split(r"\b(?:that|which|who|whose|where|when|to|for|of|in|with)\b", definition.lower())[0]
+    words = [word for word in re.findall(r"[a-z][\w-]*", head) if word not in STOPWORDS]
+    return bool(words) and all(any(word.startswith(part[:5]) for part in parts) for word in words)
 
 
 #: Data types a parameter's description opens with ("A string ...", "An integer ..."): no definition of a thing.
@@ -178,6 +281,8 @@ _TYPES = words(
     tuple number float value values instance object mapping iterable function"""
 )
 _FINITE = frozenset({"VVZ", "VVD", "VBZ", "VBD", "VHZ", "VDZ", "VM0"})
+#: A present-tense verb after a plural subject ("The execv family of functions end the current program").
+_PLURAL_PRESENT = frozenset({"VVB", "VBB", "VHB", "VDB"})
 _SAYING = words("give giving specify specifies indicate indicating denote denoting define defines")
 
 
@@ -208,8 +313,15 @@ def ordinary_word(name: str) -> bool:
 
 
 def _recase_phrase(phrase: str, casing: Casing) -> str:
+    """A sentence's subject as it reads inside a question: "Entry points" -> "entry points" (a dictionary word
+    never capitalised inside the page's sentences, before a lower-case word); names keep their case."""
     words = phrase.split()
-    return " ".join([casing.first_word(words[0], words[1] if len(words) > 1 else ""), *words[1:]])
+    first = casing.first_word(words[0], words[1] if len(words) > 1 else "")
+    lowered = first.lower()
+    common = first.isalpha() and first[1:].islower() and casing.inner_capital[lowered] == 0
+    if len(words) > 1 and words[1].islower() and common and ordinary_word(lowered):
+        first = lowered
+    return " ".join([first, *words[1:]])
 
 
 def _singular(phrase: str) -> str:
@@ -244,6 +356,8 @@ def _option_noun(name: str, context: str) -> str | None:
     variable, a parameter, a setting or an option; None when nothing says it is one (a list of packages)."""
     context = context.lower()
     for noun, cues in _SPEC_WORDS.items():
+        if noun == "environment variable" and not re.fullmatch(r"[A-Z][A-Z0-9_]+", name):
+            continue  # "`system-packages`" on a page about environments is no environment variable
         if any(cue in context for cue in cues):
             return noun
     return "option" if name.startswith("--") else None
@@ -260,7 +374,7 @@ def option_reference(subject: str, description: str) -> str | None:
         return f"{subject} controls {lowered} {rest}."
     if lowered in ("a", "an", "the"):
         head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", description)[0]
-        if set(tags(head)) & _FINITE:
+        if set(tags(head)[1:]) & (_FINITE | _PLURAL_PRESENT):
             return None  # "The os._exit() function exits the process ...": a sentence, not what the option is
         return f"{subject} is {lowered} {rest}."
     if not (first[:1].isupper() and first[1:].islower() and first.isalpha()) or not _only_verb(first):
@@ -285,6 +399,16 @@ def instruction_fact(sentence: str, casing: Casing) -> DocFact | None:
     return DocFact(f"How do you {howto.task}?", howto.how, howto.reference, "instruction")
 
 
+def default_fact(sentence: str, heading: str, casing: Casing, max_words: int) -> DocFact | None:
+    """ "Unlike `requests`, HTTPX does not follow redirects by default." -> "Does HTTPX follow redirects by
+    default?" (`testgen.writers.defaults`)."""
+    found = default_question(sentence, heading, casing, max_words)
+    if found is None:
+        return None
+    question, span, reference = found
+    return DocFact(question, span, reference, "default")
+
+
 def strategy_problem(fact: DocFact, max_words: int) -> str | None:
     """Why a fact's question or reference cannot be used (None when it can)."""
     if markup_problem(fact.question) or markup_problem(fact.reference):
@@ -293,6 +417,6 @@ def strategy_problem(fact: DocFact, max_words: int) -> str | None:
         return "unresolved_pronoun"
     if word_count(fact.question) > max_words:
         return "question_too_long"
-    if fact.strategy != "option" and vague_answer(fact.span):
+    if fact.strategy not in ("option", "default") and (vague_answer(fact.span) or thin_answer(fact.span)):
         return "vague_answer"
     return None

@@ -16,6 +16,7 @@ _MARKUP = re.compile(r"```|\{!|!\}|--8<--|:::|^\.\. |\s\.\. \w+::|:[a-z]+:`|</?[
 #: Verbs that say nothing to do ("you can have ...", "you may choose to ...") or point elsewhere ("see X").
 LIGHT_VERBS = words(
     "be have do get choose want like try wish see refer read note notice find expect think know imagine keep thank work"
+    " learn consult view visit"
 )
 _OPENERS = ("for example", "for instance", "e.g.", "see ", "note:", "here is", "here's", "the following")
 
@@ -25,6 +26,8 @@ def markup_problem(text: str) -> bool:
     an HTML tag, a table pipe, a prompt) or unbalanced backticks / brackets."""
     if _MARKUP.search(text) or text.count("`") % 2:
         return True
+    if any(not re.search(r"\w", span) for span in re.findall(r"`([^`]*)`", text)):
+        return True  # "Replace the `...` with arguments": a placeholder in code the reader cannot see
     return text.count("(") != text.count(")") or text.count("[") != text.count("]")
 
 
@@ -42,6 +45,8 @@ def clean_sentence(sentence: str) -> str | None:
         return None
     if markup_problem(text) or "let's" in lowered or "let us" in lowered:
         return None
+    if re.search(r"\s[.,;:]|[,;:][.!?]", text):
+        return None  # "a class that you register in your ." : inline text the loader could not show
     if text.endswith(":") and re.search(r"\b(?:following|as follows|these|below)\b", lowered):
         return None  # "Werkzeug parses the data under the following situations:": the answer is the list
     if text.endswith(":"):

@@ -35,6 +35,14 @@ from testgen.writers.grammar import definition_problem, grammar_problem, vague_a
 from testgen.writers.patterns import turn_all
 from testgen.writers.reference import reference_sentence
 from testgen.writers.rules import Turned
+from testgen.writers.specific import (
+    anchored,
+    ranking,
+    relative_subject,
+    release_notes,
+    sentence_case,
+    thin_answer,
+)
 from testgen.writers.topic import resolve, topic_of
 
 SUPPORTED = frozenset({"simple", "multi_context"})
@@ -48,13 +56,15 @@ DEFINITION_RULES = frozenset({"definition", "appositive"})
 POINTS_ELSEWHERE = re.compile(
     r"\b(?:this|the previous|the next|the following|the above) (?:page|section|chapter|document|guide|tutorial|"
     r"example|sections|chapters)\b|\b(?:below|above)[.,]|\bthe following\b|"
-    r"\b(?:documented|described|shown|listed|explained) (?:below|above|later|earlier)\b",
+    r"\b(?:documented|described|shown|listed|explained) (?:below|above|later|earlier)\b|\bas follows\b",
     re.IGNORECASE,
 )
 
 
 #: A subject with no name or code that this many pages of the docs use is ambiguous without its section.
 AMBIGUOUS_PAGES = 3
+#: A name on this share of the documentation's pages (the product's) names nothing in particular on its own.
+COMMON_SHARE = 0.4
 #: Documents whose casing a writer keeps when it reads documents on demand (`use_documents`).
 CASING_DOCUMENTS = 64
 
@@ -93,6 +103,7 @@ class ExtractiveWriter:
         self._headings: set[str] = set()
         self._doc_prose: list[str] = []
         self._count_pages: Callable[[str], int] | None = None
+        self._pages_total = 0
         self._fetch: Callable[[str], Sequence[Chunk]] | None = None
         self._fetched: OrderedDict[str, Casing] = OrderedDict()
 
@@ -114,6 +125,7 @@ class ExtractiveWriter:
             if chunk.heading_path is not None:
                 prose.setdefault(chunk.doc_id, []).append(" ".join(prose_lines(chunk.text)).lower())
         self._doc_prose = [" ".join(parts) for parts in prose.values()]
+        self._pages_total = len(self._doc_prose)
 
     def use_documents(self, fetch: Callable[[str], Sequence[Chunk]]) -> None:
         """Learn a document's casing when one of its chunks is first written from: `fetch(doc_id)` gives the
@@ -123,12 +135,13 @@ class ExtractiveWriter:
         self._fetch = fetch
         self._fetched.clear()
 
-    def use_corpus(self, headings: Iterable[str], count_pages: Callable[[str], int]) -> None:
+    def use_corpus(self, headings: Iterable[str], count_pages: Callable[[str], int], pages: int = 0) -> None:
         """What `prepare` learns about documentation from the whole corpus, without reading it: its headings (the
-        store's chunk keys name each chunk's section) and `count_pages(phrase)`, how many documents use a phrase
-        (the store's `documents_containing`)."""
+        store's chunk keys name each chunk's section), `count_pages(phrase)`, how many documents use a phrase
+        (the store's `documents_containing`), and how many structured documents (pages) it has."""
         self._headings = {heading.lower() for heading in headings if heading}
         self._count_pages = count_pages
+        self._pages_total = pages
 
     def _casing_of(self, chunk: Chunk) -> Casing:
         known = self._casing.get(chunk.doc_id)
@@ -172,6 +185,9 @@ class ExtractiveWriter:
         """The documentation strategies' facts of a structured chunk, best strategy first (memoised per chunk)."""
         if chunk.heading_path is None or chunk.language != "en":
             return []
+        if chunk.chunk_id not in self._doc_facts and release_notes(chunk.heading_path):
+            self._stats["skip_release_notes"] += 1
+            self._doc_facts[chunk.chunk_id] = []
         if chunk.chunk_id not in self._doc_facts:
             casing = self._casing_of(chunk)
             kept: dict[str, DocFact] = {}
@@ -261,11 +277,16 @@ class ExtractiveWriter:
         found: list[Fact] = []
         about_topic = False
         text = chunk.text
+        coded: list[str] = []  # documentation sentences with their inline code marked
         if chunk.heading_path is not None:  # prose only, never cut inside code; inline code read as the words it is
-            sentences = [s.replace("`", "") for line in prose_lines(chunk.text) for s in split_prose(line)]
+            if release_notes(chunk.heading_path):
+                self._stats["skip_release_notes"] += 1
+                return []
+            coded = [s for line in prose_lines(chunk.text) for s in split_prose(line)]
+            sentences = [s.replace("`", "") for s in coded]
         else:
             sentences = split_sentences(text, language)
-        for original in sentences:
+        for number, original in enumerate(sentences):
             self._stats["sentences"] += 1
             if chunk.heading_path is not None and original.rstrip().endswith(":"):
                 original = original.rstrip()[:-1].rstrip() + "."  # a statement introducing code or a list
@@ -286,7 +307,9 @@ class ExtractiveWriter:
                 continue
             kept = [t for t in turned if self._passes_checks(t, sentence, language)]
             if chunk.heading_path is not None:  # one question a sentence, the most specific
-                specific = [t for t in kept if self._specific_in_docs(t)]
+                where = (coded[number], _path(chunk)[-1], casing)
+                kept = [sentence_case(t, casing) for t in kept]
+                specific = [t for t in kept if self._specific_in_docs(t, *where)]
                 kept = [max(specific, key=lambda t: len(t.question.split()))] if specific else []
             if kept:
                 self._stats["turned"] += 1
@@ -306,24 +329,50 @@ class ExtractiveWriter:
         return None
 
     def _ambiguous_task(self, fact: DocFact) -> str | None:
-        """ "How do you open the file?", "How do you test the script?": an instruction's task whose object is a
-        definite common noun that three or more pages use names no one thing."""
-        match = re.match(r"^How do you \w+ the ([a-z][\w-]*(?: [a-z][\w-]*)?)\?$", fact.question)
-        if fact.strategy != "instruction" or match is None:
+        """ "How do you open the file?", "How do you activate the environment?", "How do you report on the
+        results?": a how-to task whose object is a definite common noun that three or more pages use names no one
+        thing."""
+        match = re.match(r"^How do you \w+(?: [a-z]+)? the ([a-z][\w-]*(?: [a-z][\w-]*)?)\?$", fact.question)
+        if fact.strategy not in ("instruction", "howto") or match is None:
             return None
         return "ambiguous_subject" if self._pages_using(match.group(1)) >= AMBIGUOUS_PAGES else None
+
+    def _common(self, name: str) -> bool:
+        """Whether a name is on at least `COMMON_SHARE` of the documentation's pages (the product's own name)."""
+        if not self._pages_total:
+            return False
+        return self._pages_using(name) >= max(AMBIGUOUS_PAGES, COMMON_SHARE * self._pages_total)
+
+    def _rare(self, word: str) -> bool:
+        """Whether fewer than `AMBIGUOUS_PAGES` pages of the docs use a word."""
+        return self._pages_using(word) < AMBIGUOUS_PAGES
 
     def _pages_using(self, phrase: str) -> int:
         if self._count_pages is not None:
             return self._count_pages(f" {phrase} ")
-        return sum(1 for text in self._doc_prose if f" {phrase} " in f" {text} ")
+        lowered = f" {phrase.lower()} "  # the prose was kept lower case
+        return sum(1 for text in self._doc_prose if lowered in f" {text} ")
 
-    def _specific_in_docs(self, turned: Turned) -> bool:
+    def _specific_in_docs(self, turned: Turned, sentence: str, heading: str, casing: Casing) -> bool:
         """A documentation question must not lean on its section: no pronoun ("How many main reasons for this
-        are there?"), and a definite subject without a name or code that many pages use ("the base class", "the
-        return value") names no one thing."""
+        are there?"), a subject that names something on its own (`specific.anchored`: code, a name, a term of
+        its section's heading; not "the response body"), and a definite subject without a name or code that many
+        pages use ("the base class", "the return value") names no one thing."""
         if pronoun_problem(turned.question):
             self._reject("unresolved_pronoun")
+            return False
+        if re.search(r"\b(?:would|could|might)\b", turned.question):
+            self._reject("hypothetical")  # "What would the --user installation lack?": a case the section imagines
+            return False
+        named = lambda word: casing.inner_capital[word.lower()] > 0  # noqa: E731
+        if turned.subject and not anchored(turned.subject, sentence, heading, self._rare, named, self._common):
+            self._reject("unanchored_subject")
+            return False
+        if ranking(turned.subject) or relative_subject(turned.subject):
+            self._reject("ranking_subject")  # "the most basic option"; "the other half of WSGI", "the same path"
+            return False
+        if thin_answer(turned.answer):
+            self._reject("vague_answer")
             return False
         subject = turned.subject.removeprefix("the ").strip()
         definite = turned.subject.startswith("the ") and subject == subject.lower()

@@ -127,6 +127,13 @@ def grammar_problem(question: str, sentence: str, subject: str = "") -> str | No
     lowered = [w.lower().strip(",") for w in words]
     if any(a == b and a not in ("had", "that") for a, b in itertools.pairwise(lowered)):
         return "repeated_word"
+    following = lowered[2] if len(lowered) > 2 else ""
+    if (
+        lowered[0] in ("what", "who")
+        and _plural_verb(lowered[1] if len(lowered) > 1 else "")
+        and not (following in _AUXILIARIES or following in ("of", "did", "do", "does"))
+    ):
+        return "agreement"  # "What create instances of X?": "what" asks for one thing
     if subject:
         problem = _subject_problem(question, sentence, subject)
         if problem is not None:
@@ -142,6 +149,8 @@ def _subject_problem(question: str, sentence: str, subject: str) -> str | None:
         return "subject_start"
     if subject.lower() not in re.sub(r"\s+", " ", sentence).lower():
         return "subject_not_in_source"
+    if len(subject.split()) > 2 and _finite_inside(subject):
+        return "verb_in_subject"  # "What do Flask tries to help developers catch?": the verb read as the subject's
     before, _, after = question.partition(f" {subject}")
     aux = before.split()[-1].lower() if before.split() else ""
     if aux in ("does", "is", "was", "has") and is_plural(subject):
@@ -151,6 +160,26 @@ def _subject_problem(question: str, sentence: str, subject: str) -> str | None:
     if aux in ("do", "does", "did") and form is not None and form.tense in ("pres3", "past") and form.base:
         return "verb_form"
     return None
+
+
+#: Tags of a present-tense finite verb or a modal (C5): none belongs inside a subject.
+_FINITE_TAGS = frozenset({"VVZ", "VBZ", "VHZ", "VDZ", "VM0"})
+
+
+def _finite_inside(subject: str) -> bool:
+    from testgen.writers.tagger import tags
+
+    return bool(set(tags(subject)[1:]) & _FINITE_TAGS)
+
+
+def _plural_verb(word: str) -> bool:
+    """A verb's present plural form ("create"), not an auxiliary ("do", "can") and not its third person."""
+    from testgen.writers.morphology import is_base_verb
+
+    form = FORMS.get(word)
+    if word in _AUXILIARIES or (form is not None and form.tense != "pres"):
+        return False
+    return is_base_verb(word)
 
 
 def _in_source(token: str, source: list[str]) -> bool:

@@ -16,12 +16,16 @@ after it but an adverb ("See also") and headings with code give none.
 
 from __future__ import annotations
 
+import re
+
 from testgen.writers.clause import Casing
 from testgen.writers.docs_text import LIGHT_VERBS, markup_problem
 from testgen.writers.morphology import gerund_base, is_base_verb
+from testgen.writers.specific import task_needs_context
 from testgen.writers.tagger import BASE_VERB, DETERMINER, tag_words
 
 MAX_TASK_WORDS = 8
+_HOW_TO = re.compile(r"^how (?:to|do (?:I|you)|can (?:I|you)) (?=[a-z])", re.IGNORECASE)
 _SEVERAL = frozenset({"and", "or", "vs", "versus", "of", "&"})
 #: Tags of an object that a bare -ing form can take as a task ("Uploading Files", "Building URLs", "... Data").
 _TASK_OBJECT = frozenset({"NN2", "NP0", "NN0", "VVZ"})
@@ -31,7 +35,10 @@ _FUNCTION_TAGS = frozenset({"AT0", "DPS", "DT0", "PRP", "PRF", "CJC", "TO0"})
 
 def task_phrase(heading: str, casing: Casing) -> str | None:
     """The task a heading names, as a verb phrase in sentence case; None when it names no task."""
+    heading = _HOW_TO.sub("", heading)  # "How to install Flask" -> "install Flask"
     words = heading.split(": ")[0].strip().rstrip(":.!").split()  # "Erase data: coverage erase" -> "Erase data"
+    if words and words[0].islower():
+        words[0] = words[0].capitalize()
     if len(words) < 2 or len(words) > MAX_TASK_WORDS or "`" in heading or markup_problem(heading):
         return None
     if words[1].lower() in _SEVERAL or any(word.endswith(",") for word in words[:-1]):
@@ -43,7 +50,8 @@ def task_phrase(heading: str, casing: Casing) -> str | None:
     if base is None or base in LIGHT_VERBS:
         return None  # "Working with Blueprints", "See also": nothing in particular to do
     rest = [recase(word, tag, casing) for word, tag in zip(words[1:], tagged[1:], strict=True)]
-    return " ".join([base, *rest])
+    task = " ".join([base, *rest])
+    return None if task_needs_context(task) else task
 
 
 def _task_verb(words: list[str], tagged: tuple[str, ...]) -> str | None:
@@ -54,6 +62,8 @@ def _task_verb(words: list[str], tagged: tuple[str, ...]) -> str | None:
         if tagged[0] == "VVG":
             return base
         # read as a noun or adjective: a task only when what follows is its object, not the noun it modifies
+        if tagged[0] == "AJ0" and _adjective(first):
+            return None  # "Missing imports", "Existing projects": a participle describing the noun
         if tagged[-1] in _TASK_OBJECT and not later_verb_forms:
             return base
         return None
@@ -64,6 +74,12 @@ def _task_verb(words: list[str], tagged: tuple[str, ...]) -> str | None:
     if tagged[1] in DETERMINER:
         return first.lower()
     return None
+
+
+def _adjective(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return "ADJ" in getAllLemmas(word.lower())
 
 
 def recase(word: str, tag: str, casing: Casing) -> str:

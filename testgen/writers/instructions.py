@@ -22,6 +22,7 @@ from testgen.structure import ChunkLine
 from testgen.writers.docs_text import LIGHT_VERBS, clean_sentence, markup_problem, pronoun_problem, split_prose
 from testgen.writers.grammar import vague_answer
 from testgen.writers.morphology import gerund_base, is_base_verb
+from testgen.writers.specific import task_needs_context
 from testgen.writers.tagger import BASE_VERB, tag_words
 
 #: Longer tasks copy more of their sentence than the question filters allow (`--max-copied-words`, 6).
@@ -31,7 +32,8 @@ TOPICAL_STATEMENTS = 8
 #: Words that hedge, or point at what the reader of a test set cannot see.
 _NOT_INSTRUCTING = re.compile(
     r"\b(?:might|perhaps|maybe|probably|consider|the following|following|below|above|previous|do so|"
-    r"all you need|here|if this|this is|these are|do this|such cases)\b|, see\b",
+    r"all you need|here|if this|this is|these are|do this|such cases|for more (?:information|details)|"
+    r"(?:a|one) single line|one line|a few lines|the link)\b|, see\b",
     re.IGNORECASE,
 )
 _FRONTED = re.compile(r"^(?:To|In order to|If|When|Whenever|For|Once|After|Before|Instead of|Since|While)\b")
@@ -51,6 +53,26 @@ _CLAUSE_END = frozenset({"to", "that", "which", "who", "when", "if", "so", "beca
 _RECOMMEND = re.compile(
     r"\b(?:it's|it is) (?:best|recommended|advisable|a good idea) to (?P<verb>[a-z]+)(?P<rest>.*)$|"
     r"\bwe (?:recommend|suggest|advise) (?:that you )?(?P<gerund>[a-z]+)(?P<after>.*)$",
+    re.IGNORECASE,
+)
+#: A demonstrative with a noun points at something the reader of a test set cannot see ("run this command", "in
+#: those processes", "In this case").
+_DEMONSTRATIVE = re.compile(r"\b(?:this|these|those) (?!is\b|are\b|was\b|were\b)[a-z]", re.IGNORECASE)
+#: A statement about what to do once the task is done ("Once the environment is active, you can run ...").
+_AFTERWARDS = re.compile(r"^(?:once|after)\b", re.IGNORECASE)
+#: What points a reader elsewhere for the answer.
+_POINTER = re.compile(
+    r"\b(?:below|above|the following|the link|for more (?:information|details)|visit|refer to)\b|^see\b",
+    re.IGNORECASE,
+)
+#: Verbs that say what not to do.
+_NOT_DOING = frozenset({"avoid", "never", "refrain", "stop"})
+#: "In this case it's best to ...": the case is the section's own; the recommendation stands.
+_CASE = re.compile(r"^in (?:this|that|either) case,? ", re.IGNORECASE)
+#: Openings of a statement that continues another ("However you can also ...", "Conversely, ..."): not the first
+#: thing to do, so no answer to a section's how-to question.
+_CONTINUING = re.compile(
+    r"^(?:however|conversely|alternatively|otherwise|also|additionally|similarly|likewise|in addition|finally)\b",
     re.IGNORECASE,
 )
 _LETS_YOU = re.compile(r"\b(?:allows?|lets?|enables?) you (?:to )?(?P<verb>[a-z]+)\b")
@@ -80,8 +102,8 @@ def main_clause(sentence: str) -> str:
         if ", " in text:
             text = text.split(", ", 1)[1]
     tokens = text.split()
-    if len(tokens) > 2 and tag_words(tuple(tokens[:3]))[0] == "AV0":
-        text = " ".join(tokens[1:]).removeprefix(",").strip()
+    if len(tokens) > 2 and tag_words(tuple(tokens[:3]))[0] == "AV0" and not tokens[1][:1].isupper():
+        text = " ".join(tokens[1:]).removeprefix(",").strip()  # not "Most Hatch environment types ...": a name
     return text
 
 
@@ -90,6 +112,8 @@ def instructs(sentence: str) -> bool:
     text = " ".join(sentence.replace("`", "").split()).rstrip(".!:")
     if _NOT_INSTRUCTING.search(text) or _PRONOUN_END.search(text) or _PRONOUN_OBJECT.search(text):
         return False
+    if _DEMONSTRATIVE.search(_CASE.sub("", text)) or text.lower().startswith("by default"):
+        return False  # "To push a branch, run this command.": which one?; "By default X is used to ...": no instruction
     main = main_clause(text)
     tokens = main.split()
     if len(tokens) < 3:
@@ -101,6 +125,10 @@ def instructs(sentence: str) -> bool:
             return False  # "you may want to ...": a hedge; "you'll want to click ..." instructs
         if match.group("verb").lower() == "need":  # "you'll need an `AsyncClient`": a thing to use
             return not match.group("rest").lstrip().startswith(("to ", "is ", "are "))
+        if match.group("rest").lower().startswith((" it ", " them ")):
+            return False  # "You can catch it like a normal KeyError": it is something said before
+        if match.group("verb").lower() in _NOT_DOING:
+            return False
         return _does(match.group("verb"), match.group("rest"))
     recommended = _RECOMMEND.search(main)
     if recommended is not None:
@@ -118,6 +146,8 @@ def imperative(tokens: list[str]) -> bool:
     tagged = tag_words(tuple(tokens))
     if tagged[0] not in BASE_VERB or not _does(tokens[0], " ".join(["", *tokens[1:]])):
         return False
+    if tokens[1].lower() in ("it", "them") or tokens[0].lower() in _NOT_DOING:
+        return False  # "Avoid using noqa comments": what not to do answers no how-to question
     for token, tag in zip(tokens[1:], tagged[1:], strict=True):
         if token.lower() in _CLAUSE_END or token.endswith((",", ";", ":")):
             break
@@ -151,7 +181,14 @@ def opening_answer(
             break
     for number, statement in enumerate(statements):
         if not instructing:
+            if _POINTER.search(statement):
+                continue  # "Visit the link below to see a list of companies ...": the answer is elsewhere
             return statement, statement
+        if _CONTINUING.match(statement) or _AFTERWARDS.match(statement):
+            continue
+        lets = _LETS_YOU.search(main_clause(statement))
+        if lets and topic_words and not same_task(content_lemmas(main_clause(statement)[lets.start() :]), topic_words):
+            continue  # "Workspace environments allow you to manage ...": what they are for, not how to configure them
         first = opening and number < OPENING_STATEMENTS
         if not instructs(statement) or not (first or bool(topic_words & content_lemmas(statement))):
             continue
@@ -172,9 +209,11 @@ def adds_to(statement: str, topic_words: frozenset[str]) -> bool:
     main = main_clause(statement)
     if "`" in main:
         return True
+    stems = {word[:6] for word in topic_words if len(word) >= 6}  # "constraints" says no more than "constrain"
     for word in re.findall(r"[A-Za-z][\w-]+", main.lower()):
         forms = all_lemmas(word)
-        if word not in STOPWORDS and len(word) > 2 and not forms & (topic_words | _EMPTY_WORDS):
+        new = word not in STOPWORDS and len(word) > 2 and not forms & (topic_words | _EMPTY_WORDS)
+        if new and not (len(word) >= 6 and word[:6] in stems):
             return True
     return False
 
@@ -226,19 +265,26 @@ _INSTRUCTIONS = (
     re.compile(r"^(?P<how>Use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
     re.compile(r"^If you (?:want|need|wish|would like) to (?P<task>[a-z][^,]{3,80}), (?P<how>.+)$"),
     re.compile(r"^You can (?P<how>use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
-    re.compile(
-        r"^You can (?P<task>[a-z][^,]{3,60}?) (?P<how>by (?:passing|setting|using|calling|adding|providing|specifying"
-        r"|enabling|including|creating) .+)$"
-    ),
+    re.compile(r"^You can (?P<task>[a-z][^,]{3,60}?) (?P<how>by [a-z]{3,}ing .+)$"),
     re.compile(
         r"^The (?:recommended|best|easiest|simplest|preferred) way to (?P<task>[a-z][^,]{3,60}?) is (?P<how>.+)$"
     ),
-    re.compile(r"^(?P<task>[A-Z][a-z]+ [^,]{3,60}?) (?P<how>by (?:passing|setting|using|calling|adding) .+)$"),
+    re.compile(r"^(?P<task>[A-Z][a-z]+ [^,]{3,60}?) (?P<how>by [a-z]{3,}ing .+)$"),
     re.compile(r"^When (?P<task>[a-z]+ing [^,]{3,60}), (?P<how>you (?:should|need to|must|can|'ll need to) .+)$"),
     re.compile(
         r"^[A-Z][\w`.()]*(?: [\w`.()]+)?,? (?:allows?|lets?) you (?:to )?(?P<task>[a-z][^,]{3,60}?) "
         r"(?P<how>by (?:passing|setting|using|calling|adding|providing|specifying) .+)$"
     ),
+)
+#: Instructions that name their own task but give no question of their own: "If you want to make the page change
+#: you can ..." (no comma: the task's end is a guess).
+_STATED_ONLY = (
+    re.compile(
+        r"^If you (?:want|need|wish|would like) to (?P<task>[a-z][^,]{3,80}?) (?P<how>you (?:can|should|must|need to"
+        r"|may|will) .+)$"
+    ),
+    re.compile(r"^(?:To|In order to) (?P<task>[a-z][^,]{3,}), (?P<how>.+)$"),  # tasks of any length
+    re.compile(r"^If you (?:want|need|wish|would like) to (?P<task>[a-z][^,]{3,}), (?P<how>.+)$"),
 )
 #: The pattern whose answer is the thing to use, not an instruction ("The `history` property ... can be used to").
 _USED_TO = 2
@@ -252,11 +298,12 @@ def stated_task(sentence: str) -> tuple[str, bool] | None:
     """The task an instruction names itself ("To include cookies ..., use ..." -> "include cookies ..."), if any,
     and whether it is the sentence's main point (False where the means comes first: "Use Y to X")."""
     text = " ".join(sentence.split()).rstrip(".:")
-    for number, pattern in enumerate(_INSTRUCTIONS):
+    for number, pattern in enumerate((*_INSTRUCTIONS, *_STATED_ONLY)):
         match = pattern.match(text)
         if match is not None:
             task = _verb_phrase(match.group("task").strip())
-            stated = number in _TASK_FIRST or _does(task.split()[0], "")  # "To shutdown X, ...": a task all the same
+            first = number in _TASK_FIRST or number >= len(_INSTRUCTIONS)
+            stated = first or _does(task.split()[0], "")  # "To shutdown X, ...": a task all the same
             return (task, number not in _MEANS_FIRST) if stated else None
     return None
 
@@ -266,6 +313,14 @@ def _verb_phrase(task: str) -> str:
     words = task.split()
     first = words[0].lower() if words[0].istitle() else words[0]
     return " ".join([gerund_base(first) or first, *words[1:]])
+
+
+def _two_tasks(words: list[str]) -> bool:
+    """ "discuss coverage.py or get help": two verb phrases joined by "or" / "and"."""
+    tagged = tag_words(tuple(words))
+    return any(
+        word.lower() in ("or", "and") and after in BASE_VERB for word, after in zip(words, tagged[1:], strict=False)
+    )
 
 
 def instruction_howto(sentence: str) -> HowTo | None:
@@ -281,6 +336,8 @@ def instruction_howto(sentence: str) -> HowTo | None:
         task_words = task.split()
         if not 2 <= len(task_words) <= MAX_TASK_WORDS or not _does(task_words[0], " ".join(["", *task_words[1:]])):
             return None
+        if task_needs_context(task) or _two_tasks(task_words):
+            return None
         if tag_words(tuple(task_words))[-1] in _OPEN_END:
             return None  # "search PyPI for packages tagged" (with ...): the task was cut short
         how = match.group("how").strip()
@@ -288,9 +345,15 @@ def instruction_howto(sentence: str) -> HowTo | None:
             return None
         if len(how.split()) <= 4 and tag_words(tuple(how.split()))[-1] == "AV0":
             return None  # "with Flask easily": a manner, not a means
-        thing = number == _USED_TO and ("`" in how or any(w[:1].isupper() for w in how.split()[1:]))
+        # "The `history` property ... can be used to ...", "The Jinja sandbox can be used to ...": the thing to use;
+        # "is used to" describes what a thing does, and names something to use only when it is code
+        named = "`" in how or (" can be used to " in text and any(w[:1].isupper() for w in how.split()[1:]))
+        thing = number == _USED_TO and named and not text.lower().startswith("by default")
+        thing = thing and not _NOT_INSTRUCTING.search(text)  # "The `runner` fixture you wrote above is used to"
         if not (thing or instructs(text)):
             return None
+        if not adds_to(how, frozenset(content_lemmas(task))):
+            return None  # "Use build constraints to constrain build dependencies": the task said again
         reference = clean_sentence(sentence)
         return HowTo(task, how, reference) if reference is not None else None
     return None
