@@ -32,19 +32,6 @@ from dataclasses import dataclass, field
 
 from ragtest_core.schema import MetricResult
 
-#: The diagnostic metrics, in the order the summary lists them.
-DIAGNOSTIC_METRICS: tuple[str, ...] = (
-    "answer_claim_precision",
-    "answer_claim_recall",
-    "answer_claim_f1",
-    "context_claim_recall",
-    "context_utilization",
-    "noise_sensitivity_relevant",
-    "noise_sensitivity_irrelevant",
-    "hallucination",
-    "self_knowledge",
-)
-
 
 @dataclass(frozen=True)
 class ClaimCheck:

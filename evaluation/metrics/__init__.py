@@ -1,6 +1,7 @@
 """The built-in metrics: the five RAGAS metrics, answer correctness, citations, retrieval ranks, text overlap,
 robustness and the claim-level diagnostics (RAGChecker)."""
 
+from evaluation.metric import Metric
 from evaluation.metrics.answer_correctness import AnswerCorrectness
 from evaluation.metrics.answer_relevancy import AnswerRelevancy, AnswerRelevancyRaw
 from evaluation.metrics.citations import CitationPrecision, CitationRecall
@@ -8,6 +9,7 @@ from evaluation.metrics.context_precision import ContextPrecision
 from evaluation.metrics.context_recall import ContextRecall
 from evaluation.metrics.context_relevance import ContextRelevance
 from evaluation.metrics.diagnostics import (
+    DIAGNOSTIC_CLASSES,
     AnswerClaimF1,
     AnswerClaimPrecision,
     AnswerClaimRecall,
@@ -24,7 +26,7 @@ from evaluation.metrics.robustness import NegativeRejection, NoiseRobustness
 from evaluation.metrics.text_overlap import Bleu, ExactMatch, RougeL, SemanticSimilarity, TokenF1
 
 #: Every built-in metric, in the order summaries list them; the registry is built from this one list.
-BUILTIN_METRICS = (
+BUILTIN_METRICS: tuple[type[Metric], ...] = (
     Faithfulness,
     AnswerRelevancy,
     AnswerRelevancyRaw,
@@ -44,15 +46,7 @@ BUILTIN_METRICS = (
     SemanticSimilarity,
     NegativeRejection,
     NoiseRobustness,
-    AnswerClaimPrecision,
-    AnswerClaimRecall,
-    AnswerClaimF1,
-    ContextClaimRecall,
-    ContextUtilization,
-    NoiseSensitivityRelevant,
-    NoiseSensitivityIrrelevant,
-    Hallucination,
-    SelfKnowledge,
+    *DIAGNOSTIC_CLASSES,
 )
 
 __all__ = [

@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 from evaluation import DEFAULT_METRICS, evaluate_dataset
-from evaluation.claim_diagnostics import DIAGNOSTIC_METRICS, ClaimCheck, diagnose
+from evaluation.claim_diagnostics import ClaimCheck, diagnose
+from evaluation.metrics.diagnostics import DIAGNOSTIC_CLASSES
 from evaluation.planning import plan_llm_calls
 from ragtest.cli import main
 from ragtest.failure_panel import where_it_failed
@@ -33,6 +34,8 @@ HAND = ClaimCheck(
     answer_in_context=((T, F, F), (F, T, F), (F, F, T), (F, F, F), (F, F, F), (F, T, T)),
     reference_in_context=((T, F, F), (F, T, F), (F, F, F)),
 )  # fmt: skip
+
+DIAGNOSTIC_METRICS = tuple(metric.name for metric in DIAGNOSTIC_CLASSES)
 
 
 def test_each_definition_on_hand_computed_verdicts() -> None:
