@@ -14,6 +14,7 @@ reStructuredText loader reads them (`testgen.loaders.sphinx_compat`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -72,6 +73,22 @@ def inline_text(token: Token) -> str:
         elif child.type == "text":
             parts.append(child.content)
     return " ".join("".join(parts).split())
+
+
+class AutorefLabels(dict[str, dict[str, str]]):
+    """The link references of one Markdown text, plus those mkdocs-autorefs resolves at build time: a label shaped
+    like an API object or anchor ("[`modernize()`][griffe.Expr.modernize]", "[make check-api][task-check-api]") is
+    a link whose words are kept, not literal brackets in the text. markdown-it looks references up with `get`."""
+
+    def get(self, key: str, default: dict[str, str] | None = None) -> dict[str, str] | None:  # type: ignore[override]
+        found = super().get(key)
+        if found is None and _AUTOREF_LABEL.fullmatch(key):
+            return {"href": "", "title": ""}
+        return found if found is not None else default
+
+
+#: An autorefs identifier: a dotted, dashed or underscored name without spaces (markdown-it has lower-cased it).
+_AUTOREF_LABEL = re.compile(r"`?[\w()]+(?:[.:_-][\w()]+)+`?")
 
 
 @dataclass
@@ -145,7 +162,7 @@ def parse_parts(parts: Sequence[tuple[str, str]], title: str) -> tuple[list[Sect
             walk.flush_item()
             walk.add(Block("code", text))
             continue
-        tokens = parser().parse(text)
+        tokens = parser().parse(text, {"references": AutorefLabels()})
         if number == 0:
             walk.title = front_matter_title(tokens) or title
         walk_tokens(tokens, walk)

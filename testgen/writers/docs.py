@@ -34,7 +34,7 @@ from testgen.writers.headings import recase, task_phrase
 from testgen.writers.instructions import content_lemmas, instruction_howto, opening_answer
 from testgen.writers.lexicon import words
 from testgen.writers.morphology import gerund_base, is_base_verb, is_third_person, third_person
-from testgen.writers.specific import thin_answer
+from testgen.writers.specific import example_answer, thin_answer
 from testgen.writers.tagger import tags
 
 __all__ = [
@@ -137,11 +137,19 @@ def named_as_thing(leaf: str, body: Sequence[ChunkLine]) -> bool:
     to ..."; "Debug Mode" + "the debug mode"): the heading names a thing, not a task."""
     phrase = " ".join(leaf.replace("`", "").lower().split())
     text = " ".join(line.text.replace("`", "").lower() for line in body)
-    return re.search(rf"\b(?:{_NOUN_CONTEXT}) {re.escape(phrase)}\b", text) is not None
+    if re.search(rf"\b(?:{_NOUN_CONTEXT}) {re.escape(phrase)}\b", text) is not None:
+        return True
+    words = phrase.split()
+    if len(words) < 2 or gerund_base(words[0]) is None:
+        return False
+    # "Breaking changes and deprecations" + "if there are any breaking changes": the -ing word describes its noun
+    return re.search(rf"\b(?:{_DETERMINERS}) {re.escape(' '.join(words[:2]))}\b", text) is not None
 
 
 #: Words after which a heading's phrase is a noun phrase.
 _NOUN_CONTEXT = "the|a|an|use|using|uses|used|with|of|for|your|these|this|its|their|our|any|no|some|each"
+#: Words after which an -ing word is an adjective ("any breaking changes"; not "for sending JSON": a gerund).
+_DETERMINERS = "the|a|an|your|these|those|this|its|their|our|any|no|some|each|every"
 
 
 def faq_question(heading: str, casing: Casing) -> str | None:
@@ -205,6 +213,8 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
         return None  # "`_exit` - The os._exit() function exits the process ...": a sentence about something else
     if _data_type(definition):
         return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
+    if restates(definition, name):
+        return None  # "`type_parameters` - The type parameters of the class": the name spelled out
     reference = f"{term} is {definition[0].lower()}{definition[1:]}."
     return DocFact(f"What is {term}?", definition, reference, "concept")
 
@@ -419,4 +429,6 @@ def strategy_problem(fact: DocFact, max_words: int) -> str | None:
         return "question_too_long"
     if fact.strategy not in ("option", "default") and (vague_answer(fact.span) or thin_answer(fact.span)):
         return "vague_answer"
+    if fact.strategy not in HOWTO_STRATEGIES and example_answer(fact.span):
+        return "example_answer"
     return None

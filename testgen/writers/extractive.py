@@ -37,6 +37,7 @@ from testgen.writers.reference import reference_sentence
 from testgen.writers.rules import Turned
 from testgen.writers.specific import (
     anchored,
+    example_answer,
     ranking,
     relative_subject,
     release_notes,
@@ -60,6 +61,10 @@ POINTS_ELSEWHERE = re.compile(
     re.IGNORECASE,
 )
 
+#: "X also enables Y": the sentence gives one answer of several, so "What does X enable?" it answers only in part.
+_ALSO = re.compile(r"\b(?:also|as well)\b(?! as)", re.IGNORECASE)
+#: A subject holding a clause ("Telling if a type construct is compatible ..."): no question reads well around it.
+_CLAUSE_SUBJECT = re.compile(r"\b(?:if|whether)\b", re.IGNORECASE)
 
 #: A subject with no name or code that this many pages of the docs use is ambiguous without its section.
 AMBIGUOUS_PAGES = 3
@@ -79,6 +84,16 @@ def _casing(chunks: Iterable[Chunk]) -> Casing:
             text = re.sub(r"`[^`]*`", "·", "\n".join(prose_lines(chunk.text)))
         parts.append(text)
     return Casing("\n".join(parts))
+
+
+def _needs_section(fact: DocFact, leaf: str) -> str | None:
+    """ "How do you reproduce a failure?" from "To reproduce a failure, pass its seed, for example `make fuzz ...`"
+    under the heading `fuzz`: a task inside a command's or function's own section is that command's task, and the
+    question must name it."""
+    code = re.fullmatch(r"`([^`]+)`(?: \{#[\w-]+\})?", leaf.strip())
+    if fact.strategy != "instruction" or code is None or code.group(1).lower() in fact.question.lower():
+        return None
+    return "needs_section"
 
 
 def _path(chunk: Chunk) -> list[str]:
@@ -194,6 +209,7 @@ class ExtractiveWriter:
             for fact in doc_facts(chunk.text, casing, self.max_words, opening=chunk.section_part == 0):
                 self._stats[f"strategy_{fact.strategy}_drafted"] += 1
                 problem = strategy_problem(fact, self.max_words) or self._ambiguous_task(fact)
+                problem = problem or _needs_section(fact, _path(chunk)[-1])
                 if problem is not None:
                     self._reject(problem, strategy=fact.strategy)
                     continue
@@ -368,11 +384,18 @@ class ExtractiveWriter:
         if turned.subject and not anchored(turned.subject, sentence, heading, self._rare, named, self._common):
             self._reject("unanchored_subject")
             return False
+        answered_at = sentence.find(turned.answer[:20])
+        if _ALSO.search(sentence[: answered_at if answered_at > 0 else len(sentence)]):
+            self._reject("partial_answer")  # "The replace parameter also enables ...": one of several things
+            return False
         if ranking(turned.subject) or relative_subject(turned.subject):
             self._reject("ranking_subject")  # "the most basic option"; "the other half of WSGI", "the same path"
             return False
         if thin_answer(turned.answer):
             self._reject("vague_answer")
+            return False
+        if example_answer(turned.answer):
+            self._reject("example_answer")  # "The __all__ list marks hello as public": the example's module
             return False
         subject = turned.subject.removeprefix("the ").strip()
         definite = turned.subject.startswith("the ") and subject == subject.lower()
@@ -386,6 +409,8 @@ class ExtractiveWriter:
         if language != "en":
             return True
         problem = grammar_problem(turned.question, sentence, turned.subject)
+        if problem is None and _CLAUSE_SUBJECT.search(turned.subject):
+            problem = "a clause as subject"  # "Telling if a type construct is compatible ..."
         if problem is not None:
             self._reject("ungrammatical", problem)
             return False

@@ -10,8 +10,9 @@ verb's base form. A heading is a task when it opens with
   adjective but that is an -ing form of a verb taking a plural or number-neutral object ("Uploading Files",
   "Building URLs", "Accessing Request Data"); with a singular count noun after it ("Caching Decorator",
   "Networking layer") it modifies that noun and the heading names a thing.
-Several tasks ("Setting and disabling timeouts", "Registering Filters, Tests, and Globals"), a verb with nothing
-after it but an adverb ("See also") and headings with code give none.
+Advice ("Prefer canonical imports", "Avoid forward references") is no task. Several tasks ("Setting and
+disabling timeouts", "Registering Filters, Tests, and Globals"), a verb with nothing after it but an adverb ("See
+also") and headings with code give none.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ _SEVERAL = frozenset({"and", "or", "vs", "versus", "of", "&"})
 _TASK_OBJECT = frozenset({"NN2", "NP0", "NN0", "VVZ"})
 #: Function words written in title case inside a heading ("Register A User", "Run The Application").
 _FUNCTION_TAGS = frozenset({"AT0", "DPS", "DT0", "PRP", "PRF", "CJC", "TO0"})
+#: Verbs of advice: "Prefer canonical imports", "Avoid forward references" give a guideline, not a task one asks how
+#: to do ("How do you prefer canonical imports?").
+_ADVISING = frozenset({"prefer", "avoid", "consider", "favor", "favour", "beware", "remember"})
 
 
 def task_phrase(heading: str, casing: Casing) -> str | None:
@@ -47,8 +51,8 @@ def task_phrase(heading: str, casing: Casing) -> str | None:
         return None  # "Accessing and Modifying the Session": two tasks
     tagged = tag_words(tuple(words))
     base = _task_verb(words, tagged)
-    if base is None or base in LIGHT_VERBS:
-        return None  # "Working with Blueprints", "See also": nothing in particular to do
+    if base is None or base in LIGHT_VERBS or base in _ADVISING:
+        return None  # "Working with Blueprints", "See also": nothing in particular to do; "Avoid ...": advice
     rest = [recase(word, tag, casing) for word, tag in zip(words[1:], tagged[1:], strict=True)]
     task = " ".join([base, *rest])
     return None if task_needs_context(task) else task

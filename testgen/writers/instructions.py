@@ -33,7 +33,7 @@ TOPICAL_STATEMENTS = 8
 _NOT_INSTRUCTING = re.compile(
     r"\b(?:might|perhaps|maybe|probably|consider|the following|following|below|above|previous|do so|"
     r"all you need|here|if this|this is|these are|do this|such cases|for more (?:information|details)|"
-    r"(?:a|one) single line|one line|a few lines|the link)\b|, see\b",
+    r"(?:a|one) single line|one line|a few lines|the link|feel free|still)\b|, see\b",
     re.IGNORECASE,
 )
 _FRONTED = re.compile(r"^(?:To|In order to|If|When|Whenever|For|Once|After|Before|Instead of|Since|While)\b")
@@ -63,6 +63,12 @@ _AFTERWARDS = re.compile(r"^(?:once|after)\b", re.IGNORECASE)
 #: What points a reader elsewhere for the answer.
 _POINTER = re.compile(
     r"\b(?:below|above|the following|the link|for more (?:information|details)|visit|refer to)\b|^see\b",
+    re.IGNORECASE,
+)
+#: "You don't have to ...", "You cannot ...": what the reader need not or cannot do is no instruction.
+_NEGATED = re.compile(
+    r"^you(?: \w+)? (?:don't|don’t|do not|never|cannot|can't|won't|will not|shouldn't|should not|must not|"
+    r"mustn't|needn't|need not)\b",
     re.IGNORECASE,
 )
 #: Verbs that say what not to do.
@@ -117,6 +123,8 @@ def instructs(sentence: str) -> bool:
     main = main_clause(text)
     tokens = main.split()
     if len(tokens) < 3:
+        return False
+    if _NEGATED.match(main):
         return False
     match = _YOU_AUX.match(main)
     if match is not None:
@@ -195,6 +203,8 @@ def opening_answer(
         if topic_words and not adds_to(statement, topic_words):
             continue  # "you'll often want to use JSON encoding" for "send JSON encoded data": the task again
         own = stated_task(statement)  # "If you need to include non-file data fields, use ...": its own task
+        if opposite_task(own[0] if own else purpose(statement), topic_words):
+            continue  # "You can type `exit` to leave the environment" for "Entering environments"
         if own is None or same_task(content_lemmas(own[0]), topic_words, strict=own[1]):
             return statement, statement
     return None
@@ -216,6 +226,44 @@ def adds_to(statement: str, topic_words: frozenset[str]) -> bool:
         if new and not (len(word) >= 6 and word[:6] in stems):
             return True
     return False
+
+
+#: Verbs that undo each other: an instruction for one answers no how-to question about the other.
+_OPPOSITES = (
+    ("enter", "leave"),
+    ("enter", "exit"),
+    ("enable", "disable"),
+    ("add", "remove"),
+    ("install", "uninstall"),
+    ("start", "stop"),
+    ("open", "close"),
+    ("create", "delete"),
+    ("show", "hide"),
+    ("include", "exclude"),
+    ("lock", "unlock"),
+    ("activate", "deactivate"),
+    ("import", "export"),
+    ("upload", "download"),
+    ("set", "unset"),
+    ("connect", "disconnect"),
+    ("mount", "unmount"),
+)
+_OPPOSITE_PAIRS = frozenset(frozenset(pair) for pair in _OPPOSITES)
+
+
+def purpose(statement: str) -> str:
+    """What a statement says its means is for: "You can type `exit` to leave the environment" -> "leave the
+    environment" ("" when it says nothing)."""
+    found = re.search(r"\bto (?P<task>[a-z]+\b.*)$", main_clause(statement).rstrip("."))
+    return found.group("task") if found else ""
+
+
+def opposite_task(task: str, topic_words: frozenset[str]) -> bool:
+    """Whether a statement's own task undoes the heading's ("leave the environment" under "Entering
+    environments")."""
+    words = task.split()
+    verb = lemma(words[0].lower()) if words else ""
+    return any(frozenset({verb, word}) in _OPPOSITE_PAIRS for word in topic_words)
 
 
 def all_lemmas(word: str) -> frozenset[str]:

@@ -290,7 +290,7 @@ def rule_copula(clause: Clause, casing: Casing) -> list[Turned]:
         head = re.split(r" (?:of|in|for|to|at|on)\b", description)[0].split()[-1].lower()
         wh = "Who" if head in PERSON_NOUNS else "What"
         out.append(Turned(f"{wh} {be} {description}?", clause.subject_as_written, "identity"))
-    if _definable(clause, casing):
+    if _definable(clause, casing) and not _ROLE.match(rest):
         out.append(Turned(f"What {be} {subject}?", description, "definition"))
     relation = re.match(rf"^the (?P<head>{RELATIONAL_HEADS}) of (?P<what>.+)$", description)
     if relation:  # "X is the result of Y" -> "What is X the result of?"
@@ -305,6 +305,13 @@ def _is_identifying(description: str) -> bool:
     if words[0] != "the" or len(words) > 8 or len(words) < 3:
         return False
     return " of " in description or bool(re.search(r"\b(?:\w+est|most|first|only|main|official)\b", description))
+
+
+#: "MDX is the default output ...": the part something plays, not what it is (no "What is MDX?").
+_ROLE = re.compile(
+    r"^the (?:default|main|only|first|last|recommended|preferred|current|latest|same|primary|standard|usual|"
+    r"simplest|easiest|best|fastest|next|previous)\b"
+)
 
 
 def _definable(clause: Clause, casing: Casing) -> bool:

@@ -146,6 +146,8 @@ def anchored(
         lowered = word.lower()
         if word.isalpha() and lowered not in STOPWORDS and not _known_word(lowered) and rare(lowered):
             return True
+    if len(tokens) == 1 and tagged[0] == "NN2" and len(heading.split()) == 1:
+        return False  # "Sources are located in ..." under "Sources": which sources? the page's own
     own = heading_lemmas(heading)
     return any(
         own & lemmas_of(token.lower())
@@ -231,6 +233,18 @@ def thin_answer(span: str) -> bool:
     cut = next((n for n, token in enumerate(tokens) if token == "to"), len(tokens))
     head, head_tags = tokens[:cut], tagged[:cut]
     return bool(head) and head[-1] in _THIN_NOUNS and all(tag in _ARTICLE_OR_ADJECTIVE for tag in head_tags[:-1])
+
+
+#: Names that only an example uses ("The __all__ list marks hello as public": the example's own module).
+_PLACEHOLDER = re.compile(
+    r"\b(?:foo|bar|baz|qux|quux|spam|eggs|hello|my_\w+|example\.(?:com|org|net))\b", re.IGNORECASE
+)
+
+
+def example_answer(span: str) -> bool:
+    """Whether a short answer names what only its section's example uses (placeholder names): a reader without
+    the example cannot know it."""
+    return _PLACEHOLDER.search(span.replace("`", "")) is not None
 
 
 def ranking(phrase: str) -> bool:

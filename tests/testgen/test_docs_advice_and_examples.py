@@ -1,0 +1,105 @@
+"""The documentation writer's rules from the sixth held-out round's errors (griffe and alembic, read after their
+measurement): advice headings, answers that are pleasantries or negatives, adjectival -ing headings, roles read as
+definitions, partial answers ("also"), clause subjects, tasks of a command's own section, example names, glossary
+entries that spell their name out, and mkdocs-autorefs links. The pages are the griffe and alembic sentences that
+went wrong, each beside a near neighbour that must still give its question."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testgen import ExtractiveWriter, chunk_documents, read_files
+from testgen.structure import ChunkLine
+from testgen.writers.clause import Casing
+from testgen.writers.docs import glossary_fact, named_as_thing
+from testgen.writers.headings import task_phrase
+from testgen.writers.instructions import instructs
+
+
+def _questions(tmp_path: Path, name: str, markdown: str) -> dict[str, str]:
+    """Every question the offline writer drafts from one Markdown page: question -> reference."""
+    page = tmp_path / name
+    page.write_text(markdown, encoding="utf-8")
+    chunks = chunk_documents(read_files(page).documents)
+    writer = ExtractiveWriter()
+    writer.prepare(chunks)
+    found = {fact.question: fact.reference for chunk in chunks for fact in writer._chunk_doc_facts(chunk)}
+    found.update({fact.turned.question: fact.sentence for chunk in chunks for fact in writer.facts(chunk)})
+    return found
+
+
+def test_advice_headings_name_no_task() -> None:
+    casing = Casing("")
+    assert task_phrase("Prefer canonical imports", casing) is None
+    assert task_phrase("Avoid forward references in base classes", casing) is None
+    assert task_phrase("Consider using a cache", casing) is None
+    assert task_phrase("Install dependencies", casing) == "install dependencies"
+
+
+def test_pleasantries_negatives_and_still_do_not_instruct() -> None:
+    assert not instructs("Feel free to store different values to help you filter objects according to your needs.")
+    assert not instructs("You don't have to load anything through the Griffe loader.")
+    assert not instructs("You do not need to restart the server.")
+    assert not instructs("If you want to specify the type without a name, you still have to wrap the type in parens.")
+    assert instructs("You just need to import the `Docstring` class.")
+    assert instructs("To expose lazy module members during inspection, define `__dir__` to include their names.")
+
+
+def test_an_ing_word_the_section_uses_as_an_adjective_names_a_thing() -> None:
+    body = [ChunkLine("prose", "Use `make check-api` to check if there are any breaking changes.")]
+    assert named_as_thing("Breaking changes and deprecations", body)
+    sending = [ChunkLine("prose", "When sending JSON data, pass the `json` argument.")]
+    assert not named_as_thing("Sending JSON data", sending)
+
+
+def test_a_glossary_entry_that_spells_its_name_out_defines_nothing() -> None:
+    spelled = ChunkLine("item", "`type_parameters`: The type parameters of the class.", term="`type_parameters`")
+    assert glossary_fact(spelled) is None
+    defined = ChunkLine("item", "`httpcore`: The underlying transport implementation for `httpx`.", term="`httpcore`")
+    fact = glossary_fact(defined)
+    assert fact is not None and fact.question == "What is `httpcore`?"
+
+
+def test_sentences_that_answer_in_part_or_lean_on_their_section(tmp_path: Path) -> None:
+    questions = _questions(
+        tmp_path,
+        "architecture.md",
+        "# Project architecture\n\n## Sources\n\nSources are located in the packages/ subfolders, following the "
+        "src-layout.\n\n## Output formats\n\nMDX is the default output and Markdown is also supported via a flag.\n\n"
+        "Rye is an all-in-one solution for Python project management, written in Rust.\n\n"
+        "## Operations\n\nThe replace parameter also enables conditional execution of operation behavior.\n\n"
+        "The `EnvironmentContext` class provides most of the API used within an env.py script.\n\n"
+        "## Checking\n\nTelling if a type construct is compatible with another one is not trivial, especially "
+        "statically.\n\n## Loading\n\nThe `__all__` list marks hello as public.\n",
+    )
+    assert "What is Rye?" in questions
+    assert "What does the EnvironmentContext class provide?" in questions
+    for bad in ("sources", "What is MDX?", "replace parameter", "telling", "__all__"):
+        assert not any(bad.lower() in question.lower() for question in questions), (bad, questions)
+
+
+def test_a_command_sections_task_names_the_command(tmp_path: Path) -> None:
+    questions = _questions(
+        tmp_path,
+        "commands.md",
+        "# Management commands\n\n## `fuzz`\n\nRun the fuzzer over the parser.\n\n"
+        "To reproduce a failure, pass its seed, for example `make fuzz seeds=12345`.\n\n"
+        "## Releasing\n\nTo publish a release, run `make release version=1.2.3`.\n",
+    )
+    assert "How do you publish a release?" in questions
+    assert not any("reproduce" in question for question in questions), questions
+
+
+def test_autorefs_links_keep_their_words(tmp_path: Path) -> None:
+    questions = _questions(
+        tmp_path,
+        "navigating.md",
+        "# Navigating APIs\n\n## Expressions\n\nExpressions are trees of names.\n\n"
+        "To modernize an expression, simply call its [`modernize()`][griffe.Expr.modernize] method.\n\n"
+        "See [the guide][guide] for [more][].\n\n[guide]: https://example.org/guide\n",
+    )
+    reference = questions["How do you modernize an expression?"]
+    assert reference == "To modernize an expression, simply call its `modernize()` method."
+    page = tmp_path / "navigating.md"
+    [document] = read_files(page).documents
+    assert "[" not in document.page_content.replace("[more][]", "") and "the guide" in document.page_content
