@@ -41,6 +41,10 @@ CORPORA = {
     "mkdocstrings-python==2.0.11": "12d9b8bb1ccdb160a220a771a169300b788e8af5ad6456a0b8aeabbb103d42b2",
     "urllib3==2.8.0": "63bf2ead4c879426ebf22ef2a781eeb4aa3b4ae798a0435506f8687fd5bb9b63",
     "anyio==4.16.0": "59bb03251907983d1603d27c3087ddb1e93299ea2163adcdba37899a4fb12ffb",
+    # Eighth round, chosen and fetched before any change made on the seventh round's reading.
+    "mkdocstrings==1.0.8": "b50fc326230906425c82ee9ec59b80e5db00892b2b593d4d0b841a0d4acf537b",
+    "towncrier==26.9.0": "ace9031631c718cc0709107b8755e6e31350eb8acdc877af43df3177addb9a55",
+    "pytest-asyncio==1.5.0": "92c8fa83ca419fd0d4bd6a34df6520dae435841d3733c319343249492adf37f7",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 

@@ -123,9 +123,10 @@ class TestsetGenerator:
             pairs = self._plan(missing, walkers, produced, tried) if len(reserved) < sum(missing.values()) else []
             if not pairs and not reserved:
                 break
+            pairs, fetched = self._writable(pairs, walkers)
             for _, kind in pairs:
                 tried[kind] += 1
-            accepted = await self._run(pairs, walkers, k_neighbours, screen, missing, reserved)
+            accepted = await self._run(pairs, walkers, k_neighbours, screen, missing, reserved, fetched)
             for candidate in accepted:
                 samples.append(self._sample(candidate))
                 produced[candidate.draft.question_type] += 1
@@ -283,8 +284,10 @@ class TestsetGenerator:
         screen: Screen,
         wanted: dict[str, int],
         reserved: Sequence[Candidate] = (),
+        roots: Mapping[str, Chunk] | None = None,
     ) -> list[Candidate]:
-        contexts = build_contexts(self.store, self._root_chunks([key for key, _ in pairs]), k_neighbours)
+        chunks = [roots[key.chunk_id] for key, _ in pairs] if roots is not None else None
+        contexts = build_contexts(self.store, chunks or self._root_chunks([key for key, _ in pairs]), k_neighbours)
         self.stats.roots_drawn += len(contexts)
         self.stats.contexts_without_neighbours += sum(1 for c in contexts if not c.neighbours)
         written = await asyncio.gather(
@@ -304,6 +307,24 @@ class TestsetGenerator:
                 candidates.append(Candidate(context, draft))
         self.stats.candidates += len(candidates)
         return await screen.screen(candidates, wanted, reserved)
+
+    def _writable(
+        self, pairs: list[tuple[ChunkKey, str]], walkers: Mapping[str, Walker[ChunkKey]]
+    ) -> tuple[list[tuple[ChunkKey, str]], dict[str, Chunk]]:
+        """The batch's roots the writer can write from (its `can_write`, when it has one), with their chunks; a
+        root it cannot write from is passed over (`stats.roots_barren`), not counted against the stop rules."""
+        chunks = {chunk.chunk_id: chunk for chunk in self._root_chunks([key for key, _ in pairs])}
+        can_write = getattr(self.writer, "can_write", None)
+        if not callable(can_write):
+            return pairs, chunks
+        kept: list[tuple[ChunkKey, str]] = []
+        for key, kind in pairs:
+            if can_write(chunks[key.chunk_id], kind):
+                kept.append((key, kind))
+            else:
+                walkers[kind].note(key, 0)
+                self.stats.roots_barren += 1
+        return kept, chunks
 
     def _root_chunks(self, keys: Sequence[ChunkKey]) -> list[Chunk]:
         """The stored chunks of this batch's roots, in order."""

@@ -12,6 +12,8 @@ class GenerationStats:
     chunks_available: int = 0
     sources: list[str] = field(default_factory=list)
     roots_drawn: int = 0
+    #: Roots the writer could write nothing from (the offline writer's rules found no sentence to turn): passed over.
+    roots_barren: int = 0
     contexts_without_neighbours: int = 0
     candidates: int = 0
     accepted: int = 0
@@ -37,6 +39,7 @@ class GenerationStats:
         return {
             "chunks_available": self.chunks_available,
             "roots_drawn": self.roots_drawn,
+            "roots_barren": self.roots_barren,
             "contexts_without_neighbours": self.contexts_without_neighbours,
             "candidates": self.candidates,
             "accepted": self.accepted,
@@ -60,9 +63,10 @@ class GenerationStats:
         rejected = sum(self.rejections.values())
         reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(self.rejections.items())) or "none"
         warnings = f" Warnings: {'; '.join(dict.fromkeys(self.warnings))}." if self.warnings else ""
+        barren = f" ({self.roots_barren} more passed over: nothing to turn)" if self.roots_barren else ""
         return (
-            f"the corpus supplied only {self.accepted} of the {size} requested samples: {self.roots_drawn} contexts "
-            f"from {self.chunks_available} chunks gave {self.candidates} candidate questions = {self.accepted} "
-            f"accepted + {rejected} rejected ({reasons}) + {self.unused} unused (their type was full). Types "
-            f"requested {self.requested_types}, produced {self.produced_types}.{warnings}"
+            f"the corpus supplied only {self.accepted} of the {size} requested samples: {self.roots_drawn} contexts"
+            f"{barren} from {self.chunks_available} chunks gave {self.candidates} candidate questions = "
+            f"{self.accepted} accepted + {rejected} rejected ({reasons}) + {self.unused} unused (their type was "
+            f"full). Types requested {self.requested_types}, produced {self.produced_types}.{warnings}"
         )

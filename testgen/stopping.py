@@ -4,6 +4,7 @@
 `--low-yield-rate`, `--max-questions-per-context`): a type that gave no question from its first
 `zero_yield_patience` contexts, or fewer than `low_yield_rate` a context over its first `low_yield_contexts`, stops
 early and its share goes to the other types; a context is asked at most `max_questions_per_context` questions.
+Contexts count only when the writer could write from their root (`can_write`): a barren root is passed over.
 `advice` reads a run's stats and names what would actually help.
 """
 
@@ -57,7 +58,7 @@ def advice(stats: GenerationStats, rules: StopRules, writer: str) -> str:
             f"(now {rules.zero_yield_patience}) or --low-yield-contexts (now {rules.low_yield_contexts}), or set "
             f"--low-yield-rate 0 (now {rules.low_yield_rate}) to keep trying them"
         )
-    used_up = stats.roots_drawn >= stats.chunks_available
+    used_up = stats.roots_drawn + stats.roots_barren >= stats.chunks_available
     if used_up:
         tips.append(
             f"every chunk was used as a root (up to {rules.max_questions_per_context} questions each): add sources, "
@@ -68,7 +69,7 @@ def advice(stats: GenerationStats, rules: StopRules, writer: str) -> str:
         option = _RELAX.get(reason)
         if option is not None and count >= max(3, stats.accepted // 4):
             tips.append(f"the most common rejection is {reason} ({count}): see {option}")
-    if writer == "extractive" and stats.candidates < stats.roots_drawn // 4:
+    if writer == "extractive" and stats.candidates < (stats.roots_drawn + stats.roots_barren) // 4:
         tips.append(
             "the offline writer found few sentences it can turn in this text: an LLM writer (--llm) writes from any "
             "prose"

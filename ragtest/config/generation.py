@@ -73,7 +73,12 @@ class GenerationConfig(Section):
         False
     )
     zero_yield_patience: Annotated[
-        int, Field(ge=1, description="contexts a question type may try without any question before it stops early")
+        int,
+        Field(
+            ge=1,
+            description="contexts a question type may try without any question before it stops early (roots the "
+            "writer can turn nothing from are passed over, not counted)",
+        ),
     ] = _STOP.zero_yield_patience
     low_yield_contexts: Annotated[
         int, Field(ge=1, description="contexts after which a type with a yield under --low-yield-rate stops early")

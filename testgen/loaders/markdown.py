@@ -33,6 +33,7 @@ _ITEM_SEPARATORS = (" - ", " – ", " — ", ": ", " : ")
 @lru_cache(maxsize=1)
 def parser() -> MarkdownIt:
     from mdit_py_plugins.admon import admon_plugin
+    from mdit_py_plugins.attrs import attrs_plugin
     from mdit_py_plugins.deflist import deflist_plugin
     from mdit_py_plugins.footnote import footnote_plugin
     from mdit_py_plugins.front_matter import front_matter_plugin
@@ -41,6 +42,8 @@ def parser() -> MarkdownIt:
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
     md = md.use(front_matter_plugin).use(admon_plugin).use(deflist_plugin).use(footnote_plugin).use(mkdocs_plugin)
+    # attr_list after code, links and icons: `True`{ title="default" }, [](){#anchor}, :material-lock:{ .lg }
+    md = md.use(attrs_plugin, after=("image", "code_inline", "link_close", "span_close", "icon"))
     return md.use(myst_role_plugin).use(myst_block_plugin)  # MyST (Sphinx's Markdown): {role}`x`, (target)=
 
 
@@ -58,7 +61,7 @@ def html_text(html: str) -> str:
 
 
 def inline_text(token: Token) -> str:
-    """The words of an inline token: text, `code` with its backticks, link words; no HTML tags or images."""
+    """The words of an inline token: text, `code` with its backticks, link words; no HTML tags, images or icons."""
     parts: list[str] = []
     for child in token.children or []:
         if child.type in ("softbreak", "hardbreak"):
@@ -68,7 +71,7 @@ def inline_text(token: Token) -> str:
         elif child.type == "myst_role":  # {func}`attrs.define` -> `attrs.define()`; {term}`slots` -> slots
             shown, code = role_text(str(child.meta.get("name", "")), child.content)
             parts.append(f"`{shown}`" if code else shown)
-        elif child.type == "html_inline" or child.type in ("image", "footnote_ref"):
+        elif child.type == "html_inline" or child.type in ("image", "footnote_ref", "icon"):
             continue
         elif child.type == "text":
             parts.append(child.content)
@@ -88,7 +91,23 @@ class AutorefLabels(dict[str, dict[str, str]]):
 
 
 #: An autorefs identifier: a dotted, dashed or underscored name without spaces (markdown-it has lower-cased it).
-_AUTOREF_LABEL = re.compile(r"`?[\w()]+(?:[.:_-][\w()]+)+`?")
+_AUTOREF_LABEL = re.compile(r"`?[\w()]+(?:[.:_-][\w()]+)+`?|`[^`\s]+`")
+
+
+def heading_text(token: Token) -> str:
+    """A heading's words without a trailing attribute list (MkDocs attr_list: "Sections {#google-sections}")."""
+    from mdit_py_plugins.attrs.parse import ParseError, parse
+
+    text = inline_text(token)
+    start = text.rfind(" {")
+    if start > 0 and text.endswith("}"):
+        try:
+            end, _ = parse(text[start + 1 :])
+        except ParseError:
+            return text
+        if start + 2 + end == len(text):  # `parse` gives the index of the closing brace
+            return text[:start].rstrip()
+    return text
 
 
 @dataclass
@@ -131,7 +150,11 @@ class _Walk:
 
     def flush_item(self) -> None:
         if self.item is not None and self.item:
-            self.add(item_block(" ".join(self.item)))
+            # paragraphs of one item are sentences apart: a card's title ("Build system") does not run into its text
+            ends = [
+                part if part.rstrip().endswith((".", "!", "?", ":", ";")) else f"{part}." for part in self.item[:-1]
+            ]
+            self.add(item_block(" ".join([*ends, self.item[-1]])))
         self.item = None
 
 
@@ -190,7 +213,7 @@ def walk_tokens(tokens: Sequence[Token], walk: _Walk) -> None:
         token = tokens[index]
         kind = token.type
         if kind == "heading_open":
-            walk.heading(int(token.tag[1:]), inline_text(tokens[index + 1]))
+            walk.heading(int(token.tag[1:]), heading_text(tokens[index + 1]))
             index += 3
             continue
         if kind in ("admonition_title_open",):

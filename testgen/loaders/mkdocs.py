@@ -5,7 +5,11 @@
 - snippet includes: `--8<-- "file.md"` (pymdownx.snippets) and `{! file.md !}` (markdown-include), one token
   `snippet_include` each, never text;
 - mkdocstrings blocks: `::: package.name` and the indented options under it (`autodoc`), never text;
-- abbreviation definitions: `*[HTML]: Hyper Text Markup Language` (`abbreviation`), never text.
+- abbreviation definitions: `*[HTML]: Hyper Text Markup Language` (`abbreviation`), never text;
+- generic blocks (pymdownx.blocks): `/// admonition | Title`, `//// tab | Label`, `/// details`, ... up to the
+  line of as many slashes: the body is parsed as Markdown (`block_open` / `block_close`, the name in `info`), the
+  title and the indented option lines under the opening line (`type: preview`) are no text;
+- icons and emoji shortcodes (pymdownx.emoji): `:octicons-package-24:`, `:material-equal:` (`icon`), never text.
 
 Each rule reads one line's start the way the parser's own rules do (positions from the block state), and nested
 content goes back through the parser, as mdit-py-plugins' admonitions do.
@@ -13,8 +17,11 @@ content goes back through the parser, as mdit-py-plugins' admonitions do.
 
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
 
 #: Token types that stand for content the page includes from elsewhere: counted, never turned into text.
 DROPPED_TOKENS = frozenset({"snippet_include", "autodoc", "abbreviation"})
@@ -120,9 +127,59 @@ def abbreviation(state: StateBlock, start_line: int, end_line: int, silent: bool
     return True
 
 
+#: "/// admonition | Title", "//// tab | Label": three or more slashes, a block name, an optional title.
+_BLOCK_START = re.compile(r"(?P<fence>/{3,}) *(?P<name>[a-z][\w-]*)(?: *\|.*)?$")
+#: "type: preview", "open: True": an option line of a generic block, indented under its opening line.
+_BLOCK_OPTION = re.compile(r"[\w-]+: ?.*$")
+#: A Material for MkDocs icon or an emoji shortcode.
+_ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:|:[a-z0-9_+-]+:(?=\s|$)")
+
+
+def generic_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    if _is_code(state, start_line):
+        return False
+    opening = _BLOCK_START.match(_line(state, start_line).strip())
+    if opening is None:
+        return False
+    fence = opening.group("fence")
+    close = next((n for n in range(start_line + 1, end_line) if _line(state, n).strip() == fence), None)
+    if close is None:
+        return False
+    if silent:
+        return True
+    body = start_line + 1
+    while body < close and state.sCount[body] > state.sCount[start_line] and _BLOCK_OPTION.match(_line(state, body)):
+        body += 1
+    old_parent, old_max = state.parentType, state.lineMax
+    state.parentType = "block"
+    state.lineMax = close
+    token = state.push("block_open", "div", 1)
+    token.info = opening.group("name")
+    token.map = [start_line, close + 1]
+    state.md.block.tokenize(state, body, close)
+    state.push("block_close", "div", -1)
+    state.parentType, state.lineMax = old_parent, old_max
+    state.line = close + 1
+    return True
+
+
+def icon(state: StateInline, silent: bool) -> bool:
+    if state.src[state.pos] != ":":
+        return False
+    found = _ICON.match(state.src, state.pos)
+    if found is None:
+        return False
+    if not silent:
+        state.push("icon", "", 0).content = found.group(0)
+    state.pos = found.end()
+    return True
+
+
 def mkdocs_plugin(md: MarkdownIt) -> None:
     """Adds the rules above, before fenced code (so an indented tab body is not read as code)."""
     md.block.ruler.before("fence", "content_tab", content_tab, _ALTERNATIVES)  # type: ignore[arg-type]
     md.block.ruler.before("fence", "snippet_include", snippet_include, _ALTERNATIVES)  # type: ignore[arg-type]
     md.block.ruler.before("fence", "autodoc", autodoc, _ALTERNATIVES)  # type: ignore[arg-type]
     md.block.ruler.before("reference", "abbreviation", abbreviation, _ALTERNATIVES)  # type: ignore[arg-type]
+    md.block.ruler.before("fence", "generic_block", generic_block, _ALTERNATIVES)  # type: ignore[arg-type]
+    md.inline.ruler.before("text", "icon", icon)

@@ -319,7 +319,13 @@ def ordinary_word(name: str) -> bool:
     names no one thing in the docs. `follow_symlink`, `samesite`, `httpcore` and `DEBUG` are names."""
     from lemminflect import getAllLemmas
 
+    if name in _TYPE_NAMES:
+        return True  # a parameter table's type column ("`str`: the text to convert"), not a name
     return name.isalpha() and name.islower() and bool(getAllLemmas(name) or name in STOPWORDS)
+
+
+#: Built-in type names of common languages: a table listing them lists types, not options.
+_TYPE_NAMES = frozenset({"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set", "None", "object"})
 
 
 def _recase_phrase(phrase: str, casing: Casing) -> str:

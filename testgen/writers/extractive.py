@@ -64,7 +64,15 @@ POINTS_ELSEWHERE = re.compile(
 #: "X also enables Y": the sentence gives one answer of several, so "What does X enable?" it answers only in part.
 _ALSO = re.compile(r"\b(?:also|as well)\b(?! as)", re.IGNORECASE)
 #: A subject holding a clause ("Telling if a type construct is compatible ..."): no question reads well around it.
-_CLAUSE_SUBJECT = re.compile(r"\b(?:if|whether)\b", re.IGNORECASE)
+_CLAUSE_SUBJECT = re.compile(
+    r"\b(?:if|whether)\b|^(?:starting|beginning) (?:in|with|from)\b|\bby default\b", re.IGNORECASE
+)  # "Starting in v2.0 by default urllib3 uses ...": the subject parse swallowed a fronted phrase
+#: Parts of the documentation itself: "What is the more in-depth advanced usage guide?" asks about the docs.
+_DOC_PARTS = frozenset({"guide", "page", "section", "chapter", "documentation", "docs", "tutorial", "tutorials"})
+#: An answer that holds only under a condition the question does not state ("will raise SSLError if ...").
+_CONDITION = re.compile(r"\b(?:if|unless)\b", re.IGNORECASE)
+#: "What did Python 3.14 add?": a release changes many things; one sentence names one of them.
+_RELEASE_CHANGE = re.compile(r"\d+(?:\.\d+)+ (?:add|introduce|remove|drop|deprecate|change)\?$")
 
 #: A subject with no name or code that this many pages of the docs use is ambiguous without its section.
 AMBIGUOUS_PAGES = 3
@@ -172,6 +180,18 @@ class ExtractiveWriter:
                 self._fetched.popitem(last=False)
         self._fetched.move_to_end(chunk.doc_id)
         return casing
+
+    def can_write(self, root: Chunk, question_type: QuestionType = "simple") -> bool:
+        """Whether this root chunk gives the rules anything to turn: the generator skips a root that gives none
+        without counting it against the stop rules, so sparse documentation is searched for the chunks that do
+        give questions. A `multi_context` root may pair two neighbours' facts: it is always tried."""
+        if question_type not in SUPPORTED or root.language not in _LANGUAGES:
+            return False
+        if question_type == "multi_context":
+            return True
+        if root.chunk_id not in self._facts:
+            self._facts[root.chunk_id] = self.facts(root)
+        return bool(self._facts[root.chunk_id]) or bool(self._chunk_doc_facts(root))
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         return self.write_sync(context, n, question_type)
@@ -342,6 +362,8 @@ class ExtractiveWriter:
             subject = t.subject.lower().removeprefix("the ")
             if subject and subject in self._headings and len(subject.split()) > 1:
                 return "heading_subject"
+            if subject.split()[-1:] and subject.split()[-1] in _DOC_PARTS:
+                return "about_the_docs"
         return None
 
     def _ambiguous_task(self, fact: DocFact) -> str | None:
@@ -388,11 +410,18 @@ class ExtractiveWriter:
         if _ALSO.search(sentence[: answered_at if answered_at > 0 else len(sentence)]):
             self._reject("partial_answer")  # "The replace parameter also enables ...": one of several things
             return False
+        if _RELEASE_CHANGE.search(turned.question):
+            self._reject("partial_answer")
+            return False
         if ranking(turned.subject) or relative_subject(turned.subject):
             self._reject("ranking_subject")  # "the most basic option"; "the other half of WSGI", "the same path"
             return False
         if thin_answer(turned.answer):
             self._reject("vague_answer")
+            return False
+        after = sentence[answered_at + len(turned.answer) :] if answered_at >= 0 else ""
+        if _CONDITION.search(turned.answer) or _CONDITION.match(after.lstrip(" ,`")):
+            self._reject("conditional_answer")  # "What will the PoolManager raise?" -> "SSLError if verification fails"
             return False
         if example_answer(turned.answer):
             self._reject("example_answer")  # "The __all__ list marks hello as public": the example's module

@@ -113,6 +113,16 @@ def main_clause(sentence: str) -> str:
     return text
 
 
+def main_verb(sentence: str) -> str:
+    """The verb of an instruction's main clause, lower case: "You can also upload files ..." -> "upload", "Run an
+    HTTP proxy locally:" -> "run" ("" when the clause is too short)."""
+    main = main_clause(" ".join(sentence.replace("`", "").split()))
+    found = _YOU_AUX.match(main)
+    if found is not None:
+        return found.group("verb").lower()
+    return main.split()[0].lower() if len(main.split()) > 1 else ""
+
+
 def instructs(sentence: str) -> bool:
     """Whether the sentence tells the reader what to do (see the module's notes)."""
     text = " ".join(sentence.replace("`", "").split()).rstrip(".!:")
@@ -131,6 +141,8 @@ def instructs(sentence: str) -> bool:
         aux = match.group("aux").lower()
         if " want to" in aux and not re.search(r"'ll|will", aux):
             return False  # "you may want to ...": a hedge; "you'll want to click ..." instructs
+        if re.search(r" (?:may|might) need to", aux):
+            return False  # "Occasionally you may need to call ...": a need, not what to do
         if match.group("verb").lower() == "need":  # "you'll need an `AsyncClient`": a thing to use
             return not match.group("rest").lstrip().startswith(("to ", "is ", "are "))
         if match.group("rest").lower().startswith((" it ", " them ")):
@@ -183,6 +195,9 @@ def opening_answer(
             continue
         for sentence in split_prose(line.text):
             cleaned = clean_sentence(sentence)
+            restates = "`" not in sentence and lemma(main_verb(sentence)) in topic_words
+            if sentence.rstrip().endswith(":") and restates:
+                continue  # "Run an HTTP proxy locally:" + code: the task again; its means is in the code, never read
             if cleaned is not None and len(statements) < TOPICAL_STATEMENTS:
                 statements.append(cleaned)
         if len(statements) >= TOPICAL_STATEMENTS:
@@ -194,6 +209,8 @@ def opening_answer(
             return statement, statement
         if _CONTINUING.match(statement) or _AFTERWARDS.match(statement):
             continue
+        if re.search(r"\binstead\b", statement) and not (topic_words - _EMPTY_WORDS) & content_lemmas(statement):
+            continue  # "We recommend using the `paths` method instead." for "Using the PYTHONPATH ...": another way
         lets = _LETS_YOU.search(main_clause(statement))
         if lets and topic_words and not same_task(content_lemmas(main_clause(statement)[lets.start() :]), topic_words):
             continue  # "Workspace environments allow you to manage ...": what they are for, not how to configure them
@@ -254,7 +271,8 @@ _OPPOSITE_PAIRS = frozenset(frozenset(pair) for pair in _OPPOSITES)
 def purpose(statement: str) -> str:
     """What a statement says its means is for: "You can type `exit` to leave the environment" -> "leave the
     environment" ("" when it says nothing)."""
-    found = re.search(r"\bto (?P<task>[a-z]+\b.*)$", main_clause(statement).rstrip("."))
+    fronted = re.match(r"^(?:To|In order to) (?P<task>[a-z][^,]*?)(?:,| you\b)", statement)
+    found = fronted or re.search(r"\bto (?P<task>[a-z]+\b.*)$", main_clause(statement).rstrip("."))
     return found.group("task") if found else ""
 
 
@@ -263,7 +281,13 @@ def opposite_task(task: str, topic_words: frozenset[str]) -> bool:
     environments")."""
     words = task.split()
     verb = lemma(words[0].lower()) if words else ""
+    if verb in _UNDOING and not topic_words & _UNDOING:
+        return True  # "To opt-out of using system certificates, ..." under "Using system certificate stores"
     return any(frozenset({verb, word}) in _OPPOSITE_PAIRS for word in topic_words)
+
+
+#: Verbs of a task that undoes or prevents another.
+_UNDOING = frozenset({"opt-out", "disable", "prevent", "avoid", "skip", "stop", "suppress", "turn"})
 
 
 def all_lemmas(word: str) -> frozenset[str]:
@@ -386,6 +410,8 @@ def instruction_howto(sentence: str) -> HowTo | None:
             return None
         if task_needs_context(task) or _two_tasks(task_words):
             return None
+        if task_words[0] == "use" and " to " in task and text.lower().startswith(("you can use", "you can also use")):
+            return None  # "How do you use `ProxyManager` to tunnel requests?": the question names its own means
         if tag_words(tuple(task_words))[-1] in _OPEN_END:
             return None  # "search PyPI for packages tagged" (with ...): the task was cut short
         how = match.group("how").strip()

@@ -176,6 +176,10 @@ _THIN_NOUNS = frozenset(
     [
         "mechanism",
         "mechanisms",
+        "system",  # "Remediation depends on your system."
+        "systems",
+        "needs",
+        "situation",
         "way",
         "ways",
         "feature",

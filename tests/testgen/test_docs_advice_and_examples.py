@@ -1,8 +1,10 @@
-"""The documentation writer's rules from the sixth held-out round's errors (griffe and alembic, read after their
-measurement): advice headings, answers that are pleasantries or negatives, adjectival -ing headings, roles read as
-definitions, partial answers ("also"), clause subjects, tasks of a command's own section, example names, glossary
-entries that spell their name out, and mkdocs-autorefs links. The pages are the griffe and alembic sentences that
-went wrong, each beside a near neighbour that must still give its question."""
+"""The documentation writer's rules from the sixth and seventh held-out rounds' errors (griffe and alembic; urllib3,
+mkdocstrings-python and anyio; each read after its measurement): advice headings, answers that are pleasantries,
+negatives, needs or another way, answers that undo the task or restate it before a code block, adjectival -ing
+headings, roles read as definitions, partial and conditional answers, clause subjects, the docs talking about
+themselves, tasks of a command's own section or naming their own means, example names, type names and glossary
+entries that spell their name out, and mkdocs-autorefs links. The pages are the sentences that went wrong, each
+beside a near neighbour that must still give its question."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 from testgen import ExtractiveWriter, chunk_documents, read_files
 from testgen.structure import ChunkLine
 from testgen.writers.clause import Casing
-from testgen.writers.docs import glossary_fact, named_as_thing
+from testgen.writers.docs import glossary_fact, named_as_thing, option_fact
 from testgen.writers.headings import task_phrase
 from testgen.writers.instructions import instructs
 
@@ -103,3 +105,53 @@ def test_autorefs_links_keep_their_words(tmp_path: Path) -> None:
     page = tmp_path / "navigating.md"
     [document] = read_files(page).documents
     assert "[" not in document.page_content.replace("[more][]", "") and "the guide" in document.page_content
+
+
+def test_answers_that_need_undo_or_replace_the_task(tmp_path: Path) -> None:
+    assert not instructs("Occasionally you may need to call synchronous code in the event loop thread.")
+    assert instructs("To use urllib3 in Node.js, you need to use Node.js version 20 or newer.")
+    questions = _questions(
+        tmp_path,
+        "environments.md",
+        "# Environments\n\n## Entering environments\n\nYou can type `exit` to leave the environment.\n\n"
+        "## Using system certificate stores\n\nTo opt-out of using system certificates you can pass the "
+        "`--use-deprecated=legacy-certs` flag to pip.\n\n"
+        "## Using the PYTHONPATH environment variable\n\nWe recommend using the `paths` method instead.\n\n"
+        "## Running local proxies\n\nRun an HTTP proxy locally:\n\n```bash\n$ python -m dummyserver.proxy\n```\n\n"
+        "## Spawning a shell\n\nYou can spawn a shell within an environment by using the `shell` command.\n",
+    )
+    assert "How do you spawn a shell?" in questions
+    for task in ("enter environments", "use system certificate stores", "use the PYTHONPATH", "run local proxies"):
+        assert not any(task in question for question in questions), (task, questions)
+
+
+def test_instructions_that_name_their_own_means(tmp_path: Path) -> None:
+    questions = _questions(
+        tmp_path,
+        "advanced.md",
+        "# Advanced usage\n\n## Proxies\n\nYou can use `ProxyManager` to tunnel requests through an HTTP proxy.\n\n"
+        "## gevent\n\nTo use gevent to serve your application, write a script that imports its `WSGIServer`.\n",
+    )
+    assert "How do you use gevent to serve your application?" in questions
+    assert not any("ProxyManager" in question for question in questions), questions
+
+
+def test_conditional_partial_and_self_referring_sentences(tmp_path: Path) -> None:
+    questions = _questions(
+        tmp_path,
+        "guide.md",
+        "# User guide\n\n## Certificate verification\n\nThe `PoolManager` will raise `SSLError` if verification "
+        "fails.\n\nThe `HTTPResponse` object provides status, data, and headers attributes.\n\n"
+        "## Usage\n\nThe more in-depth advanced usage guide is the place to go for lower-level tweaking.\n\n"
+        "## TLS versions\n\nStarting in v2.0 by default urllib3 uses TLS 1.2 and later.\n\n"
+        "## Call graphs\n\nPython 3.14 added support for call graph introspection on asyncio.\n",
+    )
+    assert "What does the HTTPResponse object provide?" in questions
+    for bad in ("raise", "guide", "starting", "3.14"):
+        assert not any(bad in question.lower() for question in questions), (bad, questions)
+
+
+def test_a_type_column_names_no_option() -> None:
+    assert option_fact(ChunkLine("item", "`str`: The text to convert.", term="`str`"), "Parameters") is None
+    named = option_fact(ChunkLine("item", "`timeout`: The timeout to use.", term="`timeout`"), "Parameters")
+    assert named is not None and named.question == "What does the `timeout` parameter control?"

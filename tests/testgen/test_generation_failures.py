@@ -96,3 +96,30 @@ def test_advice_names_the_stop_rules_with_their_values() -> None:
     assert "every chunk was used" not in text  # 10 of 50 chunks drawn: the corpus was not used up
     stats.rejections["copies_context"] = 12
     assert "--max-copied-words" in advice(stats, rules, "extractive")
+
+
+def test_chunks_the_offline_writer_cannot_turn_do_not_stop_the_run(
+    tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sparse documentation (here one real HTTPX page among 30 pages of release notes and code, as anyio's docs
+    are mostly API notes and code) gave 0 questions: the first 20 roots were barren and the stop rule fired. Roots
+    the writer can turn nothing from are now passed over, counted in the manifest, not held against the type."""
+    monkeypatch.setenv("RAGTEST_CACHE_DIR", str(tmp_path / "cache"))
+    source = tmp_path / "docs"
+    source.mkdir()
+    (source / "quickstart.md").write_text(
+        (shared_data / "docs" / "httpx" / "quickstart.md").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    for number in range(30):
+        notes = f"# Release notes\n\n## 0.{number}.0\n\n- Fixed a crash on empty bodies.\n- Added `timeout` support.\n"
+        (source / f"release-{number:02d}.md").write_text(notes, encoding="utf-8")
+    output = tmp_path / "run" / "testset.jsonl"
+    argv = ["--quiet", "generate", "--source", str(source), "--size", "8", "--offline", "--output", str(output)]
+    assert main(argv) == 0
+    rows = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 8
+    assert all("quickstart" in json.dumps(row) for row in rows), "every question from the real page"
+    generation = json.loads(output.with_name("testset.manifest.json").read_text(encoding="utf-8"))["stats"][
+        "generation"
+    ]
+    assert generation["roots_barren"] >= 20

@@ -114,6 +114,56 @@ def test_markdown_sections_keep_prose_and_code_and_drop_markup(tmp_path: Path) -
     assert loaded.dropped_markers == 4  # two includes, one mkdocstrings block, one abbreviation
 
 
+#: An options page in the shape mkdocstrings-python's documentation uses (MkDocs Material + pymdownx.blocks +
+#: attr_list + mkdocs-autorefs), shortened.
+MATERIAL_OPTIONS = """# General options
+
+[](){#option-allow_inspection}
+## `allow_inspection`
+
+- **:octicons-package-24: Type [`bool`][] :material-equal: `True`{ title="default value" }**
+
+Whether to allow inspecting modules (importing them)
+when it is not possible to visit them. See [`force_inspection`][griffe.Loader.force] and the [guide][].
+
+/// admonition | Preview
+    type: preview
+
+//// tab | With inspection
+<h2><code>SomeClass</code></h2>
+<p>Docstring of the class.</p>
+////
+///
+
+### Sections {#google-sections}
+
+-   :material-hammer-wrench:{ .lg .middle } __Build system__
+
+    ---
+
+    Reproducible builds by default
+
+[guide]: https://example.org/guide
+"""
+
+
+def test_mkdocs_material_blocks_icons_and_attribute_lists_leave_no_markup(tmp_path: Path) -> None:
+    (tmp_path / "general.md").write_text(MATERIAL_OPTIONS, encoding="utf-8")
+    [document] = read_files(tmp_path).documents
+    sections = sections_of(document.metadata)
+    assert [s.heading_path for s in sections] == [
+        "General options > `allow_inspection`",
+        "General options > `allow_inspection` > Sections",
+    ]
+    text = _texts(sections)
+    assert "Type `bool` `True`" in text
+    assert "See `force_inspection` and the guide." in text
+    assert "Docstring of the class." in text  # the block's body is read; its title and options are not
+    assert "Build system. Reproducible builds by default" in text  # a card's title ends before its text
+    for dropped in ("{#", "{ ", "octicons", ":material", "///", "Preview", "type: preview", "[", "]"):
+        assert dropped not in text, dropped
+
+
 def test_rst_tolerates_sphinx_directives_and_roles(tmp_path: Path) -> None:
     (tmp_path / "quickstart.rst").write_text(RST, encoding="utf-8")
     [document] = read_files(tmp_path).documents
