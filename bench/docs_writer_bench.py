@@ -62,9 +62,9 @@ def generate(source: Path, size: int, out: Path) -> tuple[list[Written], dict[st
     return written, manifest["stats"]
 
 
-def hit_rate(samples: Sequence[Written], out: Path) -> tuple[float, float, float]:
+def hit_rate(samples: Sequence[Written], out: Path) -> tuple[float, float | None, float | None]:
     """The reference RAG's hit_rate on the written questions with its 95% interval (`ragtest answer` on the
-    generated store, `ragtest evaluate --metrics hit_rate`): (mean, low, high)."""
+    generated store, `ragtest evaluate --metrics hit_rate`): (mean, low, high); no interval for one row."""
     written = out / "written.jsonl"
     write_dataset([item.sample.model_dump() for item in samples], written)
     answers, scored = out / "answers.jsonl", out / "scored.jsonl"
@@ -113,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         scored = ""
         if args.hit_rate and samples:
             mean, low, high = hit_rate(samples, out / name)
-            scored = f"; hit_rate {mean:.3f} [{low:.3f}, {high:.3f}]"
+            interval = f" [{low:.3f}, {high:.3f}]" if low is not None and high is not None else ""
+            scored = f"; hit_rate {mean:.3f}{interval}"
         print(
             f"{name}: {len(samples)}/{args.size} written, {howto} how-to{scored}; "
             f"accepted {generation.get('accepted_by_strategy')}; rejected {generation.get('rejected_by_strategy')}",

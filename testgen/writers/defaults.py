@@ -59,6 +59,8 @@ def default_question(sentence: str, heading: str, casing: Casing, max_words: int
     subject = tokens[:at]
     if not 1 <= len(subject) <= 5 or any(word.lower() in _PRONOUNS | {"not"} for word in subject):
         return None
+    if subject[0].lower() in ("if", "when", "unless", "while", "as", "once"):
+        return None  # "By default, if Material for MkDocs is used, custom icons ...": a condition, not a subject
     if not any(re.search(r"[A-Za-z]{2}", word) for word in subject):
         return None  # "By default 200 is assumed": 200 what?
     rest = [word for word in rest if word.lower() not in ("also", "still", "now")]

@@ -44,6 +44,7 @@ from testgen.writers.specific import (
     sentence_case,
     thin_answer,
 )
+from testgen.writers.tagger import BASE_VERB, tag_words
 from testgen.writers.topic import resolve, topic_of
 
 SUPPORTED = frozenset({"simple", "multi_context"})
@@ -65,12 +66,16 @@ POINTS_ELSEWHERE = re.compile(
 _ALSO = re.compile(r"\b(?:also|as well)\b(?! as)", re.IGNORECASE)
 #: A subject holding a clause ("Telling if a type construct is compatible ..."): no question reads well around it.
 _CLAUSE_SUBJECT = re.compile(
-    r"\b(?:if|whether)\b|^(?:starting|beginning) (?:in|with|from)\b|\bby default\b", re.IGNORECASE
-)  # "Starting in v2.0 by default urllib3 uses ...": the subject parse swallowed a fronted phrase
+    r"\b(?:if|whether)\b|^(?:starting|beginning) (?:in|with|from)\b|\bby default\b| [-–—] ", re.IGNORECASE
+)  # "Starting in v2.0 by default urllib3 uses ...": a fronted phrase; "Slurry - Slurry is ...": an item's name
 #: Parts of the documentation itself: "What is the more in-depth advanced usage guide?" asks about the docs.
 _DOC_PARTS = frozenset({"guide", "page", "section", "chapter", "documentation", "docs", "tutorial", "tutorials"})
 #: An answer that holds only under a condition the question does not state ("will raise SSLError if ...").
 _CONDITION = re.compile(r"\b(?:if|unless)\b", re.IGNORECASE)
+#: A person's name with initials ("Nathaniel J. Smith", "B. Russell").
+_PERSON = re.compile(r"^(?:[A-Z][a-z]+ )?(?:[A-Z]\. )+[A-Z][a-z]+$")
+#: "a third line number style", "another option": one of several, so the question has other answers.
+_ONE_OF_SEVERAL = re.compile(r"^(?:a (?:second|third|fourth|further)|another|an? additional|additional|other)\b")
 #: "What did Python 3.14 add?": a release changes many things; one sentence names one of them.
 _RELEASE_CHANGE = re.compile(r"\d+(?:\.\d+)+ (?:add|introduce|remove|drop|deprecate|change)\?$")
 
@@ -358,6 +363,12 @@ class ExtractiveWriter:
         ...": the page talking about itself)."""
         if POINTS_ELSEWHERE.search(sentence):
             return "points_elsewhere"
+        tokens = sentence.replace("`", "").split()
+        imperative = len(tokens) > 2 and tokens[0].istitle() and tag_words(tuple(tokens[:4]))[0] in BASE_VERB
+        if imperative:
+            return "imperative"  # "Assume conftest.py provides two named factories.": no subject to ask about
+        if any(_PERSON.match(t.subject) for t in turned):
+            return "person"  # "Nathaniel J. Smith is the Trio BDFL.": "What is ...?" of a person; who, in docs
         for t in turned:
             subject = t.subject.lower().removeprefix("the ")
             if subject and subject in self._headings and len(subject.split()) > 1:
@@ -410,7 +421,7 @@ class ExtractiveWriter:
         if _ALSO.search(sentence[: answered_at if answered_at > 0 else len(sentence)]):
             self._reject("partial_answer")  # "The replace parameter also enables ...": one of several things
             return False
-        if _RELEASE_CHANGE.search(turned.question):
+        if _RELEASE_CHANGE.search(turned.question) or _ONE_OF_SEVERAL.match(turned.answer.lower()):
             self._reject("partial_answer")
             return False
         if ranking(turned.subject) or relative_subject(turned.subject):

@@ -49,6 +49,9 @@ def task_phrase(heading: str, casing: Casing) -> str | None:
         return None
     if any(word.lower() in ("and", "or") for word in words[1:3]) and gerund_base(words[-1]):
         return None  # "Accessing and Modifying the Session": two tasks
+    joined = [n for n, word in enumerate(words[:-1]) if word.lower() in ("and", "or")]
+    if any(is_base_verb(words[n + 1].lower()) and words[n + 2 :] for n in joined):
+        return None  # "Cancel points and schedule points": two verb phrases (or a noun list read as one)
     tagged = tag_words(tuple(words))
     base = _task_verb(words, tagged)
     if base is None or base in LIGHT_VERBS or base in _ADVISING:

@@ -33,7 +33,7 @@ TOPICAL_STATEMENTS = 8
 _NOT_INSTRUCTING = re.compile(
     r"\b(?:might|perhaps|maybe|probably|consider|the following|following|below|above|previous|do so|"
     r"all you need|here|if this|this is|these are|do this|such cases|for more (?:information|details)|"
-    r"(?:a|one) single line|one line|a few lines|the link|feel free|still)\b|, see\b",
+    r"(?:a|one) single line|one line|a few lines|the link|feel free|still|make sure|be sure)\b|, see\b",
     re.IGNORECASE,
 )
 _FRONTED = re.compile(r"^(?:To|In order to|If|When|Whenever|For|Once|After|Before|Instead of|Since|While)\b")
@@ -220,7 +220,8 @@ def opening_answer(
         if topic_words and not adds_to(statement, topic_words):
             continue  # "you'll often want to use JSON encoding" for "send JSON encoded data": the task again
         own = stated_task(statement)  # "If you need to include non-file data fields, use ...": its own task
-        if opposite_task(own[0] if own else purpose(statement), topic_words):
+        undoes = opposite_task(own[0] if own else purpose(statement), topic_words)
+        if undoes or opposite_task(main_verb(statement), topic_words):
             continue  # "You can type `exit` to leave the environment" for "Entering environments"
         if own is None or same_task(content_lemmas(own[0]), topic_words, strict=own[1]):
             return statement, statement
@@ -360,6 +361,7 @@ _STATED_ONLY = (
 )
 #: The pattern whose answer is the thing to use, not an instruction ("The `history` property ... can be used to").
 _USED_TO = 2
+_WHEN = 9
 #: Patterns that name the means first and the task as its purpose ("Use Y to X", "You can use Y to X").
 _MEANS_FIRST = frozenset({_USED_TO, 3, 5})
 #: Patterns whose task slot is a verb phrase by their grammar ("To X, ...", "If you want to X, ...", "When Xing, ...").
@@ -417,6 +419,8 @@ def instruction_howto(sentence: str) -> HowTo | None:
         how = match.group("how").strip()
         if vague_answer(how) or len(how.split()) < 3 or pronoun_problem(f"How {task}"):
             return None
+        if number == _WHEN and lemma(main_verb(how)) == lemma(task_words[0]):
+            return None  # "When specifying a snippet, you can specify which lines ...": a finer task, not the how
         if len(how.split()) <= 4 and tag_words(tuple(how.split()))[-1] == "AV0":
             return None  # "with Flask easily": a manner, not a means
         # "The `history` property ... can be used to ...", "The Jinja sandbox can be used to ...": the thing to use;

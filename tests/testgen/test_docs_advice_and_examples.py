@@ -1,5 +1,6 @@
-"""The documentation writer's rules from the sixth and seventh held-out rounds' errors (griffe and alembic; urllib3,
-mkdocstrings-python and anyio; each read after its measurement): advice headings, answers that are pleasantries,
+"""The documentation writer's rules from the sixth to eighth held-out rounds' errors (griffe and alembic; urllib3,
+mkdocstrings-python and anyio; mkdocstrings, towncrier, pytest-asyncio, pymdown-extensions, trio and markdown-exec;
+each read after its measurement): advice headings, answers that are pleasantries,
 negatives, needs or another way, answers that undo the task or restate it before a code block, adjectival -ing
 headings, roles read as definitions, partial and conditional answers, clause subjects, the docs talking about
 themselves, tasks of a command's own section or naming their own means, example names, type names and glossary
@@ -13,7 +14,8 @@ from pathlib import Path
 from testgen import ExtractiveWriter, chunk_documents, read_files
 from testgen.structure import ChunkLine
 from testgen.writers.clause import Casing
-from testgen.writers.docs import glossary_fact, named_as_thing, option_fact
+from testgen.writers.defaults import default_question
+from testgen.writers.docs import glossary_fact, instruction_fact, named_as_thing, option_fact
 from testgen.writers.headings import task_phrase
 from testgen.writers.instructions import instructs
 
@@ -155,3 +157,42 @@ def test_a_type_column_names_no_option() -> None:
     assert option_fact(ChunkLine("item", "`str`: The text to convert.", term="`str`"), "Parameters") is None
     named = option_fact(ChunkLine("item", "`timeout`: The timeout to use.", term="`timeout`"), "Parameters")
     assert named is not None and named.question == "What does the `timeout` parameter control?"
+
+
+def test_cautions_finer_tasks_and_noun_lists_are_no_how_to(tmp_path: Path) -> None:
+    casing = Casing("")
+    assert not instructs("Make sure only the emoji tests get updated.")
+    assert (
+        instruction_fact("When specifying a snippet, you can specify which lines you wish to include.", casing) is None
+    )
+    fact = instruction_fact("To create a custom field class, create a subclass of `Field`.", casing)
+    assert fact is not None and fact.question == "How do you create a custom field class?"
+    assert task_phrase("Cancel points and schedule points", casing) is None
+    assert task_phrase("Install Flask and Jinja", Casing("Use Flask with Jinja.")) == "install Flask and Jinja"
+    questions = _questions(
+        tmp_path,
+        "channels.md",
+        "# Channels\n\n## Buffering in channels\n\nYou can disable buffering entirely, by doing "
+        "`open_memory_channel(0)`.\n",
+    )
+    assert not any("buffer" in question for question in questions), questions
+
+
+def test_items_names_people_imperatives_and_one_of_several(tmp_path: Path) -> None:
+    assert (
+        default_question(
+            "By default, if Material for MkDocs is used, custom icons will be rendered.", "Tree", Casing(""), 10
+        )
+        is None
+    )
+    questions = _questions(
+        tmp_path,
+        "libraries.md",
+        "# Awesome libraries\n\n## Web\n\n- Slurry - Slurry is a microframework for building reactive applications.\n"
+        "\n## People\n\nNathaniel J. Smith is the Trio BDFL.\n\n## Factories\n\nAssume conftest.py provides two "
+        "named factories.\n\n## Highlight\n\nThe Highlight extension provides a third line number style called "
+        "pymdownx-inline.\n\nThe Tasklist extension adds GFM style task lists.\n",
+    )
+    assert "What does the Tasklist extension add?" in questions
+    for bad in ("Slurry", "Smith", "conftest", "Highlight"):
+        assert not any(bad in question for question in questions), (bad, questions)
