@@ -56,6 +56,12 @@ CORPORA = {
     "babel==2.18.0": "b80b99a14bd085fcacfa15c9165f651fbb3406e66cc603abf11c5750937c992d",
     "h11==0.16.0": "4e35b956cf45792e4caa5885e69fba00bdbc6ffafbfa020300e549b208ee5ff1",
     "nox==2026.10.20": "5da57c009c3dfdd762c068d9079b17966ec967a9eb02cd8ebcf016a946eaf67f",
+    # Tenth round, chosen and fetched before any change made on the ninth round's reading.
+    "rq==3.0.0": "b41e39b3c36ec3faf9e2402c638a0b25fe18ebb93a1cb15193bc69694f054618",
+    "apscheduler==3.11.3": "cd2fcc9330039a81a5893472ad49facf23a6d5604cbe1d918c835c6de7834d5a",
+    "huey==3.5.4": "328f5a2dd1406621e5edb17d45655ae232ad9f32c0795ca8dc0bfc121dd7b30c",
+    "flask-sqlalchemy==3.1.1": "e4b68bb881802dda1a7d878b2fc84c06d1ee57fb40b874d3dc97dabfa36b8312",
+    "wtforms==3.3.2": "49bb51d10b7832d497e758736da4d56f7d129a015db24756f36f28992f175404",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 

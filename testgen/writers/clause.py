@@ -24,6 +24,7 @@ from testgen.writers.lexicon import (
     VAGUE_HEADS,
     VerbForm,
 )
+from testgen.writers.morphology import gerund_base
 
 MAX_SUBJECT_WORDS = 6
 MAX_SENTENCE_WORDS = 45
@@ -222,6 +223,8 @@ class Clause:
             return True
         if self.aux in ("is", "was", "has"):
             return False
+        if _gerund_phrase(self.subject):
+            return False  # "Building man pages requires ...": a gerund phrase is one thing
         if self.verb is not None and self.verb.tense == "pres":
             return True
         return is_plural(self.subject)
@@ -233,9 +236,18 @@ class Clause:
         )
 
 
+def _gerund_phrase(subject: str) -> bool:
+    """Whether a subject is a gerund with its object ("Building man pages"): one activity, singular."""
+    tokens = subject.split()
+    first = tokens[0].lower() if tokens else ""
+    return len(tokens) > 1 and len(first) > 5 and first.endswith("ing") and gerund_base(first) is not None
+
+
 def is_plural(subject: str) -> bool:
     """Whether the head noun (last word before a preposition) looks plural: "threats to bears" -> yes."""
     tokens = subject.split()
+    if _gerund_phrase(subject):
+        return False
     cut = next((i for i, w in enumerate(tokens) if i > 0 and w.lower() in _HEAD_END), None)
     index = (cut or len(tokens)) - 1
     head = tokens[index].lower() if index == 0 else tokens[index]

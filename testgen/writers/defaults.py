@@ -33,7 +33,8 @@ _CODE = re.compile(r"`[^`]+`")
 _ARTICLES = frozenset({"the", "a", "an", "every", "each", "all"})
 #: What follows "is" / "are" in a stated default: a participle or adjective ("used", "streaming", "enabled").
 _STATE = frozenset({"VVN", "VVG", "AJ0", "VVD"})
-_OPEN_END = frozenset({"to", "a", "an", "the", "of", "for", "in", "on", "with", "and", "or"})
+_FINITE_LATER = frozenset({"is", "are", "was", "were", "does", "do", "will"})
+_OPEN_END = frozenset({"to", "a", "an", "the", "of", "for", "in", "on", "with", "and", "or", "even"})
 
 
 def default_question(sentence: str, heading: str, casing: Casing, max_words: int) -> tuple[str, str, str] | None:
@@ -102,7 +103,8 @@ def _finite(tokens: list[str], tagged: tuple[str, ...]) -> tuple[int, str, list[
     for at in range(1, len(tokens)):
         tag, lowered = tagged[at], tokens[at].lower()
         after = [word for word in tokens[at + 1 :] if word.lower() != "not"]
-        plural = tagged[at - 1] == "NN2"
+        before = tokens[at - 1]
+        plural = tagged[at - 1] == "NN2" and before.endswith("s") and not before.endswith(("'s", "’s"))  # not "Nox"
         if tag == "VM0" and lowered == "will" and after and after[0].lower() == "be":  # "will be returned"
             return (at, "Are" if plural else "Is", after[1:]) if len(after) > 1 else None
         if tag in _DO or (tag == "VM0" and lowered == "will"):
@@ -113,6 +115,8 @@ def _finite(tokens: list[str], tagged: tuple[str, ...]) -> tuple[int, str, list[
         if tag in _BE:  # "is used", "are streaming", "is enabled": a state; "is `FLASK_`" asks what, not whether
             state = [t for w, t in zip(tokens[at + 1 :], tagged[at + 1 :], strict=True) if w.lower() != "not"][:1]
             return (at, _BE[tag], after) if state and state[0] in _STATE else None
+        if tag in ("VVZ", "VVB") and any(word.lower() in _FINITE_LATER for word in after):
+            continue  # "Falcon's built-in CORS support is disabled": "built-in" is no verb; "is" is
         if tag == "VVZ" or (tag == "VVB" and plural):
             base = lowered if tag == "VVB" else _base_of(lowered)
             return (at, "Does" if tag == "VVZ" else "Do", [base, *after]) if base else None

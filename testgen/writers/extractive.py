@@ -365,6 +365,7 @@ class ExtractiveWriter:
             return "points_elsewhere"
         tokens = sentence.replace("`", "").split()
         imperative = len(tokens) > 2 and tokens[0].istitle() and tag_words(tuple(tokens[:4]))[0] in BASE_VERB
+        imperative = imperative or tokens[0].lower() in ("let's", "let’s")
         if imperative:
             return "imperative"  # "Assume conftest.py provides two named factories.": no subject to ask about
         if any(_PERSON.match(t.subject) for t in turned):

@@ -49,7 +49,9 @@ _RELATIVE = words(
     predecessor counterpart"""
 )
 #: Words that judge X instead of saying what it is: "a key pillar in Android", "a popular language".
-_EVALUATIVE = words("key important major popular notable significant famous prominent crucial vital")
+_EVALUATIVE = words(
+    "key important major popular notable significant famous prominent crucial vital big great good nice little bit"
+)  # "a big deal in Babel", "a little more subtle", "a great place to ask questions": a judgement, no definition
 #: Head nouns too vague to define anything on their own.
 _VAGUE_HEADS = words(
     """case example part one way thing result member instance kind type form sort set number lot piece area

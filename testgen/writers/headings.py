@@ -34,7 +34,7 @@ _TASK_OBJECT = frozenset({"NN2", "NP0", "NN0", "VVZ"})
 _FUNCTION_TAGS = frozenset({"AT0", "DPS", "DT0", "PRP", "PRF", "CJC", "TO0"})
 #: Verbs of advice: "Prefer canonical imports", "Avoid forward references" give a guideline, not a task one asks how
 #: to do ("How do you prefer canonical imports?").
-_ADVISING = frozenset({"prefer", "avoid", "consider", "favor", "favour", "beware", "remember"})
+_ADVISING = frozenset({"prefer", "avoid", "consider", "favor", "favour", "beware", "remember", "welcome"})
 
 
 def task_phrase(heading: str, casing: Casing) -> str | None:

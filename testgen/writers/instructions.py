@@ -33,7 +33,8 @@ TOPICAL_STATEMENTS = 8
 _NOT_INSTRUCTING = re.compile(
     r"\b(?:might|perhaps|maybe|probably|consider|the following|following|below|above|previous|do so|"
     r"all you need|here|if this|this is|these are|do this|such cases|for more (?:information|details)|"
-    r"(?:a|one) single line|one line|a few lines|the link|feel free|still|make sure|be sure)\b|, see\b",
+    r"(?:a|one) single line|one line|a few lines|the link|feel free|still|make sure|be sure|check out|"
+    r"learn more)\b|, see\b",
     re.IGNORECASE,
 )
 _FRONTED = re.compile(r"^(?:To|In order to|If|When|Whenever|For|Once|After|Before|Instead of|Since|While)\b")
@@ -62,9 +63,16 @@ _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those) (?!is\b|are\b|was\b|were\b)
 _AFTERWARDS = re.compile(r"^(?:once|after)\b", re.IGNORECASE)
 #: What points a reader elsewhere for the answer.
 _POINTER = re.compile(
-    r"\b(?:below|above|the following|the link|for more (?:information|details)|visit|refer to)\b|^see\b",
+    r"\b(?:below|above|the following|the link|for more (?:information|details)|visit|refer to|check out|"
+    r"learn more)\b|^see\b",
     re.IGNORECASE,
 )
+#: A statement that introduces a list ("... by a growing number of organizations, including:").
+_LIST_LEAD = re.compile(r"\b(?:including|include|includes|such as|like|e\.g\.)[.:]?$", re.IGNORECASE)
+#: "You can also ...", "you will also have to ...": something beside the section's task.
+_ALSO_YOU = re.compile(r"^you (?:can |will |would |may |should |'ll )?also\b", re.IGNORECASE)
+#: An instruction for when something goes wrong ("... if the application does not start").
+_TROUBLE = re.compile(r"\bif\b.*\b(?:not|n't|fails?|errors?)\b", re.IGNORECASE)
 #: "You don't have to ...", "You cannot ...": what the reader need not or cannot do is no instruction.
 _NEGATED = re.compile(
     r"^you(?: \w+)? (?:don't|don’t|do not|never|cannot|can't|won't|will not|shouldn't|should not|must not|"
@@ -204,11 +212,16 @@ def opening_answer(
             break
     for number, statement in enumerate(statements):
         if not instructing:
-            if _POINTER.search(statement):
-                continue  # "Visit the link below to see a list of companies ...": the answer is elsewhere
+            if _POINTER.search(statement) or _LIST_LEAD.search(statement):
+                continue  # "Visit the link below ...", "... organizations, including:": the answer is elsewhere
             return statement, statement
         if _CONTINUING.match(statement) or _AFTERWARDS.match(statement):
             continue
+        also = _ALSO_YOU.match(main_clause(statement)) and "`" not in statement
+        if also and lemma(main_verb(statement)) not in topic_words:
+            continue  # "You can also tell Nox to run ..." for "Configuring a session's virtualenv": one more thing
+        if _TROUBLE.search(main_clause(statement)):
+            continue  # "Check your logs for errors if the application does not start.": troubleshooting
         if re.search(r"\binstead\b", statement) and not (topic_words - _EMPTY_WORDS) & content_lemmas(statement):
             continue  # "We recommend using the `paths` method instead." for "Using the PYTHONPATH ...": another way
         lets = _LETS_YOU.search(main_clause(statement))
@@ -336,7 +349,7 @@ _INSTRUCTIONS = (
     re.compile(r"^You (?:can|may)(?: also| now)? (?P<task>[a-z][^,]{3,60}?),? (?P<how>(?:using|with|through) .+)$"),
     re.compile(r"^(?P<how>.{5,60}?) (?:can be|is|are) used to (?P<task>[a-z][^,]{3,60})$"),
     re.compile(r"^(?P<how>Use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
-    re.compile(r"^If you (?:want|need|wish|would like) to (?P<task>[a-z][^,]{3,80}), (?P<how>.+)$"),
+    re.compile(r"^If you (?:want|need|wish|would like|'d like|’d like) to (?P<task>[a-z][^,]{3,80}), (?P<how>.+)$"),
     re.compile(r"^You can (?P<how>use .{3,60}?) to (?P<task>[a-z][^,]{3,80})$"),
     re.compile(r"^You can (?P<task>[a-z][^,]{3,60}?) (?P<how>by [a-z]{3,}ing .+)$"),
     re.compile(

@@ -30,6 +30,7 @@ from functools import lru_cache
 from ragtest_core.text import STOPWORDS
 from testgen.structure import PATH_SEPARATOR
 from testgen.writers.clause import Casing
+from testgen.writers.morphology import gerund_base
 from testgen.writers.rules import Turned
 from testgen.writers.tagger import tag_words
 
@@ -158,12 +159,14 @@ def anchored(
 
 
 def sentence_case(turned: Turned, casing: Casing) -> Turned:
-    """A question whose subject opens with an adjective capitalised only as its sentence's first word, in sentence
-    case ("What are Official Black Docker images available on?" -> "What are official Black Docker images ...")."""
+    """A question whose subject opens with an adjective or a gerund capitalised only as its sentence's first word,
+    in sentence case ("What are Official Black Docker images available on?" -> "What are official Black Docker
+    images ...", "What does Building man pages require?" -> "What does building man pages require?")."""
     words = turned.subject.split()
     if len(words) < 2 or not (words[0][:1].isupper() and words[0][1:].islower() and words[0].isalpha()):
         return turned
-    if casing.inner_capital[words[0].lower()] > 0 or tag_words(tuple(words))[0] not in _ADJECTIVE:
+    gerund = words[0].lower().endswith("ing") and gerund_base(words[0].lower()) is not None  # "Building man pages"
+    if casing.inner_capital[words[0].lower()] > 0 or not (gerund or tag_words(tuple(words))[0] in _ADJECTIVE):
         return turned
     subject = " ".join([words[0].lower(), *words[1:]])
     question = turned.question.replace(turned.subject, subject, 1)

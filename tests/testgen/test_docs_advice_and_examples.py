@@ -1,6 +1,6 @@
 """The documentation writer's rules from the sixth to eighth held-out rounds' errors (griffe and alembic; urllib3,
 mkdocstrings-python and anyio; mkdocstrings, towncrier, pytest-asyncio, pymdown-extensions, trio and markdown-exec;
-each read after its measurement): advice headings, answers that are pleasantries,
+cattrs, falcon, babel, h11 and nox; each read after its measurement): advice headings, answers that are pleasantries,
 negatives, needs or another way, answers that undo the task or restate it before a code block, adjectival -ing
 headings, roles read as definitions, partial and conditional answers, clause subjects, the docs talking about
 themselves, tasks of a command's own section or naming their own means, example names, type names and glossary
@@ -18,6 +18,7 @@ from testgen.writers.defaults import default_question
 from testgen.writers.docs import glossary_fact, instruction_fact, named_as_thing, option_fact
 from testgen.writers.headings import task_phrase
 from testgen.writers.instructions import instructs
+from testgen.writers.patterns import turn_all
 
 
 def _questions(tmp_path: Path, name: str, markdown: str) -> dict[str, str]:
@@ -195,4 +196,31 @@ def test_items_names_people_imperatives_and_one_of_several(tmp_path: Path) -> No
     )
     assert "What does the Tasklist extension add?" in questions
     for bad in ("Slurry", "Smith", "conftest", "Highlight"):
+        assert not any(bad in question for question in questions), (bad, questions)
+
+
+def test_defaults_and_gerund_subjects_agree_with_their_verb() -> None:
+    sentence = "Building man pages requires only Sphinx itself and its plugins."
+    assert [t.question for t in turn_all(sentence, Casing(sentence), 10)] == ["What does Building man pages require?"]
+    casing = Casing("Use Nox and Falcon. Nox runs sessions.")
+    found = default_question("By default, Nox will output colorful logs.", "Usage", casing, 12)
+    assert found is not None and found[0] == "Does Nox output colorful logs by default?"
+    sentence = "By default, Falcon's built-in CORS support is disabled, so that requests are blocked."
+    found = default_question(sentence, "CORS", casing, 12)
+    assert found is not None and found[0] == "Is Falcon's built-in CORS support disabled by default?"
+
+
+def test_pointers_extras_troubleshooting_and_list_leads(tmp_path: Path) -> None:
+    assert task_phrase("Welcome to Nox", Casing("")) is None
+    questions = _questions(
+        tmp_path,
+        "deploy.md",
+        "# Deploying\n\n## Introducing hooks\n\nCheck out the hooks reference to learn more.\n\n"
+        "## Queueing sessions\n\nYou can also pass the notified session positional arguments.\n\n"
+        "## Connecting NGINX and uWSGI\n\nCheck your uWSGI and NGINX logs for errors if the application does not "
+        "start.\n\n## Who is using Falcon?\n\nFalcon is used by a growing number of organizations, including:\n\n"
+        "- Example Corp\n\n## Packaging\n\nBuilding man pages requires only Sphinx itself and its "
+        "plugins.\n\n## Status values\n\n`PAUSED` is a little more subtle than the others.\n",
+    )
+    for bad in ("hooks", "queue", "connect", "Who", "PAUSED", "What do building"):
         assert not any(bad in question for question in questions), (bad, questions)
