@@ -62,6 +62,13 @@ CORPORA = {
     "huey==3.5.4": "328f5a2dd1406621e5edb17d45655ae232ad9f32c0795ca8dc0bfc121dd7b30c",
     "flask-sqlalchemy==3.1.1": "e4b68bb881802dda1a7d878b2fc84c06d1ee57fb40b874d3dc97dabfa36b8312",
     "wtforms==3.3.2": "49bb51d10b7832d497e758736da4d56f7d129a015db24756f36f28992f175404",
+    # Eleventh round, chosen and fetched before any change made on the tenth round's reading.
+    "factory-boy==3.3.3": "866862d226128dfac7f2b4160287e899daf54f2612778327dd03d0e2cb1e3d03",
+    "flask-caching==2.5.1": "f75b451fde3faac0e278da72263818134deca8c4ba6bb07b9b3b238991368dae",
+    "pytest-django==4.14.0": "26787dd3f422cfbab8f55b80a776e2edea7a11092cb74e960bef1312515708ef",
+    "pytest-xdist==3.8.0": "7e578125ec9bc6050861aa93f2d59f1d8d085595d6551c2c90b6f4fad8d3a9f1",
+    "sphinx-copybutton==0.5.2": "4cf17c82fb9646d1bc9ca92ac280813a3b605d8c421225fd9913154103ee1fbd",
+    "flask-wtf==1.3.0": "61d5dabc50c3df885c297dcbd80810443a5d632106c8a69cab8ce740f0cdd7cc",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 

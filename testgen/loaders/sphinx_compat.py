@@ -94,6 +94,8 @@ _CODE_ROLES = frozenset(
     ]
 )
 _CALLABLE_ROLES = frozenset(["func", "meth"])
+#: Roles naming a Python object, whose target may start with "." (Sphinx's relative search); not `:file:`.
+_OBJECT_ROLES = frozenset(["func", "meth", "class", "attr", "data", "exc", "mod", "obj", "const"])
 _lock = threading.Lock()
 
 
@@ -211,6 +213,8 @@ def _role_text(name: str, text: str) -> tuple[str, bool]:
     if shown.startswith("~"):
         shown = shown[1:].split(".")[-1]
     short = name.split(":")[-1]
+    if short in _OBJECT_ROLES:
+        shown = shown.lstrip(".")  # ".Pagination.items": searched from the current module, shown without the dot
     if short in _CODE_ROLES:
         if short in _CALLABLE_ROLES and not shown.endswith(")"):
             shown += "()"

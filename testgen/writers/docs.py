@@ -176,6 +176,8 @@ def _concept(leaf: str, body: list[ChunkLine], casing: Casing) -> Iterator[DocFa
         if line.kind != "prose":
             continue
         for sentence in split_prose(line.text)[:2]:
+            if sentence.rstrip().endswith(":"):
+                continue  # "Kubernetes is a minimal worker Deployment fragment:" + code: a label for the code
             match = re.match(
                 r"^(?:(?P<article>An?|The) )?(?P<subject>[^,;:]{2,60}?) (?P<be>is|are) (?P<rest>.+)$", sentence
             )
@@ -282,6 +284,8 @@ def restates(definition: str, name: str) -> bool:
     parts = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").lower().split()
     head = re.split(r"\b(?:that|which|who|whose|where|when|to|for|of|in|with)\b", definition.lower())[0]
     words = [word for word in re.findall(r"[a-z][\w-]*", head) if word not in STOPWORDS]
+    if words[: len(parts)] == parts:
+        return True  # "`widget` - the widget used to render the field": the name, then what it is for
     return bool(words) and all(any(word.startswith(part[:5]) for part in parts) for word in words)
 
 

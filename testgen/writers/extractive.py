@@ -66,18 +66,20 @@ POINTS_ELSEWHERE = re.compile(
 _ALSO = re.compile(r"\b(?:also|as well)\b(?! as)", re.IGNORECASE)
 #: A subject holding a clause ("Telling if a type construct is compatible ..."): no question reads well around it.
 _CLAUSE_SUBJECT = re.compile(
-    r"\b(?:if|whether)\b|^(?:starting|beginning) (?:in|with|from)\b|\bby default\b| [-–—] ", re.IGNORECASE
+    r"\b(?:if|whether)\b|^(?:starting|beginning) (?:in|with|from)\b|\bby default\b| [-–—] |"
+    r" (?-i:Some|The|A|An|This|These) ",  # "Requirements Some CSRF-prevention methods": a heading run in
+    re.IGNORECASE,
 )  # "Starting in v2.0 by default urllib3 uses ...": a fronted phrase; "Slurry - Slurry is ...": an item's name
 #: Parts of the documentation itself: "What is the more in-depth advanced usage guide?" asks about the docs.
 _DOC_PARTS = frozenset({"guide", "page", "section", "chapter", "documentation", "docs", "tutorial", "tutorials"})
 #: An answer that holds only under a condition the question does not state ("will raise SSLError if ...").
-_CONDITION = re.compile(r"\b(?:if|unless)\b", re.IGNORECASE)
+_CONDITION = re.compile(r"(?:[^\s,;]+\s+){0,2}?\b(?:if|unless|otherwise)\b", re.IGNORECASE)
 #: A person's name with initials ("Nathaniel J. Smith", "B. Russell").
 _PERSON = re.compile(r"^(?:[A-Z][a-z]+ )?(?:[A-Z]\. )+[A-Z][a-z]+$")
 #: "a third line number style", "another option": one of several, so the question has other answers.
 _ONE_OF_SEVERAL = re.compile(r"^(?:a (?:second|third|fourth|further)|another|an? additional|additional|other)\b")
 #: "What did Python 3.14 add?": a release changes many things; one sentence names one of them.
-_RELEASE_CHANGE = re.compile(r"\d+(?:\.\d+)+ (?:add|introduce|remove|drop|deprecate|change)\?$")
+_RELEASE_CHANGE = re.compile(r"\d+(?:\.\d+)+ (?:add|introduce|include|remove|drop|deprecate|change)\?$")
 
 #: A subject with no name or code that this many pages of the docs use is ambiguous without its section.
 AMBIGUOUS_PAGES = 3
@@ -329,7 +331,8 @@ class ExtractiveWriter:
             sentences = split_sentences(text, language)
         for number, original in enumerate(sentences):
             self._stats["sentences"] += 1
-            if chunk.heading_path is not None and original.rstrip().endswith(":"):
+            introduces = chunk.heading_path is not None and original.rstrip().endswith(":")
+            if introduces:
                 original = original.rstrip()[:-1].rstrip() + "."  # a statement introducing code or a list
             resolved = resolve(original, topic, about_topic)
             sentence = resolved or original
@@ -347,6 +350,8 @@ class ExtractiveWriter:
                 self._stats[f"skip_{problem}"] += 1
                 continue
             kept = [t for t in turned if self._passes_checks(t, sentence, language)]
+            if introduces:  # "Kubernetes is a minimal worker Deployment fragment:" + code: a label, no definition
+                kept = [t for t in kept if t.rule not in DEFINITION_RULES]
             if chunk.heading_path is not None:  # one question a sentence, the most specific
                 where = (coded[number], _path(chunk)[-1], casing)
                 kept = [sentence_case(t, casing) for t in kept]
@@ -363,6 +368,8 @@ class ExtractiveWriter:
         ...": the page talking about itself)."""
         if POINTS_ELSEWHERE.search(sentence):
             return "points_elsewhere"
+        if "..." in sentence or "…" in sentence:
+            return "ellipsis"  # "Dequeues use select ... for update skip locked.": words left out
         tokens = sentence.replace("`", "").split()
         imperative = len(tokens) > 2 and tokens[0].istitle() and tag_words(tuple(tokens[:4]))[0] in BASE_VERB
         imperative = imperative or tokens[0].lower() in ("let's", "let’s")
@@ -432,7 +439,7 @@ class ExtractiveWriter:
             self._reject("vague_answer")
             return False
         after = sentence[answered_at + len(turned.answer) :] if answered_at >= 0 else ""
-        if _CONDITION.search(turned.answer) or _CONDITION.match(after.lstrip(" ,`")):
+        if _CONDITION.search(turned.answer) or _CONDITION.match(after.lstrip(" `")):
             self._reject("conditional_answer")  # "What will the PoolManager raise?" -> "SSLError if verification fails"
             return False
         if example_answer(turned.answer):

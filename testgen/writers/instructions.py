@@ -34,7 +34,7 @@ _NOT_INSTRUCTING = re.compile(
     r"\b(?:might|perhaps|maybe|probably|consider|the following|following|below|above|previous|do so|"
     r"all you need|here|if this|this is|these are|do this|such cases|for more (?:information|details)|"
     r"(?:a|one) single line|one line|a few lines|the link|feel free|still|make sure|be sure|check out|"
-    r"learn more)\b|, see\b",
+    r"learn more|either (?:method|way|one|option|approach)|you control)\b|, see\b",
     re.IGNORECASE,
 )
 _FRONTED = re.compile(r"^(?:To|In order to|If|When|Whenever|For|Once|After|Before|Instead of|Since|While)\b")
@@ -48,7 +48,7 @@ _YOU_LATER = re.compile(r"\byou(?='ll| will| can| could| should| must| may| need
 #: Tags of a finite verb: after one, a sentence opening with a base verb was not an imperative ("Form data can").
 _FINITE = frozenset({"VM0", "VBZ", "VBB", "VBD", "VVZ", "VVD", "VHZ", "VHD", "VDZ", "VDD"})
 #: Tags a task cannot end with: a participle, a preposition, an article, a conjunction.
-_OPEN_END = frozenset({"VVN", "VVD", "PRP", "PRF", "AT0", "CJC", "TO0"})
+_OPEN_END = frozenset({"VVN", "VVD", "PRP", "PRF", "AT0", "CJC", "TO0", "AJS"})  # AJS: "run the very latest"
 _CLAUSE_END = frozenset({"to", "that", "which", "who", "when", "if", "so", "because", "and", "or"})
 #: A recommendation is an instruction: "it's best to set ...", "we recommend using ...".
 _RECOMMEND = re.compile(
@@ -70,7 +70,7 @@ _POINTER = re.compile(
 #: A statement that introduces a list ("... by a growing number of organizations, including:").
 _LIST_LEAD = re.compile(r"\b(?:including|include|includes|such as|like|e\.g\.)[.:]?$", re.IGNORECASE)
 #: "You can also ...", "you will also have to ...": something beside the section's task.
-_ALSO_YOU = re.compile(r"^you (?:can |will |would |may |should |'ll )?also\b", re.IGNORECASE)
+_ALSO_YOU = re.compile(r"^you(?:'ll|’ll| can| will| would| may| should)? (?:also|then)\b", re.IGNORECASE)
 #: An instruction for when something goes wrong ("... if the application does not start").
 _TROUBLE = re.compile(r"\bif\b.*\b(?:not|n't|fails?|errors?)\b", re.IGNORECASE)
 #: "You don't have to ...", "You cannot ...": what the reader need not or cannot do is no instruction.
@@ -432,8 +432,8 @@ def instruction_howto(sentence: str) -> HowTo | None:
         how = match.group("how").strip()
         if vague_answer(how) or len(how.split()) < 3 or pronoun_problem(f"How {task}"):
             return None
-        if number == _WHEN and lemma(main_verb(how)) == lemma(task_words[0]):
-            return None  # "When specifying a snippet, you can specify which lines ...": a finer task, not the how
+        if number == _WHEN:
+            return None  # "When creating a worker, you can pass in a custom serializer": an option of the task, not how
         if len(how.split()) <= 4 and tag_words(tuple(how.split()))[-1] == "AV0":
             return None  # "with Flask easily": a manner, not a means
         # "The `history` property ... can be used to ...", "The Jinja sandbox can be used to ...": the thing to use;

@@ -23,7 +23,10 @@ def gerund_base(word: str) -> str | None:
     if not lower.endswith("ing") or len(lower) < 5 or not lower.isalpha():
         return None
     matching = [lemma for lemma in verb_lemmas(lower) if lower in getInflection(lemma, tag="VBG")]
-    return max(matching, key=len) if matching else None  # "routing": "route", not "rout"
+    if not matching:
+        return None
+    # "routing": "route", not "rout"; "putting": "put", not "putt" (a silent e kept, a doubled consonant not)
+    return min(matching, key=lambda lemma: (not lemma.endswith("e"), len(lemma)))
 
 
 @lru_cache(maxsize=8192)

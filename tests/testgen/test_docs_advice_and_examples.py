@@ -1,6 +1,7 @@
 """The documentation writer's rules from the sixth to eighth held-out rounds' errors (griffe and alembic; urllib3,
 mkdocstrings-python and anyio; mkdocstrings, towncrier, pytest-asyncio, pymdown-extensions, trio and markdown-exec;
-cattrs, falcon, babel, h11 and nox; each read after its measurement): advice headings, answers that are pleasantries,
+cattrs, falcon, babel, h11 and nox; rq, apscheduler, huey, flask-sqlalchemy and wtforms; each read after its
+measurement): advice headings, answers that are pleasantries,
 negatives, needs or another way, answers that undo the task or restate it before a code block, adjectival -ing
 headings, roles read as definitions, partial and conditional answers, clause subjects, the docs talking about
 themselves, tasks of a command's own section or naming their own means, example names, type names and glossary
@@ -18,6 +19,7 @@ from testgen.writers.defaults import default_question
 from testgen.writers.docs import glossary_fact, instruction_fact, named_as_thing, option_fact
 from testgen.writers.headings import task_phrase
 from testgen.writers.instructions import instructs
+from testgen.writers.morphology import gerund_base
 from testgen.writers.patterns import turn_all
 
 
@@ -223,4 +225,35 @@ def test_pointers_extras_troubleshooting_and_list_leads(tmp_path: Path) -> None:
         "plugins.\n\n## Status values\n\n`PAUSED` is a little more subtle than the others.\n",
     )
     for bad in ("hooks", "queue", "connect", "Who", "PAUSED", "What do building"):
+        assert not any(bad in question for question in questions), (bad, questions)
+
+
+def test_tenth_round_forms_options_labels_and_roles(tmp_path: Path) -> None:
+    assert (gerund_base("putting"), gerund_base("routing"), gerund_base("hopping")) == ("put", "route", "hop")
+    casing = Casing("")
+    assert instruction_fact("When creating a worker, you can pass in a custom serializer for jobs.", casing) is None
+    assert instruction_fact("To pause a job, use either method.", casing) is None
+    assert instruction_fact("If you want to run the very latest, you can clone the source repo.", casing) is None
+    assert not instructs("You control the object's constructor, its lifecycle, and everything else about it.")
+    spelled = ChunkLine("item", "`widget`: The widget used to render the field.", term="`widget`")
+    assert glossary_fact(spelled) is None
+    (tmp_path / "api.rst").write_text(
+        "API\n===\n\nThe :class:`.Pagination` object's :attr:`.Pagination.items` attribute is the list of items for "
+        "the current page. Create a :file:`.venv` folder.\n",
+        encoding="utf-8",
+    )
+    [document] = read_files(tmp_path / "api.rst").documents
+    assert "The `Pagination` object's `Pagination.items` attribute" in document.page_content
+    assert "`.venv`" in document.page_content
+    questions = _questions(
+        tmp_path,
+        "deploy.md",
+        "# Deployment\n\n## Kubernetes\n\nKubernetes is a minimal worker deployment fragment:\n\n```yaml\nkind: x\n```"
+        "\n\n## Storage\n\nDequeues use select ... for update skip locked.\n\nFileHuey raises `ValueError` at "
+        "enqueue otherwise.\n\nDjango 6.0 includes django.tasks, a standard interface for tasks.\n\n"
+        "## Forms\n\nRequirements Some CSRF-prevention methods require the use of browser cookies.\n\n"
+        "The `SignedSerializer` adds an HMAC signature to every message.\n",
+    )
+    assert "What does the SignedSerializer add to every message?" in questions
+    for bad in ("Kubernetes", "Dequeues", "FileHuey", "Django", "Requirements"):
         assert not any(bad in question for question in questions), (bad, questions)
