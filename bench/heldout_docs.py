@@ -69,6 +69,12 @@ CORPORA = {
     "pytest-xdist==3.8.0": "7e578125ec9bc6050861aa93f2d59f1d8d085595d6551c2c90b6f4fad8d3a9f1",
     "sphinx-copybutton==0.5.2": "4cf17c82fb9646d1bc9ca92ac280813a3b605d8c421225fd9913154103ee1fbd",
     "flask-wtf==1.3.0": "61d5dabc50c3df885c297dcbd80810443a5d632106c8a69cab8ce740f0cdd7cc",
+    # Twelfth round, chosen and fetched before any change made on the eleventh round's reading.
+    "flask-cors==6.0.5": "30c5031552cd59f620ac0c8211dac45b345d3b2df310e7721879e4f46ef9c601",
+    "flask-limiter==4.1.1": "ca11608fc7eec43dcea606964ca07c3bd4ec1ae89043a0f67f717899a4f48106",
+    "flask-smorest==0.47.0": "a415ce7db3d7e63dd854eb16d59047686dbf5d31c4913e245fa5657f88e7788d",
+    "marshmallow-sqlalchemy==1.6.0": "adebc7e36a7ec5662de93b00b850b50e36f4e8fe67ccf6e9e8e5ff42a78b1696",
+    "pytest-benchmark==5.3.1": "c1ee70a58f9bfb1ac955cc634247a340b0df7bcb949071cfca396f16c6fc3516",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 

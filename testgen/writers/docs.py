@@ -213,7 +213,7 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
         return None
     if set(tags(re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0])[1:]) & (_FINITE | _PLURAL_PRESENT):
         return None  # "`_exit` - The os._exit() function exits the process ...": a sentence about something else
-    if _data_type(definition):
+    if _data_type(definition) or _run_together(definition):
         return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
     if restates(definition, name):
         return None  # "`type_parameters` - The type parameters of the class": the name spelled out
@@ -278,6 +278,13 @@ def name_heading_fact(leaf: str, body: Sequence[ChunkLine]) -> DocFact | None:
     return DocFact(f"What is {term}?", definition, f"{term} is {lowered}.", "concept")
 
 
+def _run_together(description: str) -> bool:
+    """Whether a noun-phrase description has a main verb of its own before any relative clause ("The actual factory
+    to use for generating the dict can be set as a keyword argument"): two sentences run together."""
+    main = re.split(r"\b(?:that|which|who|whose|where|when|if)\b|,", description)[0]
+    return re.search(r"\b(?:can|could|should|must|will|may) be\b", main) is not None
+
+
 def restates(definition: str, name: str) -> bool:
     """Whether a definition only says the name again ("RateLimitMiddleware" - "A rate limit middleware";
     "Modularity" - "The modularity that Starlette is designed on ...")."""
@@ -329,7 +336,10 @@ def ordinary_word(name: str) -> bool:
 
 
 #: Built-in type names of common languages: a table listing them lists types, not options.
-_TYPE_NAMES = frozenset({"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set", "None", "object"})
+_TYPE_NAMES = frozenset(
+    {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set", "None", "object"}
+    | {"args", "kwargs", "arg", "kwarg", "self", "cls", "obj", "func", "fn", "cb"}  # parameters of many functions
+)
 
 
 def _recase_phrase(phrase: str, casing: Casing) -> str:
@@ -393,6 +403,8 @@ def option_reference(subject: str, description: str) -> str | None:
     if lowered in ("whether", "how", "which", "what"):
         return f"{subject} controls {lowered} {rest}."
     if lowered in ("a", "an", "the"):
+        if _run_together(description):
+            return None  # "The actual factory to use ... can be set as a keyword argument": a sentence, not a noun
         head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", description)[0]
         if set(tags(head)[1:]) & (_FINITE | _PLURAL_PRESENT):
             return None  # "The os._exit() function exits the process ...": a sentence, not what the option is

@@ -16,7 +16,7 @@ _MARKUP = re.compile(r"```|\{!|!\}|--8<--|:::|^\.\. |\s\.\. \w+::|:[a-z]+:`|</?[
 #: Verbs that say nothing to do ("you can have ...", "you may choose to ...") or point elsewhere ("see X").
 LIGHT_VERBS = words(
     "be have do get choose want like try wish see refer read note notice find expect think know imagine keep thank work"
-    " learn consult view visit rely"
+    " learn consult view visit rely suppose assume"
 )
 _OPENERS = ("for example", "for instance", "e.g.", "see ", "note:", "here is", "here's", "the following")
 

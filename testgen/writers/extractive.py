@@ -58,7 +58,8 @@ DEFINITION_RULES = frozenset({"definition", "appositive"})
 POINTS_ELSEWHERE = re.compile(
     r"\b(?:this|the previous|the next|the following|the above) (?:page|section|chapter|document|guide|tutorial|"
     r"example|sections|chapters)\b|\b(?:below|above)[.,]|\bthe following\b|"
-    r"\b(?:documented|described|shown|listed|explained) (?:below|above|later|earlier)\b|\bas follows\b",
+    r"\b(?:documented|described|shown|listed|explained) (?:below|above|later|earlier)\b|\bas follows\b|"
+    r"\bis available (?:in|at|on) the\b.*\b(?:documentation|docs|reference|guide|section|tutorial|website)\b",
     re.IGNORECASE,
 )
 
@@ -67,7 +68,7 @@ _ALSO = re.compile(r"\b(?:also|as well)\b(?! as)", re.IGNORECASE)
 #: A subject holding a clause ("Telling if a type construct is compatible ..."): no question reads well around it.
 _CLAUSE_SUBJECT = re.compile(
     r"\b(?:if|whether)\b|^(?:starting|beginning) (?:in|with|from)\b|\bby default\b| [-–—] |"
-    r" (?-i:Some|The|A|An|This|These) ",  # "Requirements Some CSRF-prevention methods": a heading run in
+    r" (?-i:Some|The|A|An|This|These) |^just as\b",  # "Requirements Some CSRF-prevention ...": a heading run in
     re.IGNORECASE,
 )  # "Starting in v2.0 by default urllib3 uses ...": a fronted phrase; "Slurry - Slurry is ...": an item's name
 #: Parts of the documentation itself: "What is the more in-depth advanced usage guide?" asks about the docs.

@@ -90,7 +90,10 @@ _CONTINUING = re.compile(
     re.IGNORECASE,
 )
 _LETS_YOU = re.compile(r"\b(?:allows?|lets?|enables?) you (?:to )?(?P<verb>[a-z]+)\b")
-_PRONOUN_END = re.compile(r"\b(?:it|them|this|that|one|so)\.?$", re.IGNORECASE)
+_PRONOUN_END = re.compile(
+    r"\b(?:it|them|this|that|one|so)\.?$|\byou (?:may|can|should|must) (?:type|run|do|write|enter|execute|call)\.?$",
+    re.IGNORECASE,
+)  # "..., you may type." + code: what to type is in the code
 #: "this" / "these" standing for something said before ("copy and paste this in order to ...").
 _PRONOUN_OBJECT = re.compile(
     r"\b(?:this|these)(?= (?:in|to|and|or|for|with|from|by|into|is|are|was|will|can|as)\b|[.,;:]|$)", re.IGNORECASE

@@ -1,12 +1,13 @@
-"""The documentation writer's rules from the sixth to eighth held-out rounds' errors (griffe and alembic; urllib3,
-mkdocstrings-python and anyio; mkdocstrings, towncrier, pytest-asyncio, pymdown-extensions, trio and markdown-exec;
-cattrs, falcon, babel, h11 and nox; rq, apscheduler, huey, flask-sqlalchemy and wtforms; each read after its
-measurement): advice headings, answers that are pleasantries,
-negatives, needs or another way, answers that undo the task or restate it before a code block, adjectival -ing
-headings, roles read as definitions, partial and conditional answers, clause subjects, the docs talking about
-themselves, tasks of a command's own section or naming their own means, example names, type names and glossary
-entries that spell their name out, and mkdocs-autorefs links. The pages are the sentences that went wrong, each
-beside a near neighbour that must still give its question."""
+"""The documentation writer's rules from the errors of held-out rounds six to eleven (griffe, alembic; urllib3,
+mkdocstrings-python, anyio; mkdocstrings, towncrier, pytest-asyncio, pymdown-extensions, trio, markdown-exec; cattrs,
+falcon, babel, h11, nox; rq, apscheduler, huey, flask-sqlalchemy, wtforms; factory-boy, flask-caching,
+pytest-django, pytest-xdist, sphinx-copybutton, flask-wtf; each read after its measurement): advice headings,
+answers that are pleasantries, negatives, needs, pointers or another way, answers that undo the task or restate it
+before a code block, adjectival -ing headings, roles and judgements read as definitions, partial and conditional
+answers, clause subjects, the docs talking about themselves, tasks of a command's own section or naming their own
+means, example, type and generic parameter names, glossary entries that spell their name out, defaults that must
+agree with their subject, and mkdocs-autorefs links. The pages are the sentences that went wrong, each beside a near
+neighbour that must still give its question."""
 
 from __future__ import annotations
 
@@ -257,3 +258,25 @@ def test_tenth_round_forms_options_labels_and_roles(tmp_path: Path) -> None:
     assert "What does the SignedSerializer add to every message?" in questions
     for bad in ("Kubernetes", "Dequeues", "FileHuey", "Django", "Requirements"):
         assert not any(bad in question for question in questions), (bad, questions)
+
+
+def test_generic_parameters_run_together_descriptions_and_code_leads(tmp_path: Path) -> None:
+    for name in ("kwargs", "arg"):
+        line = ChunkLine("item", f"`{name}`: The default arguments to pass to the method.", term=f"`{name}`")
+        assert option_fact(line, "Parameters") is None and glossary_fact(line) is None
+    joined = "`dict_factory`: The actual factory to use for the dict can be set as a keyword argument."
+    assert option_fact(ChunkLine("item", joined, term="`dict_factory`"), "Parameters") is None
+    assert glossary_fact(ChunkLine("item", joined, term="`dict_factory`")) is None
+    kept = "`allow_origins`: A list of origins that should be permitted to make cross-origin requests."
+    assert option_fact(ChunkLine("item", kept, term="`allow_origins`"), "Parameters") is not None
+    assert not instructs("To instantiate a `python3.9` subprocess and send tests to it, you may type.")
+    assert not instructs("Suppose you have a package `mypkg` which contains some tests.")
+    questions = _questions(
+        tmp_path,
+        "fixtures.md",
+        "# Fixtures\n\n## More\n\nMore information on fixtures is available in the pytest documentation.\n\n"
+        "Just as Django's ImageField requires the Python Imaging Library, this ImageField requires it too.\n\n"
+        "The `live_server` fixture uses `transactional_db`.\n",
+    )
+    assert "What does the live_server fixture use?" in questions
+    assert not any("information" in q or "Just" in q or "just" in q for q in questions), questions
