@@ -26,12 +26,13 @@ from dataclasses import dataclass
 
 from ragtest_core.text import STOPWORDS, word_count
 from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
+from testgen.writers.answers import opening_answer
 from testgen.writers.clause import Casing
 from testgen.writers.defaults import default_question
 from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem, split_prose
 from testgen.writers.grammar import definition_problem, vague_answer
 from testgen.writers.headings import recase, task_phrase
-from testgen.writers.instructions import content_lemmas, instruction_howto, opening_answer
+from testgen.writers.instructions import content_lemmas, instruction_howto
 from testgen.writers.lexicon import words
 from testgen.writers.morphology import gerund_base, is_base_verb, is_third_person, third_person
 from testgen.writers.specific import example_answer, thin_answer

@@ -18,8 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ragtest_core.text import STOPWORDS
-from testgen.structure import ChunkLine
-from testgen.writers.docs_text import LIGHT_VERBS, clean_sentence, markup_problem, pronoun_problem, split_prose
+from testgen.writers.docs_text import LIGHT_VERBS, clean_sentence, markup_problem, pronoun_problem
 from testgen.writers.grammar import vague_answer
 from testgen.writers.morphology import gerund_base, is_base_verb
 from testgen.writers.specific import task_needs_context
@@ -27,8 +26,6 @@ from testgen.writers.tagger import BASE_VERB, tag_words
 
 #: Longer tasks copy more of their sentence than the question filters allow (`--max-copied-words`, 6).
 MAX_TASK_WORDS = 6
-OPENING_STATEMENTS = 4
-TOPICAL_STATEMENTS = 8
 #: Words that hedge, or point at what the reader of a test set cannot see.
 _NOT_INSTRUCTING = re.compile(
     r"\b(?:might|perhaps|maybe|probably|consider|the following|following|below|above|previous|do so|"
@@ -59,20 +56,6 @@ _RECOMMEND = re.compile(
 #: A demonstrative with a noun points at something the reader of a test set cannot see ("run this command", "in
 #: those processes", "In this case").
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those) (?!is\b|are\b|was\b|were\b)[a-z]", re.IGNORECASE)
-#: A statement about what to do once the task is done ("Once the environment is active, you can run ...").
-_AFTERWARDS = re.compile(r"^(?:once|after)\b", re.IGNORECASE)
-#: What points a reader elsewhere for the answer.
-_POINTER = re.compile(
-    r"\b(?:below|above|the following|the link|for more (?:information|details)|visit|refer to|check out|"
-    r"learn more)\b|^see\b",
-    re.IGNORECASE,
-)
-#: A statement that introduces a list ("... by a growing number of organizations, including:").
-_LIST_LEAD = re.compile(r"\b(?:including|include|includes|such as|like|e\.g\.)[.:]?$", re.IGNORECASE)
-#: "You can also ...", "you will also have to ...": something beside the section's task.
-_ALSO_YOU = re.compile(r"^you(?:'ll|’ll| can| will| would| may| should)? (?:also|then)\b", re.IGNORECASE)
-#: An instruction for when something goes wrong ("... if the application does not start").
-_TROUBLE = re.compile(r"\bif\b.*\b(?:not|n't|fails?|errors?)\b", re.IGNORECASE)
 #: "You don't have to ...", "You cannot ...": what the reader need not or cannot do is no instruction.
 _NEGATED = re.compile(
     r"^you(?: \w+)? (?:don't|don’t|do not|never|cannot|can't|won't|will not|shouldn't|should not|must not|"
@@ -83,13 +66,7 @@ _NEGATED = re.compile(
 _NOT_DOING = frozenset({"avoid", "never", "refrain", "stop"})
 #: "In this case it's best to ...": the case is the section's own; the recommendation stands.
 _CASE = re.compile(r"^in (?:this|that|either) case,? ", re.IGNORECASE)
-#: Openings of a statement that continues another ("However you can also ...", "Conversely, ..."): not the first
-#: thing to do, so no answer to a section's how-to question.
-_CONTINUING = re.compile(
-    r"^(?:however|conversely|alternatively|otherwise|also|additionally|similarly|likewise|in addition|finally)\b",
-    re.IGNORECASE,
-)
-_LETS_YOU = re.compile(r"\b(?:allows?|lets?|enables?) you (?:to )?(?P<verb>[a-z]+)\b")
+LETS_YOU = re.compile(r"\b(?:allows?|lets?|enables?) you (?:to )?(?P<verb>[a-z]+)\b")
 _PRONOUN_END = re.compile(
     r"\b(?:it|them|this|that|one|so)\.?$|\byou (?:may|can|should|must) (?:type|run|do|write|enter|execute|call)\.?$",
     re.IGNORECASE,
@@ -165,7 +142,7 @@ def instructs(sentence: str) -> bool:
     if recommended is not None:
         verb = recommended.group("verb") or gerund_base(recommended.group("gerund") or "") or ""
         return _does(verb, recommended.group("rest") or recommended.group("after") or "")
-    lets = _LETS_YOU.search(main)
+    lets = LETS_YOU.search(main)
     if lets is not None:
         return _does(lets.group("verb"), main[lets.end() :])
     return imperative(tokens)
@@ -193,59 +170,8 @@ def _does(verb: str, rest: str) -> bool:
     return is_base_verb(lowered) and lowered not in LIGHT_VERBS and not rest.lstrip().startswith("to ")
 
 
-def opening_answer(
-    body: list[ChunkLine], instructing: bool = True, topic_words: frozenset[str] = frozenset(), opening: bool = True
-) -> tuple[str, str] | None:
-    """(reference, span) from a section's opening chunk: the first of its first four prose statements that
-    instructs (`instructing`), or one of the next four that instructs and names one of `topic_words` (the
-    task's lemmas); else simply the first statement (a FAQ's "Why ...?"); None when there is none. A chunk that
-    does not open its section (`opening` False) answers only with an instruction naming one of `topic_words`."""
-    statements: list[str] = []
-    for line in body:
-        if line.kind != "prose":
-            continue
-        for sentence in split_prose(line.text):
-            cleaned = clean_sentence(sentence)
-            restates = "`" not in sentence and lemma(main_verb(sentence)) in topic_words
-            if sentence.rstrip().endswith(":") and restates:
-                continue  # "Run an HTTP proxy locally:" + code: the task again; its means is in the code, never read
-            if cleaned is not None and len(statements) < TOPICAL_STATEMENTS:
-                statements.append(cleaned)
-        if len(statements) >= TOPICAL_STATEMENTS:
-            break
-    for number, statement in enumerate(statements):
-        if not instructing:
-            if _POINTER.search(statement) or _LIST_LEAD.search(statement):
-                continue  # "Visit the link below ...", "... organizations, including:": the answer is elsewhere
-            return statement, statement
-        if _CONTINUING.match(statement) or _AFTERWARDS.match(statement):
-            continue
-        also = _ALSO_YOU.match(main_clause(statement)) and "`" not in statement
-        if also and lemma(main_verb(statement)) not in topic_words:
-            continue  # "You can also tell Nox to run ..." for "Configuring a session's virtualenv": one more thing
-        if _TROUBLE.search(main_clause(statement)):
-            continue  # "Check your logs for errors if the application does not start.": troubleshooting
-        if re.search(r"\binstead\b", statement) and not (topic_words - _EMPTY_WORDS) & content_lemmas(statement):
-            continue  # "We recommend using the `paths` method instead." for "Using the PYTHONPATH ...": another way
-        lets = _LETS_YOU.search(main_clause(statement))
-        if lets and topic_words and not same_task(content_lemmas(main_clause(statement)[lets.start() :]), topic_words):
-            continue  # "Workspace environments allow you to manage ...": what they are for, not how to configure them
-        first = opening and number < OPENING_STATEMENTS
-        if not instructs(statement) or not (first or bool(topic_words & content_lemmas(statement))):
-            continue
-        if topic_words and not adds_to(statement, topic_words):
-            continue  # "you'll often want to use JSON encoding" for "send JSON encoded data": the task again
-        own = stated_task(statement)  # "If you need to include non-file data fields, use ...": its own task
-        undoes = opposite_task(own[0] if own else purpose(statement), topic_words)
-        if undoes or opposite_task(main_verb(statement), topic_words):
-            continue  # "You can type `exit` to leave the environment" for "Entering environments"
-        if own is None or same_task(content_lemmas(own[0]), topic_words, strict=own[1]):
-            return statement, statement
-    return None
-
-
 #: Words an instruction uses around its means that say nothing about it.
-_EMPTY_WORDS = frozenset({"use", "want", "need", "instead", "also", "often", "way", "can", "will", "may"})
+EMPTY_WORDS = frozenset({"use", "want", "need", "instead", "also", "often", "way", "can", "will", "may"})
 
 
 def adds_to(statement: str, topic_words: frozenset[str]) -> bool:
@@ -256,55 +182,10 @@ def adds_to(statement: str, topic_words: frozenset[str]) -> bool:
     stems = {word[:6] for word in topic_words if len(word) >= 6}  # "constraints" says no more than "constrain"
     for word in re.findall(r"[A-Za-z][\w-]+", main.lower()):
         forms = all_lemmas(word)
-        new = word not in STOPWORDS and len(word) > 2 and not forms & (topic_words | _EMPTY_WORDS)
+        new = word not in STOPWORDS and len(word) > 2 and not forms & (topic_words | EMPTY_WORDS)
         if new and not (len(word) >= 6 and word[:6] in stems):
             return True
     return False
-
-
-#: Verbs that undo each other: an instruction for one answers no how-to question about the other.
-_OPPOSITES = (
-    ("enter", "leave"),
-    ("enter", "exit"),
-    ("enable", "disable"),
-    ("add", "remove"),
-    ("install", "uninstall"),
-    ("start", "stop"),
-    ("open", "close"),
-    ("create", "delete"),
-    ("show", "hide"),
-    ("include", "exclude"),
-    ("lock", "unlock"),
-    ("activate", "deactivate"),
-    ("import", "export"),
-    ("upload", "download"),
-    ("set", "unset"),
-    ("connect", "disconnect"),
-    ("mount", "unmount"),
-)
-_OPPOSITE_PAIRS = frozenset(frozenset(pair) for pair in _OPPOSITES)
-
-
-def purpose(statement: str) -> str:
-    """What a statement says its means is for: "You can type `exit` to leave the environment" -> "leave the
-    environment" ("" when it says nothing)."""
-    fronted = re.match(r"^(?:To|In order to) (?P<task>[a-z][^,]*?)(?:,| you\b)", statement)
-    found = fronted or re.search(r"\bto (?P<task>[a-z]+\b.*)$", main_clause(statement).rstrip("."))
-    return found.group("task") if found else ""
-
-
-def opposite_task(task: str, topic_words: frozenset[str]) -> bool:
-    """Whether a statement's own task undoes the heading's ("leave the environment" under "Entering
-    environments")."""
-    words = task.split()
-    verb = lemma(words[0].lower()) if words else ""
-    if verb in _UNDOING and not topic_words & _UNDOING:
-        return True  # "To opt-out of using system certificates, ..." under "Using system certificate stores"
-    return any(frozenset({verb, word}) in _OPPOSITE_PAIRS for word in topic_words)
-
-
-#: Verbs of a task that undoes or prevents another.
-_UNDOING = frozenset({"opt-out", "disable", "prevent", "avoid", "skip", "stop", "suppress", "turn"})
 
 
 def all_lemmas(word: str) -> frozenset[str]:
