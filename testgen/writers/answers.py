@@ -15,6 +15,7 @@ from testgen.writers.instructions import (
     EMPTY_WORDS,
     LETS_YOU,
     adds_to,
+    clause_verb,
     content_lemmas,
     instructs,
     lemma,
@@ -63,8 +64,8 @@ def opening_answer(
             continue
         for sentence in split_prose(line.text):
             cleaned = clean_sentence(sentence)
-            restates = "`" not in sentence and lemma(main_verb(sentence)) in topic_words
-            if sentence.rstrip().endswith(":") and restates:
+            introduces = sentence.rstrip().endswith(":") and "`" not in sentence
+            if introduces and lemma(main_verb(sentence)) in topic_words:
                 continue  # "Run an HTTP proxy locally:" + code: the task again; its means is in the code, never read
             if cleaned is not None and len(statements) < TOPICAL_STATEMENTS:
                 statements.append(cleaned)
@@ -77,15 +78,16 @@ def opening_answer(
             return statement, statement
         if _CONTINUING.match(statement) or _AFTERWARDS.match(statement):
             continue
-        also = _ALSO_YOU.match(main_clause(statement)) and "`" not in statement
-        if also and lemma(main_verb(statement)) not in topic_words:
+        main = main_clause(statement)
+        verb = clause_verb(main_clause(" ".join(statement.replace("`", "").split())))
+        if _ALSO_YOU.match(main) and "`" not in statement and lemma(verb) not in topic_words:
             continue  # "You can also tell Nox to run ..." for "Configuring a session's virtualenv": one more thing
-        if _TROUBLE.search(main_clause(statement)):
+        if _TROUBLE.search(main):
             continue  # "Check your logs for errors if the application does not start.": troubleshooting
         if re.search(r"\binstead\b", statement) and not (topic_words - EMPTY_WORDS) & content_lemmas(statement):
             continue  # "We recommend using the `paths` method instead." for "Using the PYTHONPATH ...": another way
-        lets = LETS_YOU.search(main_clause(statement))
-        if lets and topic_words and not same_task(content_lemmas(main_clause(statement)[lets.start() :]), topic_words):
+        lets = LETS_YOU.search(main)
+        if lets and topic_words and not same_task(content_lemmas(main[lets.start() :]), topic_words):
             continue  # "Workspace environments allow you to manage ...": what they are for, not how to configure them
         first = opening and number < OPENING_STATEMENTS
         if not instructs(statement) or not (first or bool(topic_words & content_lemmas(statement))):
@@ -94,7 +96,7 @@ def opening_answer(
             continue  # "you'll often want to use JSON encoding" for "send JSON encoded data": the task again
         own = stated_task(statement)  # "If you need to include non-file data fields, use ...": its own task
         undoes = opposite_task(own[0] if own else purpose(statement), topic_words)
-        if undoes or opposite_task(main_verb(statement), topic_words):
+        if undoes or opposite_task(verb, topic_words):
             continue  # "You can type `exit` to leave the environment" for "Entering environments"
         if own is None or same_task(content_lemmas(own[0]), topic_words, strict=own[1]):
             return statement, statement

@@ -240,7 +240,7 @@ def _gerund_phrase(subject: str) -> bool:
     """Whether a subject is a gerund with its object ("Building man pages"): one activity, singular."""
     tokens = subject.split()
     first = tokens[0].lower() if tokens else ""
-    return len(tokens) > 1 and len(first) > 5 and first.endswith("ing") and gerund_base(first) is not None
+    return len(tokens) > 1 and len(first) > 5 and gerund_base(first) is not None
 
 
 def is_plural(subject: str) -> bool:

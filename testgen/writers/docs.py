@@ -327,8 +327,9 @@ def _says_more(description: str, name: str) -> bool:
 
 
 def ordinary_word(name: str) -> bool:
-    """Whether a lower-case name is an ordinary English word (`path`, `key`, `domain`): as an option or term it
-    names no one thing in the docs. `follow_symlink`, `samesite`, `httpcore` and `DEBUG` are names."""
+    """Whether a name is an ordinary English word (`path`, `key`, `domain`), a built-in type or a generic
+    parameter (`str`, `kwargs`): as an option or term it names no one thing in the docs. `follow_symlink`,
+    `samesite`, `httpcore` and `DEBUG` are names."""
     from lemminflect import getAllLemmas
 
     if name in _TYPE_NAMES:

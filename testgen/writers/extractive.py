@@ -197,9 +197,7 @@ class ExtractiveWriter:
             return False
         if question_type == "multi_context":
             return True
-        if root.chunk_id not in self._facts:
-            self._facts[root.chunk_id] = self.facts(root)
-        return bool(self._facts[root.chunk_id]) or bool(self._chunk_doc_facts(root))
+        return bool(self._chunk_facts(root)) or bool(self._chunk_doc_facts(root))
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         return self.write_sync(context, n, question_type)
@@ -308,10 +306,13 @@ class ExtractiveWriter:
 
     def _block_facts(self, context: Context, number: int) -> list[Fact]:
         """Every question the rules make from block `number` (memoised per chunk; stats count each sentence once)."""
-        chunk = context.blocks[number - 1]
+        return [Fact(number, fact.turned, fact.sentence) for fact in self._chunk_facts(context.blocks[number - 1])]
+
+    def _chunk_facts(self, chunk: Chunk) -> list[Fact]:
+        """`facts` of a chunk, memoised (its stats count each sentence once)."""
         if chunk.chunk_id not in self._facts:
             self._facts[chunk.chunk_id] = self.facts(chunk)
-        return [Fact(number, fact.turned, fact.sentence) for fact in self._facts[chunk.chunk_id]]
+        return self._facts[chunk.chunk_id]
 
     def facts(self, chunk: Chunk) -> list[Fact]:
         """The turned sentences of one chunk, in text order (block number 0: not yet placed)."""

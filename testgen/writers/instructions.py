@@ -104,7 +104,11 @@ def main_clause(sentence: str) -> str:
 def main_verb(sentence: str) -> str:
     """The verb of an instruction's main clause, lower case: "You can also upload files ..." -> "upload", "Run an
     HTTP proxy locally:" -> "run" ("" when the clause is too short)."""
-    main = main_clause(" ".join(sentence.replace("`", "").split()))
+    return clause_verb(main_clause(" ".join(sentence.replace("`", "").split())))
+
+
+def clause_verb(main: str) -> str:
+    """`main_verb` of a main clause already taken from its sentence (inline code unquoted)."""
     found = _YOU_AUX.match(main)
     if found is not None:
         return found.group("verb").lower()

@@ -165,7 +165,7 @@ def sentence_case(turned: Turned, casing: Casing) -> Turned:
     words = turned.subject.split()
     if len(words) < 2 or not (words[0][:1].isupper() and words[0][1:].islower() and words[0].isalpha()):
         return turned
-    gerund = words[0].lower().endswith("ing") and gerund_base(words[0].lower()) is not None  # "Building man pages"
+    gerund = gerund_base(words[0]) is not None  # "Building man pages"
     if casing.inner_capital[words[0].lower()] > 0 or not (gerund or tag_words(tuple(words))[0] in _ADJECTIVE):
         return turned
     subject = " ".join([words[0].lower(), *words[1:]])
