@@ -4,7 +4,6 @@ while polling followed by the same command: the same batch is resumed, nothing i
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -12,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +27,15 @@ SUPPORT = re.compile(r"Does the premise fully support|Does the answer decline|cl
 CLI = "import sys\nfrom ragtest.cli import main\nsys.exit(main(sys.argv[1:]))\n"
 
 
-def one_in_five(custom_id: str) -> bool:
-    return int(hashlib.sha256(custom_id.encode()).hexdigest(), 16) % 5 == 0
+def one_in_five() -> Callable[[str], bool]:
+    """Fails the 1st, 6th, 11th, ... line the stub sees (a line keeps its verdict). Not by a hash of `custom_id`:
+    that is the call's cache key, which holds the stub's random port, so a hash could pick no line at all."""
+    seen: dict[str, int] = {}
+
+    def pick(custom_id: str) -> bool:
+        return seen.setdefault(custom_id, len(seen)) % 5 == 0
+
+    return pick
 
 
 @pytest.fixture
@@ -41,7 +47,7 @@ def server() -> Iterator[OpenAIStubServer]:
             return json.dumps({"reason": "r", "verdict": 1, "rejected": 0, "TP": [], "FP": [], "FN": []})
         return responder(request)
 
-    with OpenAIStubServer(responder=reply, batch_delay_s=0.3, batch_fail_lines=one_in_five, lifetime_s=280) as stub:
+    with OpenAIStubServer(responder=reply, batch_delay_s=0.3, batch_fail_lines=one_in_five(), lifetime_s=280) as stub:
         yield stub
 
 
