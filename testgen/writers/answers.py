@@ -43,6 +43,31 @@ _ALSO_YOU = re.compile(r"^you(?:'ll|’ll| can| will| would| may| should)? (?:al
 #: An instruction for when something goes wrong ("... if the application does not start").
 _TROUBLE = re.compile(r"\bif\b.*\b(?:not|n't|fails?|errors?)\b", re.IGNORECASE)
 
+#: A condition on what the statement before said ("If that is not the desired behavior, use a deep copy instead."),
+#: or a reason given first ("Since multipart format is recursive, you can use ..."): it answers that statement, not
+#: the heading's task.
+_ANAPHORIC_CONDITION = re.compile(r"^(?:if (?:that|this|so|not)|in that case|since|because)\b", re.IGNORECASE)
+#: Words that name an instruction's means when its verb is the task's own ("Install Flask using pip").
+_MEANS = re.compile(r"\b(?:with|using|via|through|by) (?!the same\b|the following\b)\w")
+#: Content words beyond the task's own below which an instruction with the task's verb and no means says the task
+#: again ("You can run Scrapy spiders in Jupyter notebooks." for "Running spiders in Jupyter notebooks").
+_RESTATING_WORDS = 5
+
+
+def _restates(main: str, topic_words: frozenset[str]) -> bool:
+    """Whether a main clause with the task's own verb says the task again: no means named, and fewer than
+    `_RESTATING_WORDS` content words beyond the task's ("Pass the minimal amount of data necessary to fetch or
+    recreate any complex data" for "Passing data to tasks" says more)."""
+    if _MEANS.search(main):
+        return False
+    return len(content_lemmas(main) - topic_words - EMPTY_WORDS) < _RESTATING_WORDS
+
+
+#: A statement about what older versions need ("... that work on Scrapy versions lower than 2.13, ...").
+_VERSION_NOTE = re.compile(
+    r"\bversions? (?:lower|older|earlier|prior|before|below|up to)\b|\b(?:before|prior to) (?:version )?\d+\.\d",
+    re.IGNORECASE,
+)
 #: Openings of a statement that continues another ("However you can also ...", "Conversely, ..."): not the first
 #: thing to do, so no answer to a section's how-to question.
 _CONTINUING = re.compile(
@@ -52,12 +77,19 @@ _CONTINUING = re.compile(
 
 
 def opening_answer(
-    body: list[ChunkLine], instructing: bool = True, topic_words: frozenset[str] = frozenset(), opening: bool = True
+    body: list[ChunkLine],
+    instructing: bool = True,
+    topic_words: frozenset[str] = frozenset(),
+    opening: bool = True,
+    task_verb: str = "",
 ) -> tuple[str, str] | None:
     """(reference, span) from a section's opening chunk: the first of its first four prose statements that
     instructs (`instructing`), or one of the next four that instructs and names one of `topic_words` (the
     task's lemmas); else simply the first statement (a FAQ's "Why ...?"); None when there is none. A chunk that
-    does not open its section (`opening` False) answers only with an instruction naming one of `topic_words`."""
+    does not open its section (`opening` False) answers only with an instruction naming one of `topic_words`. An
+    instruction whose verb is the task's own (`task_verb`) answers only when it names its means (code, or "with /
+    using / via / through / by" something) or says a good deal more than the task ("Retrieve all information from
+    facilities table." for "Retrieve everything" says the task again)."""
     statements: list[str] = []
     for line in body:
         if line.kind != "prose":
@@ -76,12 +108,16 @@ def opening_answer(
             if _POINTER.search(statement) or _LIST_LEAD.search(statement):
                 continue  # "Visit the link below ...", "... organizations, including:": the answer is elsewhere
             return statement, statement
-        if _CONTINUING.match(statement) or _AFTERWARDS.match(statement):
+        if _CONTINUING.match(statement) or _AFTERWARDS.match(statement) or _ANAPHORIC_CONDITION.match(statement):
             continue
         main = main_clause(statement)
         verb = clause_verb(main_clause(" ".join(statement.replace("`", "").split())))
         if _ALSO_YOU.match(main) and "`" not in statement and lemma(verb) not in topic_words:
             continue  # "You can also tell Nox to run ..." for "Configuring a session's virtualenv": one more thing
+        if task_verb and lemma(verb) == task_verb and "`" not in statement and _restates(main, topic_words):
+            continue  # "To start using the models you must first create the tables." for "Creating Tables"
+        if _VERSION_NOTE.search(statement):
+            continue  # "To write middlewares that work on versions lower than 2.13, define ...": an old version's way
         if _TROUBLE.search(main):
             continue  # "Check your logs for errors if the application does not start.": troubleshooting
         if re.search(r"\binstead\b", statement) and not (topic_words - EMPTY_WORDS) & content_lemmas(statement):

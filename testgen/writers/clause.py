@@ -392,6 +392,13 @@ def _is_verb(tokens: list[str], index: int) -> bool:
     return True
 
 
+#: Words that join a sentence to the one before or open a subordinate clause, never a subject's first word.
+_JOINING = frozenset(
+    {"otherwise", "because", "although", "though", "whereas", "however", "thus", "hence", "therefore", "since"}
+    | {"unless"}
+)
+
+
 def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> str:
     """The subject ready for a question, or raise Skip for pronouns, vague or long subjects."""
     if not tokens or len(tokens) > MAX_SUBJECT_WORDS:
@@ -405,6 +412,8 @@ def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> s
         raise Skip("pronoun_or_vague_subject")  # "Two techniques were developed ...": which two?
     if any(w in ("which", "who", "that", "whose", "when", "where", "but", "not") for w in lowered):
         raise Skip("complex_subject")  # "Last but not least echo ...": a discourse phrase, not a subject
+    if lowered[0] in _JOINING or any(t in ("-", "–", "—") for t in tokens):
+        raise Skip("complex_subject")  # "Otherwise X is ...", "BinaryJSONField - stores ...": no subject
     if any(not re.match(r"^[\w.'’+#&/-]+$", t) for t in tokens):
         raise Skip("complex_subject")
     if lowered[0] in DETERMINERS:

@@ -27,6 +27,11 @@ _BY_DEFAULT = re.compile(r"\bby default\b,?", re.IGNORECASE)
 _FRONTED = re.compile(r"^(?:Unlike|Like|In|For|With|On|Since|As of|Out of the box)\b[^,]{1,60}, ")
 _CLAUSE_END = re.compile(r",|;|\s(?:which|meaning|because|so that|unless|when|if|but|and then|while)\s")
 _PRONOUNS = frozenset({"it", "this", "that", "these", "those", "they", "you", "we", "there", "he", "she", "one"})
+#: Words that open a subordinate clause or join a sentence to the one before: no subject starts with them ("Because
+#: SQLite's `LIKE` operation is case-insensitive by default, ...": the default is the reason, not the statement).
+_SUBORDINATORS = frozenset(
+    {"if", "when", "unless", "while", "as", "once", "because", "since", "although", "though", "whereas", "otherwise"}
+)
 _DO = {"VDZ": "Does", "VDB": "Do"}
 _BE = {"VBZ": "Is", "VBB": "Are"}
 _CODE = re.compile(r"`[^`]+`")
@@ -60,7 +65,7 @@ def default_question(sentence: str, heading: str, casing: Casing, max_words: int
     subject = tokens[:at]
     if not 1 <= len(subject) <= 5 or any(word.lower() in _PRONOUNS | {"not"} for word in subject):
         return None
-    if subject[0].lower() in ("if", "when", "unless", "while", "as", "once"):
+    if subject[0].lower() in _SUBORDINATORS:
         return None  # "By default, if Material for MkDocs is used, custom icons ...": a condition, not a subject
     if not any(re.search(r"[A-Za-z]{2}", word) for word in subject):
         return None  # "By default 200 is assumed": 200 what?

@@ -88,10 +88,13 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
     body = [line for line in lines if line.kind in ("prose", "item")]
     if leaf:
         faq = leaf.endswith("?")
-        topic = frozenset(content_lemmas(task_phrase(leaf, casing) or ""))
+        task = task_phrase(leaf, casing) or ""
+        topic = frozenset(content_lemmas(task))
         instructing = not faq or leaf.lower().startswith("how ")
         # a later chunk of the section answers only with an instruction that names the task
-        answer = opening_answer(body, instructing, topic, opening=opening) if opening or instructing else None
+        verb = task.split()[0].lower() if task else ""
+        wanted = opening or instructing
+        answer = opening_answer(body, instructing, topic, opening=opening, task_verb=verb) if wanted else None
         if answer is not None:
             yield from _heading_facts(leaf, answer, casing, body)
     if leaf and opening:
@@ -368,6 +371,8 @@ def option_fact(line: ChunkLine, heading: str) -> DocFact | None:
         return None
     if not (term.startswith("`") or "_" in name or name.startswith("--")):
         return None  # "Forwarding: the proxy makes ...": a bold word, not an option
+    if re.fullmatch(r"[A-Z]\w*[a-z]\w*", name):
+        return None  # `Connection`, `ClientSession`: a class, not an option or parameter
     if ordinary_word(name):
         return None  # `path`, `key`, `content`: many things in the docs have one; the question would be ambiguous
     description = line.text[len(term) :].lstrip(": ").strip() if line.text.startswith(term) else line.text
@@ -413,6 +418,8 @@ def option_reference(subject: str, description: str) -> str | None:
         return f"{subject} is {lowered} {rest}."
     if not (first[:1].isupper() and first[1:].islower() and first.isalpha()) or not _only_verb(first):
         return None  # "SOCKS proxy support", "Command line client support": a noun phrase, not a verb
+    if tags(description)[:2] == ("NP0", "NP0"):
+        return None  # "Google Cloud Storage for feed exports": a name, though "google" is also a verb
     if is_third_person(first) and not is_base_verb(first):
         return f"{subject} {lowered} {rest}."
     verb = third_person(first)

@@ -7,6 +7,7 @@ import re
 
 from ragtest_core.text import split_sentences, word_count
 from testgen.writers.lexicon import words
+from testgen.writers.morphology import is_base_verb
 
 _PRONOUNS = words("it its this that these those they them their there here above below following one so same such")
 #: A reference must not start by pointing at what came before.
@@ -18,7 +19,12 @@ LIGHT_VERBS = words(
     "be have do get choose want like try wish see refer read note notice find expect think know imagine keep thank work"
     " learn consult view visit rely suppose assume"
 )
-_OPENERS = ("for example", "for instance", "e.g.", "see ", "note:", "here is", "here's", "the following")
+#: The end of a statement that goes on in the code or list after its colon: a preposition or "i.e." with no object
+#: ("... do things like:", "... application factory, i.e.:"), or a verb after "and" / "to" / a modal with none
+#: ("open a terminal window and run:"; not "to pip:", where "to" is a preposition).
+_CUT_BEFORE_LIST = re.compile(r"\b(?:like|as|via|with|using|namely|including|i\.e\.|e\.g\.)$", re.IGNORECASE)
+_CUT_BEFORE_VERB = re.compile(r"\b(?:and|or|then|can|must|should|will) (?P<verb>[a-z]+)$")
+_OPENERS = ("for example", "for instance", "e.g.", "see ", "note:", "here is", "here's", "the following", "tl;dr")
 
 
 def markup_problem(text: str) -> bool:
@@ -49,11 +55,21 @@ def clean_sentence(sentence: str) -> str | None:
         return None  # "a class that you register in your ." : inline text the loader could not show
     if text.endswith(":") and re.search(r"\b(?:following|as follows|these|below)\b", lowered):
         return None  # "Werkzeug parses the data under the following situations:": the answer is the list
+    if text.endswith(":") and _cut_before_colon(text[:-1].rstrip()):
+        return None  # "To install the Xcode command-line tools, open a terminal window and run:": what to run is code
     if text.endswith(":"):
         text = text[:-1].rstrip() + "."
     if not text.endswith((".", "!")):
         text += "."
     return text
+
+
+def _cut_before_colon(text: str) -> bool:
+    """Whether a statement ending in a colon stops before its object, which the code or list after it holds."""
+    if _CUT_BEFORE_LIST.search(text):
+        return True
+    verb = _CUT_BEFORE_VERB.search(text)
+    return verb is not None and is_base_verb(verb.group("verb"))
 
 
 _CODE_SPAN = re.compile(r"`[^`]+`")

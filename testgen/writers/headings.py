@@ -27,6 +27,8 @@ from testgen.writers.tagger import BASE_VERB, DETERMINER, tag_words
 
 MAX_TASK_WORDS = 8
 _HOW_TO = re.compile(r"^how (?:to|do (?:I|you)|can (?:I|you)) (?=[a-z])", re.IGNORECASE)
+#: A parenthetical aside at a heading's end: a remark on the task, not part of it.
+_ASIDE = re.compile(r"\s*\([^()`]*\)\s*$")
 _SEVERAL = frozenset({"and", "or", "vs", "versus", "of", "&"})
 #: Tags of an object that a bare -ing form can take as a task ("Uploading Files", "Building URLs", "... Data").
 _TASK_OBJECT = frozenset({"NN2", "NP0", "NN0", "VVZ"})
@@ -40,6 +42,7 @@ _ADVISING = frozenset({"prefer", "avoid", "consider", "favor", "favour", "beware
 def task_phrase(heading: str, casing: Casing) -> str | None:
     """The task a heading names, as a verb phrase in sentence case; None when it names no task."""
     heading = _HOW_TO.sub("", heading)  # "How to install Flask" -> "install Flask"
+    heading = _ASIDE.sub("", heading)  # "Using a virtual environment (recommended)" -> "Using a virtual environment"
     words = heading.split(": ")[0].strip().rstrip(":.!").split()  # "Erase data: coverage erase" -> "Erase data"
     if words and words[0].islower():
         words[0] = words[0].capitalize()

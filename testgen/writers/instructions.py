@@ -53,6 +53,8 @@ _RECOMMEND = re.compile(
     r"\bwe (?:recommend|suggest|advise) (?:that you )?(?P<gerund>[a-z]+)(?P<after>.*)$",
     re.IGNORECASE,
 )
+#: Words of a task that lean on the sentence before ("How do you even manage the pool size?", "... instead?").
+_LEANING = re.compile(r"\b(?:instead|even|as well|also|too|either|again|otherwise)\b")
 #: A demonstrative with a noun points at something the reader of a test set cannot see ("run this command", "in
 #: those processes", "In this case").
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those) (?!is\b|are\b|was\b|were\b)[a-z]", re.IGNORECASE)
@@ -311,8 +313,8 @@ def instruction_howto(sentence: str) -> HowTo | None:
         task_words = task.split()
         if not 2 <= len(task_words) <= MAX_TASK_WORDS or not _does(task_words[0], " ".join(["", *task_words[1:]])):
             return None
-        if task_needs_context(task) or _two_tasks(task_words):
-            return None
+        if task_needs_context(task) or _two_tasks(task_words) or _LEANING.search(task):
+            return None  # "How do you use the active connection mode instead?": instead of what was said before?
         if task_words[0] == "use" and " to " in task and text.lower().startswith(("you can use", "you can also use")):
             return None  # "How do you use `ProxyManager` to tunnel requests?": the question names its own means
         if tag_words(tuple(task_words))[-1] in _OPEN_END:
