@@ -23,6 +23,8 @@ def parse_html(text: str, title: str) -> tuple[list[Section], str]:
     soup = BeautifulSoup(text, "html.parser")
     for tag in soup(["script", "style", "noscript", "template"]):
         tag.decompose()
+    for tag in soup.select("a.headerlink"):
+        tag.decompose()  # the "¶" permalink Sphinx and MkDocs put in every built heading
     page_title = soup.title.get_text(" ", strip=True) if soup.title else ""
     if soup.title:
         soup.title.decompose()

@@ -288,3 +288,18 @@ def test_plain_text_is_chunked_as_before(shared_data: Path) -> None:
 
 def test_notebook_json_round_trip_is_plain_json() -> None:
     assert json.loads(_notebook())["nbformat"] == 4
+
+
+def test_built_html_headings_lose_their_permalink_marks(tmp_path: Path) -> None:
+    page = tmp_path / "defs.html"
+    page.write_text(
+        '<html><body><h1>Defs and Blocks<a class="headerlink" href="#defs" title="Permalink">¶</a></h1>'
+        '<h2>Calling Defs Programmatically<a class="headerlink" href="#calling">¶</a></h2>'
+        "<p>You can call defs programmatically from any Template object using the get_def() method.</p>"
+        "</body></html>",
+        "utf-8",
+    )
+    [document] = read_files(page).documents
+    [section] = sections_of(document.metadata)
+    assert section.path == ("Defs and Blocks", "Calling Defs Programmatically")
+    assert "¶" not in document.page_content
