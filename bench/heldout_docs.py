@@ -88,6 +88,13 @@ CORPORA = {
     "tornado==6.6.1": "28e6311402af59c8b02e3fa0f5e7d8eb465b25081381803b127d97e6a4395d5a",
     "kombu==5.7.0": "31e62fdfd2381caa3422f8e02b84a491d9a2180ddda74507b57f4cb1e1c2c2c9",
     "mako==1.4.3": "cd6537fe88d5fec315c55c2f8529bc4ce7a9a352ad7db3eeaa6a66e2dd4ec37a",
+    # Fifteenth round, chosen and fetched after the fourteenth's reading, before any change made on it.
+    "setuptools==84.2.1": "3ff8b3b5492a0aa66960f4419365a86b84e013070d4313e4d4a6894f5d64d6bc",
+    "python-semantic-release==10.7.0": "258da019ce594fa2e1f4f0b6c21c84bbd51657c71581c847c93fb63108e72001",
+    "requests-oauthlib==2.0.0": "b3dffaebd884d8cd778494369603a9e7b58d29111bf6b41bdc2dcd87203af4e9",
+    "itsdangerous==2.2.0": "e0050c0b7da1eea53ffaf149c0cfbb5c6e2e2b69c4bef22c81fa6eb73e5f6173",
+    "humanize==4.17.0": "1d6a36c453dbfbb3f0b34601d2e0b4ce5d48d780305cd45714843f0068fde6ac",
+    "pyramid==2.1": "5a24bc1b5f9e0f0d1c0b6ddd1111e84c15dac44a07e3c1d24e74dd9bb4fc22eb",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 
