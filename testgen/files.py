@@ -22,6 +22,7 @@ from langchain_core.documents import Document
 
 from ragtest_core.errors import SourceUnavailableError
 from testgen.loaders import READERS, SkippedFile, decode_text
+from testgen.loaders.references import LABELS_KEY, resolve_documents
 from testgen.sources import make_document
 from testgen.structure import sections_record
 
@@ -80,15 +81,18 @@ def read_files(path: str | Path) -> LoadedFiles:
     root = Path(path)
     loaded = LoadedFiles()
     for file in _files(root, loaded):
-        loaded.merge(read_file(file))
+        loaded.merge(read_file(file, resolve=False))
+    loaded.documents = resolve_documents(loaded.documents)  # `:ref:`s to sections on other pages
     if not loaded.documents and loaded.skipped:
         raise SourceUnavailableError(f"no usable text under {root}: {'; '.join(loaded.warnings())}")
     return loaded
 
 
-def read_file(file: Path) -> LoadedFiles:
+def read_file(file: Path, resolve: bool = True) -> LoadedFiles:
     """One listed file (see `list_files`): its document, or the reason it was skipped (unsupported type, binary,
-    unknown encoding, parse error). A distributed ingest reads each file on its own worker."""
+    unknown encoding, parse error). A distributed ingest reads each file on its own worker. Sphinx `:ref:`s are
+    resolved against the file's own section labels; with `resolve` False they stay marks, and the document keeps
+    its labels, for `testgen.loaders.references.resolve_documents` over the whole corpus."""
     loaded = LoadedFiles()
     reader = READERS.get(file.suffix.lower())
     if reader is None:
@@ -108,9 +112,10 @@ def read_file(file: Path) -> LoadedFiles:
         extra: dict[str, object] = {"encoding": parsed.encoding}
         if parsed.sections:
             extra["sections"] = sections_record(parsed.sections)
-        loaded.documents.append(
-            make_document(parsed.text.strip(), source=str(file), url=file.resolve().as_uri(), **extra)  # type: ignore[arg-type]
-        )
+        if parsed.labels:
+            extra[LABELS_KEY] = parsed.labels
+        document = make_document(parsed.text.strip(), source=str(file), url=file.resolve().as_uri(), **extra)  # type: ignore[arg-type]
+        loaded.documents.extend(resolve_documents([document]) if resolve else [document])
     return loaded
 
 

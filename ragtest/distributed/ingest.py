@@ -32,6 +32,7 @@ from ragtest.documents import (
 from ragtest.run_state import RunState
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
+from testgen.loaders.references import LABELS_KEY, resolve_document
 
 #: Chunks a worker embeds and writes at a time.
 EMBED_BATCH = 256
@@ -44,15 +45,25 @@ def document_row(document: Document) -> dict[str, Any]:
         "text": document.page_content,
         "metadata": json.dumps(document.metadata),
         "described": json.dumps(describe_document(document)),
+        "labels": json.dumps([document.metadata.get("source"), document.metadata.get(LABELS_KEY) or {}]),
     }
 
 
+def resolved_row(row: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
+    """A document row with its `:ref:` marks written as the corpus's section titles (as `read_files` does)."""
+    if row["kind"] != "document":
+        return row
+    document = Document(page_content=str(row["text"]), metadata=json.loads(row["metadata"]))
+    return document_row(resolve_document(document, labels))
+
+
 def load_file(row: dict[str, Any]) -> list[dict[str, Any]]:
-    """One listed file: its documents (testgen's reader for its format), or why it was skipped."""
-    loaded = testgen.read_file(Path(row["path"]))
+    """One listed file: its documents (testgen's reader for its format, `:ref:`s left as marks until every file's
+    labels are known), or why it was skipped."""
+    loaded = testgen.read_file(Path(row["path"]), resolve=False)
     rows = [document_row(doc) for doc in loaded.documents]
     rows += [
-        {"kind": "skipped", "text": path, "metadata": "{}", "described": reason}
+        {"kind": "skipped", "text": path, "metadata": "{}", "described": reason, "labels": "[null, {}]"}
         for path, reason in loaded.skipped.items()
     ]
     return rows
@@ -126,6 +137,13 @@ def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> 
         parts.append(ray.data.from_items([document_row(page) for page in pages]))
     loaded = parts[0] if len(parts) == 1 else parts[0].union(*parts[1:])
     loaded = loaded.materialize()
+    rows = loaded.select_columns(["labels"]).take_all()
+    defined = sorted((json.loads(row["labels"]) for row in rows), key=lambda pair: str(pair[0] or ""))
+    labels: dict[str, str] = {}
+    for _source, found in defined:  # in file order, first definition kept, as `read_files` keeps it
+        for label, title in found.items():
+            labels.setdefault(label, title)
+    loaded = loaded.map(resolved_row, fn_kwargs={"labels": labels}).materialize()
     info = loaded.select_columns(["kind", "path", "described"]).take_all()  # no texts: a few fields a file
     record = SourceRecord(
         [json.loads(row["described"]) for row in info if row["kind"] == "document"],

@@ -40,6 +40,8 @@ class Parsed:
     sections: list[Section] = field(default_factory=list)
     #: Include markers and directives that pull text from elsewhere, dropped (counted for the manifest).
     dropped: int = 0
+    #: Section labels a `:ref:` can name (`testgen.loaders.references`).
+    labels: dict[str, str] = field(default_factory=dict)
 
 
 def decode_text(data: bytes) -> tuple[str, str]:
@@ -91,7 +93,10 @@ def read_rst(path: Path) -> Parsed:
     from testgen.loaders.rst import parse_rst
 
     text, encoding = decode_text(path.read_bytes())
-    return _structured(path, *_with_encoding(parse_rst(text, page_title(path)), encoding))
+    sections, dropped, labels = parse_rst(text, page_title(path))
+    parsed = _structured(path, sections, encoding, dropped)
+    parsed.labels = labels
+    return parsed
 
 
 def read_notebook(path: Path) -> Parsed:

@@ -40,6 +40,8 @@ class _Walk:
     sections: list[Section] = field(default_factory=list)
     path: list[str] = field(default_factory=list)
     dropped: int = 0
+    #: Every target name a section carries (".. _topics-spiders:" above it, its own title) -> its title.
+    labels: dict[str, str] = field(default_factory=dict)
 
     def add(self, block: Block) -> None:
         if not block.text.strip():
@@ -49,8 +51,9 @@ class _Walk:
         self.sections[-1].blocks.append(block)
 
 
-def parse_rst(text: str, title: str) -> tuple[list[Section], int]:
-    """(sections, directives dropped) of a reStructuredText page; `title` when the page has no title of its own."""
+def parse_rst(text: str, title: str) -> tuple[list[Section], int, dict[str, str]]:
+    """(sections, directives dropped, section labels) of a reStructuredText page; `title` when the page has no
+    title of its own. The labels let `:ref:` marks be written as their section titles (`references`)."""
     from docutils.core import publish_doctree
 
     settings = {
@@ -68,7 +71,7 @@ def parse_rst(text: str, title: str) -> tuple[list[Section], int]:
         doctree = publish_doctree(text, settings_overrides=settings)
     walk = _Walk(title=title)
     _children(doctree, walk)
-    return [s for s in walk.sections if s.has_text()], walk.dropped
+    return [s for s in walk.sections if s.has_text()], walk.dropped, walk.labels
 
 
 def _children(node: Any, walk: _Walk) -> None:
@@ -112,6 +115,8 @@ def _section(node: Any, walk: _Walk) -> None:
     from docutils import nodes
 
     title = next((inline_text(c, code=False) for c in node.children if isinstance(c, nodes.title)), "")
+    for name in node.get("names", []):
+        walk.labels.setdefault(name, title)
     walk.path.append(title or walk.title)
     walk.sections.append(Section(tuple(walk.path)))
     _children(node, walk)

@@ -15,6 +15,8 @@ from typing import Any
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives, roles
 
+from testgen.loaders.references import label_mark
+
 #: Node attribute on what a dropped directive leaves behind (so the walker can count it).
 DROPPED = "ragtest_dropped"
 #: Directives that include text from elsewhere (docstrings, other files, a table of contents): dropped.
@@ -221,6 +223,8 @@ def _role_text(name: str, text: str) -> tuple[str, bool]:
         return shown, True
     if short == "pep":
         return f"PEP {shown}", False
+    if short == "ref":
+        return label_mark(shown), False  # the title of the section it names: known once every page is read
     if short in ("doc", "ref", "term", "any", "numref", "keyword"):
         return shown.rstrip("/").split("/")[-1].replace("-", " ").replace("_", " "), False
     return shown, False

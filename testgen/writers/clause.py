@@ -399,6 +399,13 @@ _JOINING = frozenset(
 )
 
 
+def lettered(tokens: list[str]) -> bool:
+    """Whether a name of several words is an example's, lettered: "Template B", "the v argument"."""
+    return len(tokens) > 1 and (
+        re.fullmatch(r"[A-Z]", tokens[-1]) is not None or any(re.fullmatch(r"[b-z]", t) for t in tokens)
+    )
+
+
 def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> str:
     """The subject ready for a question, or raise Skip for pronouns, vague or long subjects."""
     if not tokens or len(tokens) > MAX_SUBJECT_WORDS:
@@ -412,6 +419,8 @@ def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> s
         raise Skip("pronoun_or_vague_subject")  # "Two techniques were developed ...": which two?
     if any(w in ("which", "who", "that", "whose", "when", "where", "but", "not") for w in lowered):
         raise Skip("complex_subject")  # "Last but not least echo ...": a discourse phrase, not a subject
+    if lettered(tokens):
+        raise Skip("pronoun_or_vague_subject")  # "Template B", "the v argument": an example's name
     if lowered[0] in _JOINING or any(t in ("-", "–", "—") for t in tokens):
         raise Skip("complex_subject")  # "Otherwise X is ...", "BinaryJSONField - stores ...": no subject
     if any(not re.match(r"^[\w.'’+#&/-]+$", t) for t in tokens):

@@ -65,6 +65,8 @@ def default_question(sentence: str, heading: str, casing: Casing, max_words: int
     subject = tokens[:at]
     if not 1 <= len(subject) <= 5 or any(word.lower() in _PRONOUNS | {"not"} for word in subject):
         return None
+    if len(subject) == 2 and subject[0].lower() in ("a", "an"):
+        return None  # "Is a suffix required by default?": which suffix?
     if subject[0].lower() in _SUBORDINATORS:
         return None  # "By default, if Material for MkDocs is used, custom icons ...": a condition, not a subject
     if not any(re.search(r"[A-Za-z]{2}", word) for word in subject):
@@ -96,7 +98,10 @@ def _main_clause(text: str) -> str | None:
     clause = text[: end.start()] if end else text
     if not _BY_DEFAULT.search(clause) and _BY_DEFAULT.search(text):
         return None  # "by default" in a later clause
-    clause = _BY_DEFAULT.split(clause)[0].strip()
+    parts = _BY_DEFAULT.split(clause, maxsplit=1)
+    if len(parts) > 1 and parts[1].strip(" .!") and not parts[1].lstrip().startswith(("(", ":")):
+        return None  # "Copier will copy by default `v1.0.0` unless ...": the question would lose the object
+    clause = parts[0].strip()
     return clause if len(clause.split()) >= 3 else None
 
 

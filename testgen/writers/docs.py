@@ -29,7 +29,7 @@ from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
 from testgen.writers.answers import opening_answer
 from testgen.writers.clause import Casing
 from testgen.writers.defaults import default_question
-from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem, split_prose
+from testgen.writers.docs_text import LIGHT_VERBS, clean_sentence, markup_problem, pronoun_problem, split_prose
 from testgen.writers.grammar import definition_problem, vague_answer
 from testgen.writers.headings import recase, task_phrase
 from testgen.writers.instructions import content_lemmas, instruction_howto
@@ -128,12 +128,20 @@ def _heading_facts(
     reference, span = answer
     if leaf.endswith("?"):
         question = faq_question(leaf, casing)
+        if question is not None and _defines_nothing(question, span):
+            return  # "What is messaging?" -> "In times long ago people didn't have email.": no answer yet
         if question is not None:
             yield DocFact(question, span, reference, "faq")
         return
     task = task_phrase(leaf, casing)
     if task is not None and not named_as_thing(leaf, body):
         yield DocFact(f"How do you {task}?", span, reference, "howto")
+
+
+def _defines_nothing(question: str, span: str) -> bool:
+    """Whether a FAQ's "What is X?" is answered by a statement that does not name X."""
+    asked = re.match(r"(?:What|Who) (?:is|are) (?P<thing>.+)\?$", question)
+    return asked is not None and not content_lemmas(asked.group("thing")) & content_lemmas(span)
 
 
 def named_as_thing(leaf: str, body: Sequence[ChunkLine]) -> bool:
@@ -418,6 +426,8 @@ def option_reference(subject: str, description: str) -> str | None:
         return f"{subject} is {lowered} {rest}."
     if not (first[:1].isupper() and first[1:].islower() and first.isalpha()) or not _only_verb(first):
         return None  # "SOCKS proxy support", "Command line client support": a noun phrase, not a verb
+    if lowered in LIGHT_VERBS or lowered.rstrip("s") in LIGHT_VERBS:
+        return None  # "Imagine that the template supports updates ...": an example for the reader, not what it does
     if tags(description)[:2] == ("NP0", "NP0"):
         return None  # "Google Cloud Storage for feed exports": a name, though "google" is also a verb
     if is_third_person(first) and not is_base_verb(first):

@@ -91,13 +91,13 @@ CASING_DOCUMENTS = 64
 
 
 def _casing(chunks: Iterable[Chunk]) -> Casing:
-    """A document's casing from its prose only: headings are title-cased, and code (blocks and inline) is not
-    evidence of how a word is cased in a sentence."""
+    """A document's casing from its prose only: headings are title-cased, and code (blocks and inline) and cited
+    section titles ("see “Writing Data”") are not evidence of how a word is cased in a sentence."""
     parts = []
     for chunk in chunks:
         text = chunk.text
         if chunk.heading_path is not None:
-            text = re.sub(r"`[^`]*`", "·", "\n".join(prose_lines(chunk.text)))
+            text = re.sub(r"`[^`]*`|“[^”]*”", "·", "\n".join(prose_lines(chunk.text)))  # code; cited titles
         parts.append(text)
     return Casing("\n".join(parts))
 

@@ -87,8 +87,9 @@ def definition_problem(description: str) -> str | None:
 
 #: Answers that name no particular thing: "in various applications", "many platforms".
 _VAGUE_ANSWER = re.compile(
-    r"^(?:in |on |for |to |there (?:are|is) )?(?:various|many|several|some|numerous|different|other|certain)\b"
-)
+    r"^(?:in |on |for |to |there (?:are|is) )?(?:various|many|several|some|numerous|different|other|certain)\b|"
+    r"^(?:in )?(?:two|three|four|five|a few) (?:\w+ )?(?:places|locations)$"
+)  # "in two distinct places": which ones?
 
 
 #: Head nouns that name no particular thing on their own ("a powerful mechanism", "exceptions", "support").
@@ -127,6 +128,8 @@ def grammar_problem(question: str, sentence: str, subject: str = "") -> str | No
     if not words or words[0].lower() not in WH_WORDS:
         return "no_wh_word"
     lowered = [w.lower().strip(",") for w in words]
+    if re.search(r"\b(?:allows?|enables?|lets?|permits?) to\b", question[:-1].lower()):
+        return "verb_form"  # "What does including an extension allow to execute ...?": whom does it allow?
     if any(a == b and a not in ("had", "that") for a, b in itertools.pairwise(lowered)):
         return "repeated_word"
     following = lowered[2] if len(lowered) > 2 else ""
@@ -149,6 +152,8 @@ def _subject_problem(question: str, sentence: str, subject: str) -> str | None:
     first = subject.split()[0].lower()
     if first in _NOT_SUBJECT_START or first.endswith("ly"):
         return "subject_start"
+    if _verb_first(subject):
+        return "subject_start"  # "What did Specifies the minimum require ...?": a description with no subject
     if subject.lower() not in re.sub(r"\s+", " ", sentence).lower():
         return "subject_not_in_source"
     if len(subject.split()) > 2 and _finite_inside(subject):
@@ -162,6 +167,15 @@ def _subject_problem(question: str, sentence: str, subject: str) -> str | None:
     if aux in ("do", "does", "did") and form is not None and form.tense in ("pres3", "past") and form.base:
         return "verb_form"
     return None
+
+
+def _verb_first(subject: str) -> bool:
+    """Whether a subject opens with a verb's third person ("Specifies the minimum ..."), as tagged."""
+    from testgen.writers.morphology import is_third_person
+    from testgen.writers.tagger import tags
+
+    first = subject.split()[0]
+    return first[:1].isupper() and tags(subject)[0] == "VVZ" and is_third_person(first.lower())
 
 
 #: Tags of a present-tense finite verb or a modal (C5): none belongs inside a subject.

@@ -13,7 +13,16 @@ from dataclasses import replace
 
 from ragtest_core.text import content_tokens, word_count
 from testgen.filters import DEFAULT_MAX_WORDS, is_specific
-from testgen.writers.clause import DATE, Casing, Clause, Skip, clean_sentence, parse_clause, strip_discourse
+from testgen.writers.clause import (
+    DATE,
+    Casing,
+    Clause,
+    Skip,
+    clean_sentence,
+    lettered,
+    parse_clause,
+    strip_discourse,
+)
 from testgen.writers.lexicon import AUX_BE, FORMS, MODALS, VAGUE_HEADS
 from testgen.writers.rules import COUNT, MAX_ANSWER_WORDS, RULES, Turned, clip
 
@@ -200,6 +209,7 @@ def _whole_sentence(sentence: str, casing: Casing) -> list[Turned]:
         appositive
         and casing.is_name(appositive.group("name"))
         and appositive.group("name").split()[0].lower() not in VAGUE_HEADS | _PREPOSITIONS
+        and not lettered(appositive.group("name").split())
         and not re.search(r"\b(?:is|are|was|were|has|have|had)\b", appositive.group("desc"))
     ):
         name, desc = appositive.group("name"), clip(appositive.group("desc"))

@@ -63,6 +63,17 @@ def test_ray_ingest_into_a_chroma_server_and_scores_equal_one_process(
     corpus.mkdir()
     for name in ARTICLES:
         shutil.copy(wiki_dir / name, corpus / name)
+    # a Sphinx `:ref:` to a section on another page: the workers read each page alone, the driver resolves it
+    (corpus / "a_spiders.rst").write_text(
+        "Guide\n=====\n\n.. _topics-spiders:\n\nSpiders\n-------\n\nSpiders are classes that define how a site is"
+        " crawled and how structured data is extracted from its pages.\n",
+        "utf-8",
+    )
+    (corpus / "b_middleware.rst").write_text(
+        "Middleware\n==========\n\nThe spider middleware processes the responses that are sent to"
+        " :ref:`topics-spiders` for processing, and the requests and items that come out of them.\n",
+        "utf-8",
+    )
     ingest_and_score(ray_cluster, chroma_server, corpus, 4, shared_data, tmp_path, embedder, monkeypatch)
 
 

@@ -303,3 +303,25 @@ def test_built_html_headings_lose_their_permalink_marks(tmp_path: Path) -> None:
     [section] = sections_of(document.metadata)
     assert section.path == ("Defs and Blocks", "Calling Defs Programmatically")
     assert "¶" not in document.page_content
+
+
+def test_a_sphinx_ref_shows_the_title_of_the_section_it_names_on_any_page(tmp_path: Path) -> None:
+    (tmp_path / "spiders.rst").write_text(
+        "Guide\n=====\n\n.. _topics-spiders:\n\nSpiders\n-------\n\nSpiders are classes that define how a site is"
+        " crawled.\n",
+        "utf-8",
+    )
+    (tmp_path / "middleware.rst").write_text(
+        "Middleware\n==========\n\nThe spider middleware processes the responses that are sent to"
+        " :ref:`topics-spiders` for processing. See :ref:`no-such-label` and :ref:`the guide <topics-spiders>`.\n",
+        "utf-8",
+    )
+    documents = {Path(d.metadata["source"]).name: d for d in read_files(tmp_path).documents}
+    text = documents["middleware.rst"].page_content
+    assert "responses that are sent to “Spiders” for processing" in text  # the title Sphinx shows, cited
+    assert "See no such label and the guide." in text  # no page defines it: its words; an explicit title as given
+    blocks = [b.text for s in sections_of(documents["middleware.rst"].metadata) for b in s.blocks]
+    assert any("sent to “Spiders” for" in b for b in blocks)
+    assert all("ref_labels" not in d.metadata and "\ue000" not in d.page_content for d in documents.values())
+    [alone] = read_files(tmp_path / "middleware.rst").documents  # one page: the label is not known
+    assert "sent to topics spiders for processing" in alone.page_content
