@@ -157,7 +157,7 @@ def embedding_text(text: str) -> str:
     lines = []
     for line in parse_chunk(text):
         lines.append(line.text.split(PATH_SEPARATOR)[-1].strip() if line.kind == "heading" else line.text)
-    return "\n".join(lines)
+    return "\n".join(lines).replace("“", "").replace("”", "")
 
 
 def heading_line(path: str) -> str:

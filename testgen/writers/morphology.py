@@ -25,6 +25,9 @@ def gerund_base(word: str) -> str | None:
     matching = [lemma for lemma in verb_lemmas(lower) if lower in getInflection(lemma, tag="VBG")]
     if not matching:
         return None
+    stem = lower[:-3]
+    if stem.endswith("ll") and stem in matching:
+        return stem  # "installing": "install", not the British "instal" ("fulfill", "enroll" likewise)
     # "routing": "route", not "rout"; "putting": "put", not "putt" (a silent e kept, a doubled consonant not)
     return min(matching, key=lambda lemma: (not lemma.endswith("e"), len(lemma)))
 

@@ -1,7 +1,8 @@
 """The documentation writer's rules from the errors of held-out round fourteen (copier, beartype, tornado, kombu,
 mako; read after its measurement): descriptions with no subject read as one, "allow to" questions, counts of
 places as answers, example names of one letter, defaults that lose their object or have an
-indefinite subject, option descriptions that address the reader, and FAQ answers that never name what is asked.
+indefinite subject, option descriptions that address the reader, FAQ answers that never name what is asked,
+and (round fifteen, pyramid) "instal" for "Installing".
 Each failing sentence is the real one, beside a near neighbour that must still give its question."""
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from testgen.writers.clause import Casing
 from testgen.writers.defaults import default_question
 from testgen.writers.docs import option_fact
 from testgen.writers.grammar import grammar_problem
+from testgen.writers.headings import task_phrase
+from testgen.writers.morphology import gerund_base
 from tests.testgen.test_docs_advice_and_examples import _questions
 
 #: (page heading, sentence, a word of the bad question it gave) from round fourteen's corpora.
@@ -74,3 +77,10 @@ def test_a_faq_what_is_answered_without_naming_the_thing_gives_no_question(tmp_p
     defined = "Messaging is the exchange of messages between applications through a broker."
     found = _questions(tmp_path, "defined.md", f"# Introduction\n\n## What is messaging?\n\n{defined}\n")
     assert found.get("What is messaging?") == defined, found
+
+
+def test_an_ll_gerund_keeps_its_double_l() -> None:
+    assert task_phrase("Installing the project in development mode", Casing("")) == (
+        "install the project in development mode"
+    )
+    assert gerund_base("Putting") == "put" and gerund_base("Travelling") == "travel"
