@@ -163,6 +163,11 @@ class RequestWindow:
 
 
 class QuietServer(ThreadingHTTPServer):
+    #: A listen backlog like a real server's: socketserver's default of 5 resets connections when 16 concurrent
+    #: clients connect while the test machine is busy, which reads as an unreachable server (it failed
+    #: test_aimd_keeps_429s_low_against_a_rate_limited_server once during a full run).
+    request_queue_size = 128
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         """Clients that drop a kept-alive connection (a timeout, a closed event loop) are normal here."""
         error = sys.exc_info()[1]
