@@ -95,6 +95,13 @@ CORPORA = {
     "itsdangerous==2.2.0": "e0050c0b7da1eea53ffaf149c0cfbb5c6e2e2b69c4bef22c81fa6eb73e5f6173",
     "humanize==4.17.0": "1d6a36c453dbfbb3f0b34601d2e0b4ce5d48d780305cd45714843f0068fde6ac",
     "pyramid==2.1": "5a24bc1b5f9e0f0d1c0b6ddd1111e84c15dac44a07e3c1d24e74dd9bb4fc22eb",
+    # Sixteenth round, chosen and fetched after the fifteenth's reading, before any change made on it.
+    "celery==5.7.0": "6a5dfcf6662287204f009a02002b9e66c83d4105e47ebabdc7079108772fc6f0",
+    "pytest==9.2.0": "97c4f3b1f3c7414aa36465e09b8220f1d03627993bd51b1282e193753c80557b",
+    "sphinx==9.0.4": "594ef59d042972abbc581d8baa577404abe4e6c3b04ef61bd7fc2acbd51f3fa3",
+    "sqlalchemy-utils==0.43.0": "7e8741dbc2c0f992d2181cd69de13de292b3a2a5305a9da832e10d540abcedbf",
+    "arrow==1.4.0": "ed0cc050e98001b8779e84d461b0098c4ac597e88704a655582b21d116e526d7",
+    "typeguard==4.6.1": "d94fd3552c5feb6bada6e8bb1167d9916c08d7442141aeb041b847ba9bd1afb1",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 
