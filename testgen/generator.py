@@ -121,12 +121,15 @@ class TestsetGenerator:
             missing = missing_counts(targets, produced)
             reserved = screen.take_reserve(missing)
             pairs = self._plan(missing, walkers, produced, tried) if len(reserved) < sum(missing.values()) else []
-            if not pairs and not reserved:
+            if pairs or reserved:
+                pairs, fetched = self._writable(pairs, walkers)
+                for _, kind in pairs:
+                    tried[kind] += 1
+                accepted = await self._run(pairs, walkers, k_neighbours, screen, missing, reserved, fetched)
+            elif held := screen.release_held():  # every other draft is spent: the held-back ones fill the gap
+                accepted = await screen.screen(held, missing)
+            else:
                 break
-            pairs, fetched = self._writable(pairs, walkers)
-            for _, kind in pairs:
-                tried[kind] += 1
-            accepted = await self._run(pairs, walkers, k_neighbours, screen, missing, reserved, fetched)
             for candidate in accepted:
                 samples.append(self._sample(candidate))
                 produced[candidate.draft.question_type] += 1
@@ -174,6 +177,7 @@ class TestsetGenerator:
     ) -> list[TestSample]:
         """Samples from the first `num_contexts` roots, types dealt out in the configured distribution."""
         roots, screen = self._start(seed)
+        screen.holding = False  # no size to fill first: every draft is screened as it comes
         roots = roots[:num_contexts]
         counts = self._targets(len(roots))
         kinds = [kind for kind in QUESTION_TYPES for _ in range(counts.get(kind, 0))]

@@ -12,8 +12,10 @@
    drafts, absence (the questions' neighbourhood in the store does not support their hypotheses).
 
 Drafts beyond what a type still needs wait in a reserve, unjudged, and are screened first when the type needs more
-(a type filled by another's shortfall); at the end they count as unused, so candidates = accepted + rejected +
-unused. Decisions depend only on the drafts' order, so the same inputs give the same accepted set.
+(a type filled by another's shortfall). Drafts the writer holds back (`Draft.held_back`: how-to answers that name
+no means) wait apart, unscreened, until `release_held` gives them to a generation that has run out of other drafts.
+At the end both count as unused, so candidates = accepted + rejected + unused. Decisions depend only on the drafts'
+order, so the same inputs give the same accepted set.
 """
 
 from __future__ import annotations
@@ -70,6 +72,9 @@ class Screen:
         #: Rejections by the offline writer's strategy of the draft ("howto", "sentence", ...; "llm" otherwise).
         self.rejections_by_strategy: Counter[str] = Counter()
         self.reserve: list[Candidate] = []
+        #: Held-back drafts not screened yet; `holding` False screens them like any other.
+        self.held: list[Candidate] = []
+        self.holding = True
         self._keys: set[str] = set()
         self._references: set[str] = set()  # documentation answers already asked
         self._passed: set[tuple[str, str]] = set()  # judged and found good (reserved for later)
@@ -82,7 +87,13 @@ class Screen:
 
     @property
     def unused(self) -> int:
-        return len(self.reserve)
+        return len(self.reserve) + len(self.held)
+
+    def release_held(self) -> list[Candidate]:
+        """The held-back drafts, in the order they came, to screen now; later ones are no longer held back."""
+        self.holding = False
+        released, self.held = self.held, []
+        return released
 
     def take_reserve(self, wanted: dict[str, int]) -> list[Candidate]:
         """The reserved drafts of the types in `wanted` (they passed the offline filters before), in order."""
@@ -95,7 +106,11 @@ class Screen:
     ) -> list[Candidate]:
         """The candidates accepted, in order, at most `wanted[type]` per type (the rest wait in the reserve).
 
-        `reserved` drafts (from `take_reserve`) passed the offline filters already; they go first."""
+        `reserved` drafts (from `take_reserve`) passed the offline filters already; they go first. Held-back drafts
+        wait in `held` while `holding`."""
+        if self.holding:
+            self.held.extend(c for c in candidates if c.draft.held_back)
+            candidates = [c for c in candidates if not c.draft.held_back]
         fresh = [c for c in candidates if self._offline_reason(c) is None]
         fresh = self._relevant(fresh)
         to_judge = self._not_duplicates([*reserved, *fresh], wanted)

@@ -27,6 +27,7 @@ class Draft:
     groundedness check reads these instead of the answer, whose connecting words ("X was released first") are the
     writer's own.
     `strategy`: the offline writer's strategy (the manifest counts questions and rejections by strategy).
+    `held_back`: see the field.
     """
 
     question: str
@@ -39,6 +40,9 @@ class Draft:
     evidence: tuple[str, ...] = ()
     #: How the offline writer made the question ("howto", "option", "sentence", ...); None for the LLM writer.
     strategy: str | None = None
+    #: A draft of a kind that reads well less often (a how-to answer that names no means): screened only once the
+    #: corpus has given every other draft and the test set is still short (`testgen.screening`).
+    held_back: bool = False
 
 
 class QuestionWriter(Protocol):

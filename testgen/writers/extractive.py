@@ -29,7 +29,14 @@ from testgen.writers.base import REJECTED_PREFIX, Draft
 from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
 from testgen.writers.combine import Fact, combine
-from testgen.writers.docs import STRATEGIES, DocFact, doc_facts, pronoun_problem, strategy_problem
+from testgen.writers.docs import (
+    STRATEGIES,
+    DocFact,
+    doc_facts,
+    names_no_means,
+    pronoun_problem,
+    strategy_problem,
+)
 from testgen.writers.docs_text import split_prose
 from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
 from testgen.writers.patterns import turn_all
@@ -253,6 +260,7 @@ class ExtractiveWriter:
             answer_span=" ".join(fact.span.split()),
             evidence=(fact.reference,),
             strategy=fact.strategy,
+            held_back=names_no_means(fact),
         )
 
     @staticmethod

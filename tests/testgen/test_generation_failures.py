@@ -123,3 +123,30 @@ def test_chunks_the_offline_writer_cannot_turn_do_not_stop_the_run(
         "generation"
     ]
     assert generation["roots_barren"] >= 20
+
+
+def test_how_to_answers_naming_no_means_only_fill_a_shortfall(
+    tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HTTPX's quickstart gives eight questions offline; "How do you upload files?" is answered by "You can also
+    upload files, using HTTP multipart encoding." (no means named). Such how-to answers read well about half as
+    often as those naming code (held-out rounds 13-15), so they are screened only when nothing else is left."""
+    monkeypatch.setenv("RAGTEST_CACHE_DIR", str(tmp_path / "cache"))
+    source = tmp_path / "docs"
+    source.mkdir()
+    (source / "quickstart.md").write_text(
+        (shared_data / "docs" / "httpx" / "quickstart.md").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+
+    def generate(size: int) -> tuple[list[str], dict[str, int]]:
+        output = tmp_path / f"run{size}" / "testset.jsonl"
+        argv = ["--quiet", "generate", "--source", str(source), "--size", str(size), "--offline", "--output"]
+        assert main([*argv, str(output)]) == 0
+        questions = [json.loads(line)["question"] for line in output.read_text(encoding="utf-8").splitlines()]
+        manifest = json.loads(output.with_name("testset.manifest.json").read_text(encoding="utf-8"))
+        return questions, manifest["stats"]["generation"]
+
+    seven, stats = generate(7)
+    assert "How do you upload files?" not in seven and stats["unused"] >= 1
+    eight, stats = generate(8)
+    assert eight[-1] == "How do you upload files?" and set(seven) < set(eight)
