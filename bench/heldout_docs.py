@@ -102,6 +102,13 @@ CORPORA = {
     "sqlalchemy-utils==0.43.0": "7e8741dbc2c0f992d2181cd69de13de292b3a2a5305a9da832e10d540abcedbf",
     "arrow==1.4.0": "ed0cc050e98001b8779e84d461b0098c4ac597e88704a655582b21d116e526d7",
     "typeguard==4.6.1": "d94fd3552c5feb6bada6e8bb1167d9916c08d7442141aeb041b847ba9bd1afb1",
+    # Seventeenth round, chosen and fetched after the sixteenth's reading, before any change made on it.
+    "markdown==3.11.3": "81eb91631dc97ad1efbc76019ef0f80fe90ca49ddf81546752d79989c3bfff3e",
+    "sqlalchemy==2.1.9": "d700a8b2edfb26282a470333d6bc4a454c4acda4d201a3bea7b72fa76c217d28",
+    "pygments==2.21.0": "610ca751c9bc2492b38eb9a38a7fbc93edbbb2d7182edaf34e66ae493dee5c8c",
+    "jsonschema==4.26.0": "0c26707e2efad8aa1bfc5b7ce170f3fccc2e4918ff85989ba9ffa9facb2be326",
+    "mistune==3.4.0": "2eaf7952af928ca8d33b779762effc1da517b62c6ad85ec8ca957e3b07b9782a",
+    "python-dateutil==4.0.0": "d7295ff14fdc0f92f662100bfb6c551d160ca090f2939f1ec5b9794265c03f06",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 
