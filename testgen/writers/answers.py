@@ -40,6 +40,8 @@ _POINTER = re.compile(
 _LIST_LEAD = re.compile(r"\b(?:including|include|includes|such as|like|e\.g\.)[.:]?$", re.IGNORECASE)
 #: "You can also ...", "you will also have to ...": something beside the section's task.
 _ALSO_YOU = re.compile(r"^you(?:'ll|’ll| can| will| would| may| should)? (?:also|then)\b", re.IGNORECASE)
+#: "You can then ...", "you then ...": the next step after one the reader has not seen.
+_THEN_YOU = re.compile(r"^you(?:'ll|’ll| can| will| would| may| should)? then\b", re.IGNORECASE)
 #: An instruction for when something goes wrong ("... if the application does not start").
 _TROUBLE = re.compile(r"\bif\b.*\b(?:not|n't|fails?|errors?)\b", re.IGNORECASE)
 
@@ -114,6 +116,8 @@ def opening_answer(
         verb = clause_verb(main_clause(" ".join(statement.replace("`", "").split())))
         if _ALSO_YOU.match(main) and "`" not in statement and lemma(verb) not in topic_words:
             continue  # "You can also tell Nox to run ..." for "Configuring a session's virtualenv": one more thing
+        if _THEN_YOU.match(main):
+            continue  # "You can then call its `get_document()` method ...": a later step of something said before
         if task_verb and lemma(verb) == task_verb and "`" not in statement and _restates(main, topic_words):
             continue  # "To start using the models you must first create the tables." for "Creating Tables"
         if _VERSION_NOTE.search(statement):

@@ -395,7 +395,7 @@ def _is_verb(tokens: list[str], index: int) -> bool:
 #: Words that join a sentence to the one before or open a subordinate clause, never a subject's first word.
 _JOINING = frozenset(
     {"otherwise", "because", "although", "though", "whereas", "however", "thus", "hence", "therefore", "since"}
-    | {"unless"}
+    | {"unless", "e.g.", "i.e.", "eg.", "ie."}
 )
 
 

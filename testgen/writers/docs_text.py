@@ -24,6 +24,8 @@ LIGHT_VERBS = words(
 #: ("open a terminal window and run:"; not "to pip:", where "to" is a preposition).
 _CUT_BEFORE_LIST = re.compile(r"\b(?:like|as|via|with|using|namely|including|i\.e\.|e\.g\.)$", re.IGNORECASE)
 _CUT_BEFORE_VERB = re.compile(r"\b(?:and|or|then|can|must|should|will) (?P<verb>[a-z]+)$")
+#: Lower-case openings of what is the end of a sentence, not a sentence.
+_FRAGMENT_OPENERS = ("you ", "we ", "and ", "but ", "or ", "which ", "so ", "then ")
 _OPENERS = ("for example", "for instance", "e.g.", "see ", "note:", "here is", "here's", "the following", "tl;dr")
 
 
@@ -51,6 +53,8 @@ def clean_sentence(sentence: str) -> str | None:
         return None
     if markup_problem(text) or "let's" in lowered or "let us" in lowered:
         return None
+    if text.startswith(_FRAGMENT_OPENERS):
+        return None  # "you can force the running ...": the end of a sentence whose start was markup or code
     if re.search(r"\s[.,;:]|[,;:][.!?]", text):
         return None  # "a class that you register in your ." : inline text the loader could not show
     if text.endswith(":") and re.search(r"\b(?:following|as follows|these|below)\b", lowered):

@@ -396,7 +396,8 @@ def rule_active(clause: Clause, casing: Casing) -> list[Turned]:
             out.append(Turned(f"When did {subject} {base} {short_object(obj_text)}?", date, "active_date"))
         except Skip:
             out.append(Turned(f"What did {subject} {base} in {date}?", clip(obj_text, keep_list=False), "what_date"))
-    if base in CREATION and clause.past and casing.is_name(clause.subject_as_written):
+    person = not re.search(r"\d", clause.subject_as_written)  # "Python 3.3 introduced PEP 420 ...": no one
+    if base in CREATION and clause.past and person and casing.is_name(clause.subject_as_written):
         obj = short_object(obj_text, 6)
         if casing.is_name(obj) or len(content_tokens(obj)) >= 2:
             out.append(Turned(f"Who {inflect(base)[1]} {obj}?", clause.subject_as_written, "creator"))
