@@ -95,17 +95,20 @@ _AUTOREF_LABEL = re.compile(r"`?[\w()]+(?:[.:_-][\w()]+)+`?|`[^`\s]+`")
 
 
 def heading_text(token: Token) -> str:
-    """A heading's words without a trailing attribute list (MkDocs attr_list: "Sections {#google-sections}")."""
+    """A heading's words without a trailing attribute list (MkDocs attr_list: "Sections {#google-sections}",
+    Python-Markdown's own form with a colon: "Registries {: #registries }")."""
     from mdit_py_plugins.attrs.parse import ParseError, parse
 
     text = inline_text(token)
     start = text.rfind(" {")
     if start > 0 and text.endswith("}"):
+        block = text[start + 1 :]
+        colon = block.startswith("{:")
         try:
-            end, _ = parse(text[start + 1 :])
+            end, _ = parse("{" + block[2:] if colon else block)
         except ParseError:
             return text
-        if start + 2 + end == len(text):  # `parse` gives the index of the closing brace
+        if start + 2 + end + colon == len(text):  # `parse` gives the index of the closing brace
             return text[:start].rstrip()
     return text
 

@@ -424,6 +424,8 @@ def option_reference(subject: str, description: str) -> str | None:
         head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", description)[0]
         if set(tags(head)[1:]) & (_FINITE | _PLURAL_PRESENT):
             return None  # "The os._exit() function exits the process ...": a sentence, not what the option is
+        if "()" in head and head.split()[-1].lower().rstrip(".") in _CALLABLE_HEADS:
+            return None  # `current_date`: "The CURRENT_DATE() SQL function.": that function, not an option
         return f"{subject} is {lowered} {rest}."
     if not (first[:1].isupper() and first[1:].islower() and first.isalpha()) or not _only_verb(first):
         return None  # "SOCKS proxy support", "Command line client support": a noun phrase, not a verb
@@ -435,6 +437,11 @@ def option_reference(subject: str, description: str) -> str | None:
         return f"{subject} {lowered} {rest}."
     verb = third_person(first)
     return f"{subject} {verb} {rest}." if verb is not None else None
+
+
+#: Head nouns of a description naming a callable ("The CURRENT_DATE() SQL function"): the item is that callable, not
+#: an option (an option's value may be one: "a function that takes the emoji info ...").
+_CALLABLE_HEADS = frozenset({"function", "class", "method", "exception", "decorator", "module", "type"})
 
 
 def _only_verb(word: str) -> bool:

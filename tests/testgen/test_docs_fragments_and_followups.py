@@ -1,13 +1,16 @@
 """The documentation writer's rules from the errors of held-out round sixteen (celery, pytest, sphinx,
 sqlalchemy-utils, typeguard; read after its measurement): sentence ends read as sentences, "E.g." as a subject,
-"Who" for a version of a product, and a later step ("You can then ...") as a how-to answer. Each failing sentence is
+"Who" for a version of a product, a later step ("You can then ...") as a how-to answer, and (round seventeen,
+sqlalchemy) functions listed among parameters. Each failing sentence is
 the real one, beside a near neighbour that must still give its question."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from testgen.structure import ChunkLine
 from testgen.writers.clause import Casing, Skip
+from testgen.writers.docs import option_fact
 from testgen.writers.docs_text import clean_sentence
 from testgen.writers.patterns import turn_all
 from tests.testgen.test_docs_advice_and_examples import _questions
@@ -50,3 +53,14 @@ def test_a_later_step_is_no_how_to_answer() -> None:
     assert _answer(heading, later) is None
     first = "To integrate the documents, create a `WebSupport` object for your builded documentation."
     assert _answer(heading, later, first) == first
+
+
+def test_an_item_described_as_a_function_is_no_option() -> None:
+    heading = "Selected known functions: parameters of the call"
+    function = ChunkLine("item", "`current_date`: The CURRENT_DATE() SQL function.", term="`current_date`")
+    assert option_fact(function, heading) is None
+    setting = ChunkLine("item", "`pool_size`: The number of connections to keep open.", term="`pool_size`")
+    fact = option_fact(setting, heading)
+    assert fact is not None and fact.question == "What does the `pool_size` parameter control?"
+    valued = ChunkLine("item", "`slugify`: A function to generate slugs from tab titles.", term="`slugify`")
+    assert option_fact(valued, "Options: the extension's options") is not None  # its value is a function

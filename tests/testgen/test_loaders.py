@@ -325,3 +325,15 @@ def test_a_sphinx_ref_shows_the_title_of_the_section_it_names_on_any_page(tmp_pa
     assert all("ref_labels" not in d.metadata and "\ue000" not in d.page_content for d in documents.values())
     [alone] = read_files(tmp_path / "middleware.rst").documents  # one page: the label is not known
     assert "sent to topics spiders for processing" in alone.page_content
+
+
+def test_python_markdown_heading_attribute_lists_with_a_colon_leave_no_markup(tmp_path: Path) -> None:
+    page = (
+        "# Writing Extensions {: #writing }\n\nExtensions change how Markdown is parsed.\n\n"
+        "## Registries {: #registries .api }\n\nA registry sorts the processors by priority.\n\n"
+        "## Sets {of things}\n\nA heading may end in braces that are no attribute list.\n"
+    )
+    (tmp_path / "api.md").write_text(page, encoding="utf-8")
+    [document] = read_files(tmp_path).documents
+    paths = [s.heading_path for s in sections_of(document.metadata)]
+    assert paths == ["Writing Extensions", "Writing Extensions > Registries", "Writing Extensions > Sets {of things}"]
