@@ -9,8 +9,8 @@ A chunk of a structured document (`Chunk.heading_path` set) is read back into he
 - `faq`: a heading phrased as a question ("Why use a Client?") is used as it is, answered the same way;
 - `concept`: a heading that names a thing, with a sentence that defines it ("A transport is ..."), or a glossary
   entry whose description is a noun phrase, gives "What is X?";
-- `option`: an item naming an option, parameter or setting (`timeout` - ..., a definition-list term, a table row)
-  gives "What does the `timeout` option control?";
+- `option` (`testgen.writers.options`): an item naming an option, parameter or setting (`timeout` - ..., a
+  definition-list term, a table row) gives "What does the `timeout` option control?";
 - `instruction`: "To X, use Y", "Use Y to X", "If you need to X, Y" give "How do you X?";
 - `default`: "HTTPX does not follow redirects by default." gives "Does HTTPX follow redirects by default?".
 
@@ -22,19 +22,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from ragtest_core.text import STOPWORDS, word_count
 from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
 from testgen.writers.answers import opening_answer
 from testgen.writers.clause import Casing
 from testgen.writers.defaults import default_question
-from testgen.writers.docs_text import LIGHT_VERBS, clean_sentence, markup_problem, pronoun_problem, split_prose
+from testgen.writers.descriptions import FINITE, PLURAL_PRESENT, DocFact, data_type, ordinary_word, run_together
+from testgen.writers.docs_text import clean_sentence, markup_problem, pronoun_problem, split_prose
 from testgen.writers.grammar import definition_problem, vague_answer
 from testgen.writers.headings import recase, task_phrase
 from testgen.writers.instructions import content_lemmas, instruction_howto
-from testgen.writers.lexicon import words
-from testgen.writers.morphology import gerund_base, is_base_verb, is_third_person, third_person
+from testgen.writers.morphology import gerund_base
+from testgen.writers.options import option_fact, option_noun, option_reference
 from testgen.writers.specific import example_answer, thin_answer
 from testgen.writers.tagger import tags
 
@@ -46,7 +46,9 @@ __all__ = [
     "instruction_fact",
     "markup_problem",
     "names_no_means",
+    "option_fact",
     "option_reference",
+    "ordinary_word",
     "pronoun_problem",
     "strategy_problem",
     "task_phrase",
@@ -55,14 +57,6 @@ __all__ = [
 #: Strategies in the order the writer offers their questions (the first a context has is asked first).
 STRATEGIES: tuple[str, ...] = ("faq", "howto", "instruction", "option", "concept", "default")
 HOWTO_STRATEGIES = frozenset({"howto", "instruction"})
-_SPEC_WORDS = {
-    "environment variable": ("environment variable",),
-    "parameter": ("parameter", "argument"),
-    "setting": ("setting", "config"),
-    "option": ("option", "flag"),
-}
-
-
 #: A list introduced as the values one option takes ("Valid values are:", "can be one of:"): its items are values,
 #: not options ("`ctrace`: the C implementation of ..." is a value of `[run] core`).
 VALUES_LEAD = re.compile(
@@ -70,14 +64,6 @@ VALUES_LEAD = re.compile(
     r"\bcan be:$",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True)
-class DocFact:
-    question: str
-    span: str
-    reference: str
-    strategy: str
 
 
 def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Iterator[DocFact]:
@@ -224,9 +210,9 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
     definition = first[0].rstrip(".")
     if definition_problem(definition[0].lower() + definition[1:]) is not None or word_count(definition) < 4:
         return None
-    if set(tags(re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0])[1:]) & (_FINITE | _PLURAL_PRESENT):
+    if set(tags(re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0])[1:]) & (FINITE | PLURAL_PRESENT):
         return None  # "`_exit` - The os._exit() function exits the process ...": a sentence about something else
-    if _data_type(definition) or _run_together(definition):
+    if data_type(definition) or run_together(definition):
         return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
     if restates(definition, name):
         return None  # "`type_parameters` - The type parameters of the class": the name spelled out
@@ -251,7 +237,7 @@ def code_heading_fact(leaf: str, body: Sequence[ChunkLine], heading: str) -> Doc
     if fact is not None:
         return fact
     name = leaf.strip("`")
-    noun = _option_noun(name, heading)
+    noun = option_noun(name, heading)
     if noun is None or ordinary_word(name) or markup_problem(first) or word_count(first) < 5:
         return None
     said = re.sub(rf"\bthis {noun}\b", leaf, first, flags=re.IGNORECASE)  # "If this environment variable is set"
@@ -276,26 +262,19 @@ def name_heading_fact(leaf: str, body: Sequence[ChunkLine]) -> DocFact | None:
         return None
     definition = sentences[0].rstrip(".")
     head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0]
-    if set(tags(head)[1:]) & (_FINITE | _PLURAL_PRESENT) or word_count(definition) < 4:
+    if set(tags(head)[1:]) & (FINITE | PLURAL_PRESENT) or word_count(definition) < 4:
         return None  # "The package adds caching ...": a sentence, not what the thing is
     bare = re.sub(r"\([^)]*\)", "", definition).split()
-    finite = sum(1 for tag in tags(" ".join(bare))[1:] if tag in _FINITE | _PLURAL_PRESENT | {"VDB", "VDZ"})
+    finite = sum(1 for tag in tags(" ".join(bare))[1:] if tag in FINITE | PLURAL_PRESENT | {"VDB", "VDZ"})
     if finite > len(re.findall(r"\b(?:that|which|who)\b", definition)):
         return None  # "The ELK stack (...) from Elastic is a great way ...": a main verb after the noun phrase
     lowered = definition[0].lower() + definition[1:]
-    if definition_problem(lowered) is not None or vague_answer(lowered) or _data_type(definition):
+    if definition_problem(lowered) is not None or vague_answer(lowered) or data_type(definition):
         return None
     if restates(definition, name):
         return None
     term = f"`{name}`" if leaf.startswith("`") else name
     return DocFact(f"What is {term}?", definition, f"{term} is {lowered}.", "concept")
-
-
-def _run_together(description: str) -> bool:
-    """Whether a noun-phrase description has a main verb of its own before any relative clause ("The actual factory
-    to use for generating the dict can be set as a keyword argument"): two sentences run together."""
-    main = re.split(r"\b(?:that|which|who|whose|where|when|if)\b|,", description)[0]
-    return re.search(r"\b(?:can|could|should|must|will|may) be\b", main) is not None
 
 
 def restates(definition: str, name: str) -> bool:
@@ -307,53 +286,6 @@ def restates(definition: str, name: str) -> bool:
     if words[: len(parts)] == parts:
         return True  # "`widget` - the widget used to render the field": the name, then what it is for
     return bool(words) and all(any(word.startswith(part[:5]) for part in parts) for word in words)
-
-
-#: Data types a parameter's description opens with ("A string ...", "An integer ..."): no definition of a thing.
-_TYPES = words(
-    """string str strings integer int integers boolean bool bytes bytestring list dict dictionary callable sequence
-    tuple number float value values instance object mapping iterable function"""
-)
-_FINITE = frozenset({"VVZ", "VVD", "VBZ", "VBD", "VHZ", "VDZ", "VM0"})
-#: A present-tense verb after a plural subject ("The execv family of functions end the current program").
-_PLURAL_PRESENT = frozenset({"VVB", "VBB", "VHB", "VDB"})
-_SAYING = words("give giving specify specifies indicate indicating denote denoting define defines")
-
-
-def _data_type(description: str) -> bool:
-    """Whether the first noun of a description, after its article and adjectives, is a data type."""
-    for word in re.findall(r"[A-Za-z][\w-]*", description.lower())[1:4]:
-        if word in _TYPES:
-            return True
-        if not set(tags(word)) & {"AJ0", "AJC", "AJS", "CRD", "ORD"}:
-            return False
-    return False
-
-
-def _says_more(description: str, name: str) -> bool:
-    """Whether an option's description says more than its name and type ("`media_type` - A string giving the media
-    type" says nothing)."""
-    own = set(re.split(r"[_.-]", name.lower()))
-    found = {w for w in re.findall(r"[a-z][\w-]*", description.lower()) if w not in STOPWORDS}
-    return bool(found - own - _TYPES - _SAYING)
-
-
-def ordinary_word(name: str) -> bool:
-    """Whether a name is an ordinary English word (`path`, `key`, `domain`), a built-in type or a generic
-    parameter (`str`, `kwargs`): as an option or term it names no one thing in the docs. `follow_symlink`,
-    `samesite`, `httpcore` and `DEBUG` are names."""
-    from lemminflect import getAllLemmas
-
-    if name in _TYPE_NAMES:
-        return True  # a parameter table's type column ("`str`: the text to convert"), not a name
-    return name.isalpha() and name.islower() and bool(getAllLemmas(name) or name in STOPWORDS)
-
-
-#: Built-in type names of common languages: a table listing them lists types, not options.
-_TYPE_NAMES = frozenset(
-    {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set", "None", "object"}
-    | {"args", "kwargs", "arg", "kwarg", "self", "cls", "obj", "func", "fn", "cb"}  # parameters of many functions
-)
 
 
 def _recase_phrase(phrase: str, casing: Casing) -> str:
@@ -370,84 +302,6 @@ def _recase_phrase(phrase: str, casing: Casing) -> str:
 
 def _singular(phrase: str) -> str:
     return " ".join(w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in phrase.split())
-
-
-def option_fact(line: ChunkLine, heading: str) -> DocFact | None:
-    """ "`timeout`: The timeout configuration to use." -> "What does the `timeout` option control?"."""
-    term = (line.term or "").strip()
-    name = term.strip("`")
-    if not name or " " in name or "(" in name or not re.fullmatch(r"[\w.-]+|--[\w-]+", name):
-        return None
-    if not (term.startswith("`") or "_" in name or name.startswith("--")):
-        return None  # "Forwarding: the proxy makes ...": a bold word, not an option
-    if re.fullmatch(r"[A-Z]\w*[a-z]\w*", name):
-        return None  # `Connection`, `ClientSession`: a class, not an option or parameter
-    if ordinary_word(name):
-        return None  # `path`, `key`, `content`: many things in the docs have one; the question would be ambiguous
-    description = line.text[len(term) :].lstrip(": ").strip() if line.text.startswith(term) else line.text
-    first = split_prose(description)[:1]
-    if not first or word_count(first[0]) < 3 or markup_problem(first[0]):
-        return None
-    noun = _option_noun(name, heading)
-    if noun is None:
-        return None
-    reference = option_reference(f"The `{name}` {noun}", first[0].rstrip("."))
-    if reference is None or not _says_more(first[0], name):
-        return None
-    return DocFact(f"What does the `{name}` {noun} control?", first[0].rstrip("."), reference, "option")
-
-
-def _option_noun(name: str, context: str) -> str | None:
-    """What the item names, from the words around it (heading path and the chunk's prose): an environment
-    variable, a parameter, a setting or an option; None when nothing says it is one (a list of packages)."""
-    context = context.lower()
-    for noun, cues in _SPEC_WORDS.items():
-        if noun == "environment variable" and not re.fullmatch(r"[A-Z][A-Z0-9_]+", name):
-            continue  # "`system-packages`" on a page about environments is no environment variable
-        if any(cue in context for cue in cues):
-            return noun
-    return "option" if name.startswith("--") else None
-
-
-def option_reference(subject: str, description: str) -> str | None:
-    """A sentence saying what the option does, from its description: "Whether X" -> "S controls whether X";
-    "The name of X" -> "S is the name of X"; "Enables X" -> "S enables X"; "Enable X" -> "S enables X"."""
-    words = description.split()
-    first = words[0]
-    lowered = first.lower()
-    rest = " ".join(words[1:])
-    if lowered in ("whether", "how", "which", "what"):
-        return f"{subject} controls {lowered} {rest}."
-    if lowered in ("a", "an", "the"):
-        if _run_together(description):
-            return None  # "The actual factory to use ... can be set as a keyword argument": a sentence, not a noun
-        head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", description)[0]
-        if set(tags(head)[1:]) & (_FINITE | _PLURAL_PRESENT):
-            return None  # "The os._exit() function exits the process ...": a sentence, not what the option is
-        if "()" in head and head.split()[-1].lower().rstrip(".") in _CALLABLE_HEADS:
-            return None  # `current_date`: "The CURRENT_DATE() SQL function.": that function, not an option
-        return f"{subject} is {lowered} {rest}."
-    if not (first[:1].isupper() and first[1:].islower() and first.isalpha()) or not _only_verb(first):
-        return None  # "SOCKS proxy support", "Command line client support": a noun phrase, not a verb
-    if lowered in LIGHT_VERBS or lowered.rstrip("s") in LIGHT_VERBS:
-        return None  # "Imagine that the template supports updates ...": an example for the reader, not what it does
-    if tags(description)[:2] == ("NP0", "NP0"):
-        return None  # "Google Cloud Storage for feed exports": a name, though "google" is also a verb
-    if is_third_person(first) and not is_base_verb(first):
-        return f"{subject} {lowered} {rest}."
-    verb = third_person(first)
-    return f"{subject} {verb} {rest}." if verb is not None else None
-
-
-#: Head nouns of a description naming a callable ("The CURRENT_DATE() SQL function"): the item is that callable, not
-#: an option (an option's value may be one: "a function that takes the emoji info ...").
-_CALLABLE_HEADS = frozenset({"function", "class", "method", "exception", "decorator", "module", "type"})
-
-
-def _only_verb(word: str) -> bool:
-    from lemminflect import getAllLemmas
-
-    return set(getAllLemmas(word.lower())) == {"VERB"}
 
 
 def instruction_fact(sentence: str, casing: Casing) -> DocFact | None:
