@@ -32,7 +32,7 @@ from ragtest.documents import (
 from ragtest.run_state import RunState
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
-from testgen.loaders.references import LABELS_KEY, resolve_document
+from testgen.loaders.references import LABELS_KEY, merge_labels, resolve_document
 
 #: Chunks a worker embeds and writes at a time.
 EMBED_BATCH = 256
@@ -139,10 +139,7 @@ def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> 
     loaded = loaded.materialize()
     rows = loaded.select_columns(["labels"]).take_all()
     defined = sorted((json.loads(row["labels"]) for row in rows), key=lambda pair: str(pair[0] or ""))
-    labels: dict[str, str] = {}
-    for _source, found in defined:  # in file order, first definition kept, as `read_files` keeps it
-        for label, title in found.items():
-            labels.setdefault(label, title)
+    labels = merge_labels(found for _source, found in defined)  # in file order, as `read_files` merges them
     loaded = loaded.map(resolved_row, fn_kwargs={"labels": labels}).materialize()
     info = loaded.select_columns(["kind", "path", "described"]).take_all()  # no texts: a few fields a file
     record = SourceRecord(

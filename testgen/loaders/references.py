@@ -31,7 +31,8 @@ def label_mark(label: str) -> str:
 
 
 def fallback_text(label: str) -> str:
-    """A label's words, for a reference no page defines: "topics-spiders" -> "topics spiders"."""
+    """A label's or document name's words, for a reference whose target is not known: "topics-spiders" -> "topics
+    spiders", "guide/installation" -> "installation"."""
     return label.rstrip("/").split("/")[-1].replace("-", " ").replace("_", " ")
 
 
@@ -52,10 +53,16 @@ def resolve_text(text: str, labels: Mapping[str, str]) -> str:
 
 
 def corpus_labels(documents: Iterable[Document]) -> dict[str, str]:
-    """Every label the documents define, first definition kept (Sphinx warns on duplicates and keeps one)."""
+    """Every label the documents define (see `merge_labels`)."""
+    return merge_labels(document.metadata.get(LABELS_KEY) or {} for document in documents)
+
+
+def merge_labels(pages: Iterable[Mapping[str, str]]) -> dict[str, str]:
+    """The labels of several pages, in page order, first definition kept (Sphinx warns on duplicates and keeps
+    one)."""
     found: dict[str, str] = {}
-    for document in documents:
-        for label, title in (document.metadata.get(LABELS_KEY) or {}).items():
+    for labels in pages:
+        for label, title in labels.items():
             found.setdefault(label, title)
     return found
 

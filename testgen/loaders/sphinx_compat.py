@@ -15,7 +15,7 @@ from typing import Any
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives, roles
 
-from testgen.loaders.references import label_mark
+from testgen.loaders.references import fallback_text, label_mark
 
 #: Node attribute on what a dropped directive leaves behind (so the walker can count it).
 DROPPED = "ragtest_dropped"
@@ -225,8 +225,8 @@ def _role_text(name: str, text: str) -> tuple[str, bool]:
         return f"PEP {shown}", False
     if short == "ref":
         return label_mark(shown), False  # the title of the section it names: known once every page is read
-    if short in ("doc", "ref", "term", "any", "numref", "keyword"):
-        return shown.rstrip("/").split("/")[-1].replace("-", " ").replace("_", " "), False
+    if short in ("doc", "term", "any", "numref", "keyword"):
+        return fallback_text(shown), False
     return shown, False
 
 

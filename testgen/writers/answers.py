@@ -39,7 +39,7 @@ _POINTER = re.compile(
 #: A statement that introduces a list ("... by a growing number of organizations, including:").
 _LIST_LEAD = re.compile(r"\b(?:including|include|includes|such as|like|e\.g\.)[.:]?$", re.IGNORECASE)
 #: "You can also ...", "you will also have to ...": something beside the section's task.
-_ALSO_YOU = re.compile(r"^you(?:'ll|’ll| can| will| would| may| should)? (?:also|then)\b", re.IGNORECASE)
+_ALSO_YOU = re.compile(r"^you(?:'ll|’ll| can| will| would| may| should)? also\b", re.IGNORECASE)
 #: "You can then ...", "you then ...": the next step after one the reader has not seen.
 _THEN_YOU = re.compile(r"^you(?:'ll|’ll| can| will| would| may| should)? then\b", re.IGNORECASE)
 #: An instruction for when something goes wrong ("... if the application does not start").

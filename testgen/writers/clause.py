@@ -18,6 +18,7 @@ from testgen.writers.lexicon import (
     DETERMINERS,
     DISCOURSE,
     FORMS,
+    JOINING_WORDS,
     MODALS,
     POSSESSIVES,
     PRONOUNS,
@@ -392,13 +393,6 @@ def _is_verb(tokens: list[str], index: int) -> bool:
     return True
 
 
-#: Words that join a sentence to the one before or open a subordinate clause, never a subject's first word.
-_JOINING = frozenset(
-    {"otherwise", "because", "although", "though", "whereas", "however", "thus", "hence", "therefore", "since"}
-    | {"unless", "e.g.", "i.e.", "eg.", "ie."}
-)
-
-
 def lettered(tokens: list[str]) -> bool:
     """Whether a name of several words is an example's, lettered: "Template B", "the v argument"."""
     return len(tokens) > 1 and (
@@ -421,7 +415,7 @@ def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> s
         raise Skip("complex_subject")  # "Last but not least echo ...": a discourse phrase, not a subject
     if lettered(tokens):
         raise Skip("pronoun_or_vague_subject")  # "Template B", "the v argument": an example's name
-    if lowered[0] in _JOINING or any(t in ("-", "–", "—") for t in tokens):
+    if lowered[0] in JOINING_WORDS or any(t in ("-", "–", "—") for t in tokens):
         raise Skip("complex_subject")  # "Otherwise X is ...", "BinaryJSONField - stores ...": no subject
     if any(not re.match(r"^[\w.'’+#&/-]+$", t) for t in tokens):
         raise Skip("complex_subject")

@@ -18,6 +18,7 @@ import re
 
 from testgen.writers.clause import Casing
 from testgen.writers.docs_text import clean_sentence, markup_problem
+from testgen.writers.lexicon import JOINING_WORDS, words
 from testgen.writers.morphology import is_base_verb, is_third_person
 from testgen.writers.specific import anchored
 from testgen.writers.tagger import tag_words
@@ -29,9 +30,7 @@ _CLAUSE_END = re.compile(r",|;|\s(?:which|meaning|because|so that|unless|when|if
 _PRONOUNS = frozenset({"it", "this", "that", "these", "those", "they", "you", "we", "there", "he", "she", "one"})
 #: Words that open a subordinate clause or join a sentence to the one before: no subject starts with them ("Because
 #: SQLite's `LIKE` operation is case-insensitive by default, ...": the default is the reason, not the statement).
-_SUBORDINATORS = frozenset(
-    {"if", "when", "unless", "while", "as", "once", "because", "since", "although", "though", "whereas", "otherwise"}
-)
+_SUBORDINATORS = JOINING_WORDS | words("if when while as once")
 _DO = {"VDZ": "Does", "VDB": "Do"}
 _BE = {"VBZ": "Is", "VBB": "Are"}
 _CODE = re.compile(r"`[^`]+`")

@@ -83,7 +83,7 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
         wanted = opening or instructing
         answer = opening_answer(body, instructing, topic, opening=opening, task_verb=verb) if wanted else None
         if answer is not None:
-            yield from _heading_facts(leaf, answer, casing, body)
+            yield from _heading_facts(leaf, task or None, answer, casing, body)
     if leaf and opening:
         yield from _concept(leaf, body, casing)
         named = name_heading_fact(leaf, body)
@@ -110,7 +110,7 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
 
 
 def _heading_facts(
-    leaf: str, answer: tuple[str, str], casing: Casing, body: Sequence[ChunkLine] = ()
+    leaf: str, task: str | None, answer: tuple[str, str], casing: Casing, body: Sequence[ChunkLine] = ()
 ) -> Iterator[DocFact]:
     reference, span = answer
     if leaf.endswith("?"):
@@ -120,7 +120,6 @@ def _heading_facts(
         if question is not None:
             yield DocFact(question, span, reference, "faq")
         return
-    task = task_phrase(leaf, casing)
     if task is not None and not named_as_thing(leaf, body):
         yield DocFact(f"How do you {task}?", span, reference, "howto")
 

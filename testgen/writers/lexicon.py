@@ -16,6 +16,11 @@ def words(text: str) -> frozenset[str]:
 PRONOUNS = words("it its this that these those they them their there he she his her we our you i such one")
 DEICTIC = words("this that these those its their his her our such him them it us me they he she")
 DETERMINERS = words("the a an")
+#: Words that join a sentence to the one before or open a subordinate clause: never a subject's first word
+#: ("Otherwise X is ...", "Because SQLite's `LIKE` ...", "E.g. skipif marks ...").
+JOINING_WORDS = words(
+    "otherwise because although though whereas however thus hence therefore since unless e.g. i.e. eg. ie."
+)
 POSSESSIVES = words("its their his her our my your")
 AUX_BE = words("is are was were")
 MODALS = words("can could may might will would should must")
