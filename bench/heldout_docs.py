@@ -109,6 +109,13 @@ CORPORA = {
     "jsonschema==4.26.0": "0c26707e2efad8aa1bfc5b7ce170f3fccc2e4918ff85989ba9ffa9facb2be326",
     "mistune==3.4.0": "2eaf7952af928ca8d33b779762effc1da517b62c6ad85ec8ca957e3b07b9782a",
     "python-dateutil==4.0.0": "d7295ff14fdc0f92f662100bfb6c551d160ca090f2939f1ec5b9794265c03f06",
+    # Eighteenth round, chosen and fetched at the start of the stop that ranks the offline pool, before any change.
+    "pillow==13.0.0": "cdcd1ba258178f7356d74170c9a81ba4eab6a5d55748bc402a5a2a6fe6be3510",
+    "watchdog==7.1.0": "d3861e255416f49a1384474cb2efa097de165fb330d4c5432ce6708b509ed922",
+    "pyparsing==3.3.3": "928ae7e20211f3b6f3915a72f06a0cfd29ab9d24279dd6346b6b1a7146397d36",
+    "pyjwt==2.15.1": "4f259e80cdfb6b3fc18a7de51fd1ef9ec79652f25019bae68975ca2468a34df8",
+    "numpydoc==1.11.0": "26db0adaac8087e98da05c86b11198defd962aef7c21f4dffd2703c8c6eb4187",
+    "flit==4.2.0": "4ab00f544721a241b15e634648f1bfac7268a0ec637f106ce3150939c2e2f4d9",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 
