@@ -6,6 +6,11 @@ for types whose yield is low), the `Screen` filters and de-duplicates, and the l
 type is full. A type the corpus cannot fill is topped up with other types (a warning in the stats) unless
 `strict_types`; when nothing more can be drawn, `RagtestError` names the counts.
 
+Drafts come in tiers (`Draft.tier`; the offline documentation writer ranks its strategies by how often their
+questions read well): a tier joins the screened ones when the roots run out, or after `StopRules.tier_lookahead`
+written contexts per requested question without filling the set, so a large corpus gives its best kinds of question
+and a small one still gives every question it can.
+
 The same store contents, writer, seed (and LLM cache) give the same samples in the same order.
 
 The corpus is never read whole: roots are drawn from the store's `chunk_keys` (ids, documents, sections and
@@ -113,12 +118,18 @@ class TestsetGenerator:
         samples: list[TestSample] = []
         produced: Counter[str] = Counter()
         tried: Counter[str] = Counter()
+        opened_at = 0  # contexts written when the open tier of drafts opened
         progress = _progress(size, show_progress)
         while len(samples) < size:
             self._stop_barren(walkers, produced, tried, targets)
             missing = missing_counts(targets, produced)
             self._top_up_exhausted(missing, targets, walkers)
             missing = missing_counts(targets, produced)
+            if screen.held and sum(tried.values()) - opened_at >= self.stop_rules.tier_lookahead * size:
+                opened_at = sum(tried.values())  # looked far enough in the open tiers: the next tier joins them
+                accepted = await screen.screen(screen.release_held(), missing)
+                self._accept(accepted, samples, produced, progress)
+                continue
             reserved = screen.take_reserve(missing)
             pairs = self._plan(missing, walkers, produced, tried) if len(reserved) < sum(missing.values()) else []
             if pairs or reserved:
@@ -126,16 +137,12 @@ class TestsetGenerator:
                 for _, kind in pairs:
                     tried[kind] += 1
                 accepted = await self._run(pairs, walkers, k_neighbours, screen, missing, reserved, fetched)
-            elif held := screen.release_held():  # every other draft is spent: the held-back ones fill the gap
+            elif held := screen.release_held():  # every draft of the open tiers is spent: the next tier fills the gap
+                opened_at = sum(tried.values())
                 accepted = await screen.screen(held, missing)
             else:
                 break
-            for candidate in accepted:
-                samples.append(self._sample(candidate))
-                produced[candidate.draft.question_type] += 1
-                self.stats.accepted_by_strategy[candidate.draft.strategy or "llm"] += 1
-            if progress is not None:
-                progress.update(len(accepted))
+            self._accept(accepted, samples, produced, progress)
         if progress is not None:
             progress.close()
         self._finish(screen, samples, produced)
@@ -145,6 +152,17 @@ class TestsetGenerator:
                 self.stats.shortfall_message(size) + advice(self.stats, self.stop_rules, self.writer.name)
             )
         return samples
+
+    def _accept(
+        self, accepted: Sequence[Candidate], samples: list[TestSample], produced: Counter[str], progress: Any
+    ) -> None:
+        for candidate in accepted:
+            samples.append(self._sample(candidate))
+            produced[candidate.draft.question_type] += 1
+            self.stats.accepted_by_strategy[candidate.draft.strategy or "llm"] += 1
+            self.stats.accepted_by_tier[str(candidate.draft.tier)] += 1
+        if progress is not None:
+            progress.update(len(accepted))
 
     def _raise_llm_failure(self, size: int) -> None:
         """When the LLM calls failed, the shortfall is an LLM error naming the model, its URL and the last error."""
@@ -177,7 +195,7 @@ class TestsetGenerator:
     ) -> list[TestSample]:
         """Samples from the first `num_contexts` roots, types dealt out in the configured distribution."""
         roots, screen = self._start(seed)
-        screen.holding = False  # no size to fill first: every draft is screened as it comes
+        screen.open_all()  # no size to fill first: every draft is screened as it comes
         roots = roots[:num_contexts]
         counts = self._targets(len(roots))
         kinds = [kind for kind in QUESTION_TYPES for _ in range(counts.get(kind, 0))]
@@ -187,6 +205,7 @@ class TestsetGenerator:
         accepted = await self._run(pairs, walkers, k_neighbours, screen, unlimited)
         samples = [self._sample(c) for c in accepted]
         self.stats.accepted_by_strategy.update(c.draft.strategy or "llm" for c in accepted)
+        self.stats.accepted_by_tier.update(str(c.draft.tier) for c in accepted)
         self._finish(screen, samples, Counter(c.draft.question_type for c in accepted))
         return samples
 

@@ -12,15 +12,17 @@
    drafts, absence (the questions' neighbourhood in the store does not support their hypotheses).
 
 Drafts beyond what a type still needs wait in a reserve, unjudged, and are screened first when the type needs more
-(a type filled by another's shortfall). Drafts the writer holds back (`Draft.held_back`: how-to answers that name
-no means) wait apart, unscreened, until `release_held` gives them to a generation that has run out of other drafts.
-At the end both count as unused, so candidates = accepted + rejected + unused. Decisions depend only on the drafts'
-order, so the same inputs give the same accepted set.
+(a type filled by another's shortfall). Drafts of a tier above the open one (`Draft.tier`: kinds that read well less
+often, such as how-to answers that name no means) wait apart, unscreened, until `release_held` opens the next tier
+for a generation that has run out of, or looked far enough for, drafts of the open tiers. At the end both count as
+unused, so candidates = accepted + rejected + unused. Decisions depend only on the drafts' order, so the same
+inputs give the same accepted set.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -72,9 +74,9 @@ class Screen:
         #: Rejections by the offline writer's strategy of the draft ("howto", "sentence", ...; "llm" otherwise).
         self.rejections_by_strategy: Counter[str] = Counter()
         self.reserve: list[Candidate] = []
-        #: Held-back drafts not screened yet; `holding` False screens them like any other.
+        #: Drafts of a tier above `open_tier`, not screened yet (`open_all` screens every tier as it comes).
         self.held: list[Candidate] = []
-        self.holding = True
+        self.open_tier = 0
         self._keys: set[str] = set()
         self._references: set[str] = set()  # documentation answers already asked
         self._passed: set[tuple[str, str]] = set()  # judged and found good (reserved for later)
@@ -89,10 +91,18 @@ class Screen:
     def unused(self) -> int:
         return len(self.reserve) + len(self.held)
 
+    def open_all(self) -> None:
+        """Screen every draft as it comes, whatever its tier (nothing is held)."""
+        self.open_tier = sys.maxsize
+
     def release_held(self) -> list[Candidate]:
-        """The held-back drafts, in the order they came, to screen now; later ones are no longer held back."""
-        self.holding = False
-        released, self.held = self.held, []
+        """Open the next tier that has held drafts: its drafts, in the order they came, to screen now (later ones of
+        that tier are no longer held); [] when nothing is held."""
+        if not self.held:
+            return []
+        self.open_tier = min(c.draft.tier for c in self.held)
+        released = [c for c in self.held if c.draft.tier <= self.open_tier]
+        self.held = [c for c in self.held if c.draft.tier > self.open_tier]
         return released
 
     def take_reserve(self, wanted: dict[str, int]) -> list[Candidate]:
@@ -106,11 +116,10 @@ class Screen:
     ) -> list[Candidate]:
         """The candidates accepted, in order, at most `wanted[type]` per type (the rest wait in the reserve).
 
-        `reserved` drafts (from `take_reserve`) passed the offline filters already; they go first. Held-back drafts
-        wait in `held` while `holding`."""
-        if self.holding:
-            self.held.extend(c for c in candidates if c.draft.held_back)
-            candidates = [c for c in candidates if not c.draft.held_back]
+        `reserved` drafts (from `take_reserve`) passed the offline filters already; they go first. Drafts of a tier
+        above `open_tier` wait in `held`."""
+        self.held.extend(c for c in candidates if c.draft.tier > self.open_tier)
+        candidates = [c for c in candidates if c.draft.tier <= self.open_tier]
         fresh = [c for c in candidates if self._offline_reason(c) is None]
         fresh = self._relevant(fresh)
         to_judge = self._not_duplicates([*reserved, *fresh], wanted)

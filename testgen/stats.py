@@ -30,6 +30,8 @@ class GenerationStats:
     #: Accepted questions and rejections (screen and writer) by the offline writer's strategy ("llm" otherwise).
     accepted_by_strategy: Counter[str] = field(default_factory=Counter)
     rejected_by_strategy: Counter[str] = field(default_factory=Counter)
+    #: Accepted questions by their draft's tier ("0" first: `testgen.writers.base.Draft.tier`).
+    accepted_by_tier: Counter[str] = field(default_factory=Counter)
 
     @property
     def documents_without_samples(self) -> list[str]:
@@ -57,6 +59,7 @@ class GenerationStats:
             "warnings": list(dict.fromkeys(self.warnings)),
             "accepted_by_strategy": dict(sorted(self.accepted_by_strategy.items())),
             "rejected_by_strategy": dict(sorted(self.rejected_by_strategy.items())),
+            "accepted_by_tier": dict(sorted(self.accepted_by_tier.items())),
         }
 
     def shortfall_message(self, size: int) -> str:

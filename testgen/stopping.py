@@ -1,7 +1,7 @@
 """When the generator gives up on a question type, and what to tell the user when the corpus falls short.
 
 `StopRules` are settings with defaults (the CLI flags `--zero-yield-patience`, `--low-yield-contexts`,
-`--low-yield-rate`, `--max-questions-per-context`): a type that gave no question from its first
+`--low-yield-rate`, `--max-questions-per-context`, `--tier-lookahead`): a type that gave no question from its first
 `zero_yield_patience` contexts, or fewer than `low_yield_rate` a context over its first `low_yield_contexts`, stops
 early and its share goes to the other types; a context is asked at most `max_questions_per_context` questions.
 Contexts count only when the writer could write from their root (`can_write`): a barren root is passed over.
@@ -34,6 +34,9 @@ class StopRules:
     low_yield_contexts: int = 100
     low_yield_rate: float = 0.02
     max_questions_per_context: int = 4
+    #: Contexts written per requested question before the next tier of drafts (`Draft.tier`) joins the open ones
+    #: while roots remain (when the roots run out it joins at once).
+    tier_lookahead: int = 10
 
     def problems(self) -> list[str]:
         found = []
@@ -45,6 +48,8 @@ class StopRules:
             found.append(f"low_yield_rate must be in [0, 1], got {self.low_yield_rate}")
         if self.max_questions_per_context < 1:
             found.append(f"max_questions_per_context must be at least 1, got {self.max_questions_per_context}")
+        if self.tier_lookahead < 1:
+            found.append(f"tier_lookahead must be at least 1, got {self.tier_lookahead}")
         return found
 
 

@@ -89,6 +89,14 @@ class GenerationConfig(Section):
     max_questions_per_context: Annotated[
         int, Field(ge=1, description="questions one context may be asked at most when the roots run out")
     ] = _STOP.max_questions_per_context
+    tier_lookahead: Annotated[
+        int,
+        Field(
+            ge=1,
+            description="contexts written per requested question before drafts of kinds that read well less often "
+            "(offline documentation: defaults, turned sentences, how-to answers naming no means) are screened",
+        ),
+    ] = _STOP.tier_lookahead
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> GenerationConfig:
@@ -106,4 +114,5 @@ class GenerationConfig(Section):
             low_yield_contexts=self.low_yield_contexts,
             low_yield_rate=self.low_yield_rate,
             max_questions_per_context=self.max_questions_per_context,
+            tier_lookahead=self.tier_lookahead,
         )

@@ -27,7 +27,7 @@ class Draft:
     groundedness check reads these instead of the answer, whose connecting words ("X was released first") are the
     writer's own.
     `strategy`: the offline writer's strategy (the manifest counts questions and rejections by strategy).
-    `held_back`: see the field.
+    `tier`: see the field.
     """
 
     question: str
@@ -40,9 +40,9 @@ class Draft:
     evidence: tuple[str, ...] = ()
     #: How the offline writer made the question ("howto", "option", "sentence", ...); None for the LLM writer.
     strategy: str | None = None
-    #: A draft of a kind that reads well less often (a how-to answer that names no means): screened only once the
-    #: corpus has given every other draft and the test set is still short (`testgen.screening`).
-    held_back: bool = False
+    #: How early the draft is screened: 0 first. Drafts of kinds that read well less often (the offline writer's
+    #: `testgen.writers.docs.draft_tier`) wait until the lower tiers cannot fill the test set (`testgen.screening`).
+    tier: int = 0
 
 
 class QuestionWriter(Protocol):

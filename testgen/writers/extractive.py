@@ -30,10 +30,11 @@ from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
 from testgen.writers.combine import Fact, combine
 from testgen.writers.docs import (
+    SENTENCE_TIER,
     STRATEGIES,
     DocFact,
     doc_facts,
-    names_no_means,
+    draft_tier,
     pronoun_problem,
     strategy_problem,
 )
@@ -226,7 +227,7 @@ class ExtractiveWriter:
         for fact in facts:
             if fact.turned.question.lower() not in seen:
                 seen.add(fact.turned.question.lower())
-                drafts.append(self._simple_draft(fact, context.language))
+                drafts.append(self._simple_draft(fact, context.language, context.root.heading_path is not None))
         return drafts[:n]
 
     def _chunk_doc_facts(self, chunk: Chunk) -> list[DocFact]:
@@ -260,11 +261,12 @@ class ExtractiveWriter:
             answer_span=" ".join(fact.span.split()),
             evidence=(fact.reference,),
             strategy=fact.strategy,
-            held_back=names_no_means(fact),
+            tier=draft_tier(fact),
         )
 
     @staticmethod
-    def _simple_draft(fact: Fact, language: str) -> Draft:
+    def _simple_draft(fact: Fact, language: str, documentation: bool) -> Draft:
+        """A turned sentence's draft; in documentation it waits for the first tier (`docs.SENTENCE_TIER`)."""
         answer = reference_sentence(fact.sentence, fact.turned.answer, language)
         return Draft(
             fact.turned.question,
@@ -274,6 +276,7 @@ class ExtractiveWriter:
             answer_span=" ".join(fact.turned.answer.split()),
             evidence=(fact.sentence,),
             strategy="sentence",
+            tier=SENTENCE_TIER if documentation else 0,
         )
 
     def _multi_context(self, context: Context, n: int, rng: random.Random) -> list[Draft]:

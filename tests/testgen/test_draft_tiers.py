@@ -1,0 +1,60 @@
+"""Drafts come in tiers: the offline documentation writer's strategies that read well most often (definitions,
+options, FAQ entries, how-to answers naming their means) fill a test set first; defaults and turned sentences join
+after `--tier-lookahead` contexts per requested question, or when the roots run out; how-to answers naming no means
+come last."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragtest.cli import main
+from testgen.writers.docs import DocFact, draft_tier
+
+PAGES = ("quickstart.rst", "testing.rst", "config.rst", "templating.rst")
+
+
+def _generate(source: Path, out: Path, size: int, *extra: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    output = out / "testset.jsonl"
+    argv = ["--quiet", "generate", "--source", str(source), "--size", str(size), "--offline", *extra]
+    assert main([*argv, "--output", str(output)]) == 0
+    rows = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    manifest = json.loads(output.with_name("testset.manifest.json").read_text(encoding="utf-8"))
+    return rows, manifest["stats"]["generation"]
+
+
+@pytest.fixture(scope="module")
+def flask_pages(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    source = tmp_path_factory.mktemp("flask-pages")
+    for page in PAGES:
+        (source / page).write_text((shared_data / "docs" / "flask" / page).read_text(encoding="utf-8"), "utf-8")
+    return source
+
+
+def test_a_set_the_first_tier_can_fill_has_no_later_tier(
+    flask_pages: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four real Flask pages: 12 questions all come from the first tier, though the pages also give defaults and
+    turned sentences (which a lookahead of one context per question lets in)."""
+    monkeypatch.setenv("RAGTEST_CACHE_DIR", str(tmp_path / "cache"))
+    rows, generation = _generate(flask_pages, tmp_path / "first", 12)
+    assert len(rows) == 12
+    assert generation["accepted_by_tier"] == {"0": 12}
+    assert not {"sentence", "default"} & set(generation["accepted_by_strategy"])
+    assert sum(1 for row in rows if row["question"].startswith("How do you")) >= 4
+
+    _, eager = _generate(flask_pages, tmp_path / "eager", 12, "--tier-lookahead", "1")
+    assert set(eager["accepted_by_tier"]) - {"0"}, "after 12 contexts the next tier joins the screened ones"
+
+
+def test_tiers_follow_the_measured_strategy_precision() -> None:
+    def fact(strategy: str, reference: str) -> DocFact:
+        return DocFact("How do you x?", reference, reference, strategy)
+
+    assert draft_tier(fact("concept", "An item is the data you extract.")) == 0
+    assert draft_tier(fact("howto", "Use the `check` command.")) == 0
+    assert draft_tier(fact("default", "By default SSL will be used.")) == 1
+    assert draft_tier(fact("instruction", "You can also upload files.")) == 2
