@@ -116,6 +116,9 @@ CORPORA = {
     "pyjwt==2.15.1": "4f259e80cdfb6b3fc18a7de51fd1ef9ec79652f25019bae68975ca2468a34df8",
     "numpydoc==1.11.0": "26db0adaac8087e98da05c86b11198defd962aef7c21f4dffd2703c8c6eb4187",
     "flit==4.2.0": "4ab00f544721a241b15e634648f1bfac7268a0ec637f106ce3150939c2e2f4d9",
+    # Eighteenth round, second half: two large corpora, chosen after the tier change and before reading any of it.
+    "networkx==3.6.1": "26b7c357accc0c8cde558ad486283728b65b6a95d85ee1cd66bafab4c8168509",
+    "twisted==26.10.0": "5f0355403e507fc23ceea85e9dbb4bc59335aabde41dd324e8b8cea180dd38de",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 
