@@ -39,15 +39,12 @@ from testgen.writers.specific import example_answer, thin_answer
 from testgen.writers.tagger import tags
 
 __all__ = [
-    "SENTENCE_TIER",
     "STRATEGIES",
     "DocFact",
     "clean_sentence",
     "doc_facts",
-    "draft_tier",
     "instruction_fact",
     "markup_problem",
-    "names_no_means",
     "option_fact",
     "option_reference",
     "ordinary_word",
@@ -321,33 +318,6 @@ def default_fact(sentence: str, heading: str, casing: Casing, max_words: int) ->
         return None
     question, span, reference = found
     return DocFact(question, span, reference, "default")
-
-
-#: Strategies whose questions read good most often on held-out documentation (rounds 13-15, 352 questions read by
-#: hand, development sets since): concept 89%, option 87%, faq 80%; then default 74%, sentence 72%.
-FIRST_TIER_STRATEGIES = frozenset({"faq", "option", "concept"})
-#: The tier of a sentence turned by the encyclopedic rules in a documentation chunk (strategy "sentence").
-SENTENCE_TIER = 1
-
-
-def draft_tier(fact: DocFact) -> int:
-    """When a documentation draft is screened (`Draft.tier`, 0 first): definitions, options, FAQ entries and how-to
-    answers naming their means in code first; defaults (74% good) next with the turned sentences; how-to answers
-    that name no means (52%) last. How-to answers with code read good 71% of the time, below defaults, but they
-    are first: a how-to question is what a user asks a documentation assistant, and a set of definitions alone
-    would not test that."""
-    if names_no_means(fact):
-        return 2
-    if fact.strategy in FIRST_TIER_STRATEGIES or fact.strategy in HOWTO_STRATEGIES:
-        return 0
-    return 1
-
-
-def names_no_means(fact: DocFact) -> bool:
-    """Whether a how-to answer names no means in code (`--debug`, `connect()`): read by hand over three rounds of
-    held-out docs (13-15), such answers were good 19 of 40 times (howto) and 15 of 26 (instruction), against 19 of
-    27 and 26 of 36 with code; they describe, restate or condition the task more often. Held back, not dropped."""
-    return fact.strategy in HOWTO_STRATEGIES and "`" not in fact.reference
 
 
 def strategy_problem(fact: DocFact, max_words: int) -> str | None:

@@ -30,11 +30,9 @@ from testgen.writers.cjk import turn_cjk
 from testgen.writers.clause import Casing, Skip
 from testgen.writers.combine import Fact, combine
 from testgen.writers.docs import (
-    SENTENCE_TIER,
     STRATEGIES,
     DocFact,
     doc_facts,
-    draft_tier,
     pronoun_problem,
     strategy_problem,
 )
@@ -53,6 +51,7 @@ from testgen.writers.specific import (
     thin_answer,
 )
 from testgen.writers.tagger import BASE_VERB, tag_words
+from testgen.writers.tiers import SENTENCE_TIER, draft_tier
 from testgen.writers.topic import resolve, topic_of
 
 SUPPORTED = frozenset({"simple", "multi_context"})

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from ragtest.cli import main
-from testgen.writers.docs import DocFact, draft_tier
+from testgen.writers.docs import DocFact
+from testgen.writers.tiers import draft_tier, names_whole_task
 
 PAGES = ("quickstart.rst", "testing.rst", "config.rst", "templating.rst")
 
@@ -55,6 +56,24 @@ def test_tiers_follow_the_measured_strategy_precision() -> None:
         return DocFact("How do you x?", reference, reference, strategy)
 
     assert draft_tier(fact("concept", "An item is the data you extract.")) == 0
-    assert draft_tier(fact("howto", "Use the `check` command.")) == 0
+    assert draft_tier(fact("instruction", "Use the `check` command to x.")) == 0
     assert draft_tier(fact("default", "By default SSL will be used.")) == 1
     assert draft_tier(fact("instruction", "You can also upload files.")) == 2
+
+
+def test_a_heading_how_to_answering_one_case_of_its_task_waits() -> None:
+    """pytest's "Skipping tests" section under doctests, and its "Recording warnings" section (development set)."""
+    one_case = DocFact(
+        "How do you skip tests?",
+        "`doctest.SKIP`",
+        "To skip a single check inside a doctest use `doctest.SKIP`.",
+        "howto",
+    )
+    whole = DocFact(
+        "How do you record warnings?",
+        "`pytest.warns()`",
+        "You can record raised warnings either using the `pytest.warns()` context manager or with the recwarn fixture.",
+        "howto",
+    )
+    assert not names_whole_task(one_case) and draft_tier(one_case) == 1
+    assert names_whole_task(whole) and draft_tier(whole) == 0
