@@ -199,6 +199,8 @@ class QuestionRules:
             return "empty_question"
         if not answer.strip():
             return "empty_answer"
+        if unfinished(answer):
+            return "unfinished_answer"
         if not question.endswith(("?", "？")):
             return "no_question_mark"
         if _CONTEXT_WORDS.search(question) or _CJK_CONTEXT.search(question):
@@ -214,6 +216,20 @@ class QuestionRules:
         if contexts and copied_run(question, contexts) > self.max_copied_words:
             return "copies_context"
         return None
+
+
+#: The end of a reference cut short: a final article, modal, conjunction or relative pronoun ("... a `twistd` DNS
+#: server plugin which can." from "which can:" before a list; "the name of the ." from "the .rpy file"), or a colon
+#: that introduced what was cut ("logs file open mode:.").
+_UNFINISHED = re.compile(
+    r"(?:\b(?:the|a|an|which|whose|can|could|will|would|should|may|might|must|and|or)|[:;,(])\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def unfinished(answer: str) -> bool:
+    """Whether a reference answer stops before its sentence ends (an English function word or a colon last)."""
+    return _UNFINISHED.search(answer.strip()) is not None
 
 
 def _script_family(language: str) -> str:

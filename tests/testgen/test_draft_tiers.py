@@ -77,3 +77,13 @@ def test_a_heading_how_to_answering_one_case_of_its_task_waits() -> None:
     )
     assert not names_whole_task(one_case) and draft_tier(one_case) == 1
     assert names_whole_task(whole) and draft_tier(whole) == 0
+
+
+def test_the_tiers_order_the_development_readings() -> None:
+    """The 220 questions of bench/readings/development.jsonl (read by hand): each tier reads good more often than
+    the next, by the tier the current rules give them."""
+    from bench.tier_precision import READINGS, shares
+
+    rows = [json.loads(text) for text in (READINGS / "development.jsonl").read_text(encoding="utf-8").splitlines()]
+    by_tier = {tier: good / total for tier, (good, total) in shares(rows, "tier").items()}
+    assert by_tier["0"] > 0.8 and by_tier["0"] > by_tier["1"] > by_tier["2"]

@@ -197,6 +197,24 @@ def test_shapes_that_would_mislead_are_not_asked(sentence: str) -> None:
     ), questions
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # documentation (pillow, scrapy): a past participle after the subject read as its verb gave "What did the raw
+        # decoder use?", "What did the Access Control List use?", "What did Python bindings implement?"
+        "The raw decoder used here supports uncompressed data, in a variety of pixel formats.",
+        "The Access Control List used when storing items to Google Cloud Storage.",
+        "Python bindings implemented using pybind11.",
+    ],
+)
+def test_a_participle_is_no_past_tense_to_ask_about(sentence: str) -> None:
+    try:
+        questions = [t.question for t in turn_all(sentence)]
+    except Skip:
+        return
+    assert not any(q.startswith("What did") for q in questions), questions
+
+
 def test_passive_by_and_active_creator_ask_who() -> None:
     questions = {t.question: t.answer for t in turn_all("Guido van Rossum created Python in 1991.")}
     assert questions["Who created Python?"] == "Guido van Rossum"

@@ -41,6 +41,23 @@ def test_question_rules(question: str, reason: str | None) -> None:
         assert rules.rejections == {reason: 1}
 
 
+@pytest.mark.parametrize(
+    ("answer", "unfinished"),
+    [
+        # twisted's docs (held-out round 18): a sentence cut before its list, and one cut at "the .rpy file"
+        ("Twisted Names provides a twistd DNS server plugin which can.", True),
+        ("`__file__` is the name of the .", True),
+        ("The `--log-file-mode` option logs file open mode:.", True),  # pytest's reference (development)
+        ("The `TESTING` setting enables testing mode.", False),
+        ("Use the file you want to write to.", False),
+        ("The value is either `json` or `yaml`.", False),
+    ],
+)
+def test_a_reference_cut_short_is_no_answer(answer: str, unfinished: bool) -> None:
+    reason = QuestionRules().reason("What does Twisted Names provide?", answer)
+    assert (reason == "unfinished_answer") is unfinished
+
+
 def test_rule_helpers() -> None:
     assert is_specific("What is CPython?") and is_specific("What does Python use for exponentiation?")
     assert not is_specific("What does Python support?")
