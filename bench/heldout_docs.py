@@ -119,6 +119,12 @@ CORPORA = {
     # Eighteenth round, second half: two large corpora, chosen after the tier change and before reading any of it.
     "networkx==3.6.1": "26b7c357accc0c8cde558ad486283728b65b6a95d85ee1cd66bafab4c8168509",
     "twisted==26.10.0": "5f0355403e507fc23ceea85e9dbb4bc59335aabde41dd324e8b8cea180dd38de",
+    # Nineteenth round, chosen and fetched after the eighteenth's reading and the changes made on it.
+    "pylint==4.1.4": "4c9176dc6c9f1b98b742195f01899b290369d5a27b4b41d1014c17f2f96b26f1",
+    "xarray==2026.9.0": "6abc69694c22fa1f0fb2f357ff4e41d88beb4477ed71091f944b7dbf67ed54fe",
+    "more-itertools==11.2.1": "cbf08fd0af284dc69718b9b76a8e6203df624d70209ea511e4219d350c856f63",
+    "tomlkit==0.15.2": "83e32755ba1d20d9340bd069ee97e9f6232ba2346b63ffcba425de01f7e327a6",
+    "psutil==7.2.2": "0746f5f8d406af344fd547f1c8daa5f5c33dbc293bb8d6a16d80b4bb88f59372",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 
