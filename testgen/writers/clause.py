@@ -141,7 +141,7 @@ _ADJECTIVES = frozenset(
 _ADJECTIVE_SUFFIX = re.compile(r"(?:al|ic|ive|ous|ful|ory|ary|ent|ant|less|able|ible)$")
 _REGULAR_PARTICIPLE = re.compile(r"^[a-z]{3,}ed$")
 _CARDINAL = re.compile(r"^(?:\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens|hundreds)$")
-_COMMON_NOUN_SUFFIX = re.compile(r"[a-z]{3}(?:tion|sion|ment|ness|ity|ance|ence|ism|ship|hood)s?$")
+_COMMON_NOUN_SUFFIX = re.compile(r"[a-z]{3}(?:tion|sion|ment|ness|ity|ance|ence|ancy|ency|acy|ism|ship|hood)s?$")
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w.'’+#-]*|\d[\w.+-]*|van|von|de|der|da|del|du|la|le|of|the|and|&)$")
 
 

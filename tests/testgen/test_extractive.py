@@ -215,6 +215,16 @@ def test_a_participle_is_no_past_tense_to_ask_about(sentence: str) -> None:
     assert not any(q.startswith("What did") for q in questions), questions
 
 
+def test_an_abstract_noun_opening_a_sentence_is_no_name() -> None:
+    """twisted and networkx (round 18): "Privacy is important to us ..." gave "What is Privacy important to?", whose
+    capital made the subject look like a name; read as the ordinary word, documentation's anchoring rejects it."""
+    sentence = "Privacy is important to us, and this ID is never used by Twisted Matrix Labs software for tracking."
+    assert [t.question for t in turn_all(sentence)] == ["What is privacy important to?"]
+    assert turn_all("Transparency is essential to allow for greater understanding.")[0].question.startswith(
+        "What is transparency"
+    )
+
+
 def test_passive_by_and_active_creator_ask_who() -> None:
     questions = {t.question: t.answer for t in turn_all("Guido van Rossum created Python in 1991.")}
     assert questions["Who created Python?"] == "Guido van Rossum"
