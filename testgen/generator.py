@@ -125,11 +125,12 @@ class TestsetGenerator:
             missing = missing_counts(targets, produced)
             self._top_up_exhausted(missing, targets, walkers)
             missing = missing_counts(targets, produced)
+            max_tier = self.stop_rules.max_tier
             if screen.held and sum(tried.values()) - opened_at >= self.stop_rules.tier_lookahead * size:
                 opened_at = sum(tried.values())  # looked far enough in the open tiers: the next tier joins them
-                accepted = await screen.screen(screen.release_held(), missing)
-                self._accept(accepted, samples, produced, progress)
-                continue
+                if released := screen.release_held(max_tier):
+                    self._accept(await screen.screen(released, missing), samples, produced, progress)
+                    continue
             reserved = screen.take_reserve(missing)
             pairs = self._plan(missing, walkers, produced, tried) if len(reserved) < sum(missing.values()) else []
             if pairs or reserved:
@@ -137,7 +138,7 @@ class TestsetGenerator:
                 for _, kind in pairs:
                     tried[kind] += 1
                 accepted = await self._run(pairs, walkers, k_neighbours, screen, missing, reserved, fetched)
-            elif held := screen.release_held():  # every draft of the open tiers is spent: the next tier fills the gap
+            elif held := screen.release_held(max_tier):  # the open tiers are spent: the next tier fills the gap
                 opened_at = sum(tried.values())
                 accepted = await screen.screen(held, missing)
             else:

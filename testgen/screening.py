@@ -95,10 +95,10 @@ class Screen:
         """Screen every draft as it comes, whatever its tier (nothing is held)."""
         self.open_tier = sys.maxsize
 
-    def release_held(self) -> list[Candidate]:
+    def release_held(self, max_tier: int | None = None) -> list[Candidate]:
         """Open the next tier that has held drafts: its drafts, in the order they came, to screen now (later ones of
-        that tier are no longer held); [] when nothing is held."""
-        if not self.held:
+        that tier are no longer held); [] when nothing is held, or when the next tier is above `max_tier`."""
+        if not self.held or (max_tier is not None and min(c.draft.tier for c in self.held) > max_tier):
             return []
         self.open_tier = min(c.draft.tier for c in self.held)
         released = [c for c in self.held if c.draft.tier <= self.open_tier]

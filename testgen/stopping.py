@@ -1,10 +1,12 @@
 """When the generator gives up on a question type, and what to tell the user when the corpus falls short.
 
 `StopRules` are settings with defaults (the CLI flags `--zero-yield-patience`, `--low-yield-contexts`,
-`--low-yield-rate`, `--max-questions-per-context`, `--tier-lookahead`): a type that gave no question from its first
-`zero_yield_patience` contexts, or fewer than `low_yield_rate` a context over its first `low_yield_contexts`, stops
-early and its share goes to the other types; a context is asked at most `max_questions_per_context` questions.
-Contexts count only when the writer could write from their root (`can_write`): a barren root is passed over.
+`--low-yield-rate`, `--max-questions-per-context`, `--tier-lookahead`, `--max-tier`): a type that gave no question
+from its first `zero_yield_patience` contexts, or fewer than `low_yield_rate` a context over its first
+`low_yield_contexts`, stops early and its share goes to the other types; a context is asked at most
+`max_questions_per_context` questions. Contexts count only when the writer could write from their root
+(`can_write`): a barren root is passed over. Drafts of a later tier (`Draft.tier`) join after `tier_lookahead`
+written contexts per requested question, or when the roots run out, up to `max_tier`.
 `advice` reads a run's stats and names what would actually help.
 """
 
@@ -37,6 +39,8 @@ class StopRules:
     #: Contexts written per requested question before the next tier of drafts (`Draft.tier`) joins the open ones
     #: while roots remain (when the roots run out it joins at once).
     tier_lookahead: int = 10
+    #: The last tier of drafts that may fill the set (None: every tier); a lower one trades yield for precision.
+    max_tier: int | None = None
 
     def problems(self) -> list[str]:
         found = []
@@ -50,6 +54,8 @@ class StopRules:
             found.append(f"max_questions_per_context must be at least 1, got {self.max_questions_per_context}")
         if self.tier_lookahead < 1:
             found.append(f"tier_lookahead must be at least 1, got {self.tier_lookahead}")
+        if self.max_tier is not None and self.max_tier < 0:
+            found.append(f"max_tier must be at least 0, got {self.max_tier}")
         return found
 
 
@@ -68,6 +74,11 @@ def advice(stats: GenerationStats, rules: StopRules, writer: str) -> str:
         tips.append(
             f"every chunk was used as a root (up to {rules.max_questions_per_context} questions each): add sources, "
             "raise --max-questions-per-context, or lower --size"
+        )
+    if rules.max_tier is not None and stats.unused:
+        tips.append(
+            f"{stats.unused} draft(s) were left unused, most of them from tiers above --max-tier (now "
+            f"{rules.max_tier}): raise it, or leave it unset to let every tier fill the set"
         )
     if stats.rejections:
         reason, count = max(stats.rejections.items(), key=lambda item: (item[1], item[0]))

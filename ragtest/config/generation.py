@@ -97,6 +97,15 @@ class GenerationConfig(Section):
             "(offline documentation: defaults, turned sentences, how-to answers naming no means) are screened",
         ),
     ] = _STOP.tier_lookahead
+    max_tier: Annotated[
+        int | None,
+        Field(
+            ge=0,
+            description="the last tier of offline documentation drafts that may fill the set (0: definitions, "
+            "options, FAQ entries and how-tos naming their means only; fewer questions, read good more often)",
+        ),
+        Opt(default_text="every tier"),
+    ] = _STOP.max_tier
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> GenerationConfig:
@@ -115,4 +124,5 @@ class GenerationConfig(Section):
             low_yield_rate=self.low_yield_rate,
             max_questions_per_context=self.max_questions_per_context,
             tier_lookahead=self.tier_lookahead,
+            max_tier=self.max_tier,
         )

@@ -75,10 +75,12 @@ _ATTRIBUTE = re.compile(rf"^(?:a|an) {_ATTRIBUTE_NAME} of {_VALUE}")
 _WITH_ATTRIBUTE = re.compile(rf"^(?:a|an) [^,]{{3,60}}, with (?:a|an) {_ATTRIBUTE_NAME} of {_VALUE}")
 #: "Polar bears will scavenge at garbage dumps": a verb used without an object; not asked with "What".
 _OBJECT_NOT_START = frozenset(
-    ["at", "in", "on", "from", "with", "into", "through", "during", "near", "around"]
-    # a past participle read as a past tense ("The raw decoder used here supports ...", "The Access Control List
-    # used when storing items ...", "Python bindings implemented using pybind11"): no object follows it
-    + ["when", "where", "while", "here", "there", "using", "by", "via", "if", "because"]
+    [
+        *("at", "in", "on", "from", "with", "into", "through", "during", "near", "around"),
+        # a past participle read as a past tense ("The raw decoder used here supports ...", "The Access Control
+        # List used when storing items ...", "Python bindings implemented using pybind11"): no object follows it
+        *("when", "where", "while", "here", "there", "using", "by", "via", "if", "because"),
+    ]
 )
 MAX_ANSWER_WORDS = 15
 #: "X is the result of Y": asked as "What is X the result of?" (not "What is X?").

@@ -87,3 +87,18 @@ def test_the_tiers_order_the_development_readings() -> None:
     rows = [json.loads(text) for text in (READINGS / "development.jsonl").read_text(encoding="utf-8").splitlines()]
     by_tier = {tier: good / total for tier, (good, total) in shares(rows, "tier").items()}
     assert by_tier["0"] > 0.8 and by_tier["0"] > by_tier["1"] > by_tier["2"]
+
+
+def test_max_tier_keeps_the_first_tier_and_says_what_would_help(
+    flask_pages: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--max-tier 0` trades yield for precision: only the first tier fills the set; a set it cannot fill fails
+    with the shortfall message naming the setting, and the manifest keeps what was accepted."""
+    monkeypatch.setenv("RAGTEST_CACHE_DIR", str(tmp_path / "cache"))
+    output = tmp_path / "strict" / "testset.jsonl"
+    argv = ["--quiet", "generate", "--source", str(flask_pages), "--size", "60", "--offline", "--max-tier", "0"]
+    assert main([*argv, "--output", str(output)]) != 0
+    assert "--max-tier (now 0)" in capsys.readouterr().err
+    manifest = json.loads(output.with_name("testset.manifest.json").read_text(encoding="utf-8"))
+    generation = manifest["stats"]["generation"]
+    assert set(generation["accepted_by_tier"]) == {"0"} and generation["unused"] > 0
