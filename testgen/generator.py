@@ -27,7 +27,7 @@ from typing import Any
 
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.errors import LLMError, RagtestError
-from ragtest_core.schema import TestSample, stable_id
+from ragtest_core.schema import TestSample
 from testgen.chunking import Chunk
 from testgen.contexts import DEFAULT_K_NEIGHBOURS, build_contexts, draw_roots
 from testgen.critic import Critic, LLMCritic, OfflineCritic
@@ -381,12 +381,8 @@ class TestsetGenerator:
         for kind, walker in walkers.items():
             if targets.get(kind, 0) <= produced[kind] or not walker.active:
                 continue
-            rules = self.stop_rules
-            if produced[kind] == 0 and tried[kind] >= rules.zero_yield_patience:
-                why = f"no question from the first {tried[kind]} contexts"
-            elif tried[kind] >= rules.low_yield_contexts and produced[kind] < rules.low_yield_rate * tried[kind]:
-                why = f"only {produced[kind]} question(s) from the first {tried[kind]} contexts"
-            else:
+            why = self.stop_rules.why_stop(produced[kind], tried[kind])
+            if why is None:
                 continue
             walker.stop()
             self.stats.warnings.append(f"question type {kind!r}: {why}; stopped early")
@@ -408,29 +404,7 @@ class TestsetGenerator:
         self.stats.llm_calls = int(self.writer.stats.get("calls", 0)) + int(getattr(self.critic, "calls", 0))
 
     def _sample(self, candidate: Candidate) -> TestSample:
-        context, draft = candidate.context, candidate.draft
-        gold = [chunk for n in draft.blocks if (chunk := context.block(n)) is not None] or [context.root]
-        if draft.question_type == "unanswerable":
-            gold = []
-        ids = [chunk.chunk_id for chunk in gold]
-        root = context.root
-        return TestSample(
-            sample_id=stable_id(draft.question, *ids, root.chunk_id),
-            question=draft.question,
-            ground_truth=draft.answer,
-            reference_contexts=[chunk.text for chunk in gold],
-            reference_context_ids=ids,
-            question_type=draft.question_type,
-            source=root.source,
-            source_url=root.url,
-            source_revision=root.revision_id,
-            root_id=root.chunk_id,
-            neighbour_ids=[chunk.chunk_id for chunk in context.neighbours],
-            language=context.language,
-            writer=self.writer.name,
-            answer_span=draft.answer_span,
-            corpus_id=self.store.collection_name,
-        )
+        return candidate.to_sample(self.writer.name, self.store.collection_name)
 
 
 def _progress(total: int, enabled: bool) -> Any:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ragtest_core.embeddings import Embedder
+from ragtest_core.schema import TestSample, stable_id
 from testgen.contexts import Context
 from testgen.critic import Critic
 from testgen.filters import QuestionRules, normalise_question
@@ -52,6 +53,33 @@ class Candidate:
 
     def gold_texts(self) -> list[str]:
         return [chunk.text for n in self.draft.blocks if (chunk := self.context.block(n)) is not None]
+
+    def to_sample(self, writer: str, corpus_id: str) -> TestSample:
+        """The test sample: the draft's question and answer, its gold chunks (none for an unanswerable question;
+        the root when the draft names no block) and where they came from."""
+        context, draft = self.context, self.draft
+        gold = [chunk for n in draft.blocks if (chunk := context.block(n)) is not None] or [context.root]
+        if draft.question_type == "unanswerable":
+            gold = []
+        ids = [chunk.chunk_id for chunk in gold]
+        root = context.root
+        return TestSample(
+            sample_id=stable_id(draft.question, *ids, root.chunk_id),
+            question=draft.question,
+            ground_truth=draft.answer,
+            reference_contexts=[chunk.text for chunk in gold],
+            reference_context_ids=ids,
+            question_type=draft.question_type,
+            source=root.source,
+            source_url=root.url,
+            source_revision=root.revision_id,
+            root_id=root.chunk_id,
+            neighbour_ids=[chunk.chunk_id for chunk in context.neighbours],
+            language=context.language,
+            writer=writer,
+            answer_span=draft.answer_span,
+            corpus_id=corpus_id,
+        )
 
 
 class Screen:

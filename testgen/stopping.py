@@ -42,6 +42,14 @@ class StopRules:
     #: The last tier of drafts that may fill the set (None: every tier); a lower one trades yield for precision.
     max_tier: int | None = None
 
+    def why_stop(self, produced: int, tried: int) -> str | None:
+        """Why a question type that gave `produced` questions from `tried` contexts stops early (None: it goes on)."""
+        if produced == 0 and tried >= self.zero_yield_patience:
+            return f"no question from the first {tried} contexts"
+        if tried >= self.low_yield_contexts and produced < self.low_yield_rate * tried:
+            return f"only {produced} question(s) from the first {tried} contexts"
+        return None
+
     def problems(self) -> list[str]:
         found = []
         if self.zero_yield_patience < 1:
