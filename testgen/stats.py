@@ -71,5 +71,6 @@ class GenerationStats:
             f"the corpus supplied only {self.accepted} of the {size} requested samples: {self.roots_drawn} contexts"
             f"{barren} from {self.chunks_available} chunks gave {self.candidates} candidate questions = "
             f"{self.accepted} accepted + {rejected} rejected ({reasons}) + {self.unused} unused (their type was "
-            f"full). Types requested {self.requested_types}, produced {self.produced_types}.{warnings}"
+            f"full, or their tier was not opened). Types requested {self.requested_types}, produced "
+            f"{self.produced_types}.{warnings}"
         )
