@@ -119,13 +119,13 @@ class TestsetGenerator:
         produced: Counter[str] = Counter()
         tried: Counter[str] = Counter()
         opened_at = 0  # contexts written when the open tier of drafts opened
+        max_tier = self.stop_rules.max_tier
         progress = _progress(size, show_progress)
         while len(samples) < size:
             self._stop_barren(walkers, produced, tried, targets)
             missing = missing_counts(targets, produced)
             self._top_up_exhausted(missing, targets, walkers)
             missing = missing_counts(targets, produced)
-            max_tier = self.stop_rules.max_tier
             if screen.held and sum(tried.values()) - opened_at >= self.stop_rules.tier_lookahead * size:
                 opened_at = sum(tried.values())  # looked far enough in the open tiers: the next tier joins them
                 if released := screen.release_held(max_tier):

@@ -85,7 +85,7 @@ def advice(stats: GenerationStats, rules: StopRules, writer: str) -> str:
         )
     if rules.max_tier is not None and stats.unused:
         tips.append(
-            f"{stats.unused} draft(s) were left unused, most of them from tiers above --max-tier (now "
+            f"{stats.unused} draft(s) were left unused, past a full type or in tiers above --max-tier (now "
             f"{rules.max_tier}): raise it, or leave it unset to let every tier fill the set"
         )
     if stats.rejections:

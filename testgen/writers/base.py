@@ -41,7 +41,7 @@ class Draft:
     #: How the offline writer made the question ("howto", "option", "sentence", ...); None for the LLM writer.
     strategy: str | None = None
     #: How early the draft is screened: 0 first. Drafts of kinds that read well less often (the offline writer's
-    #: `testgen.writers.docs.draft_tier`) wait until the lower tiers cannot fill the test set (`testgen.screening`).
+    #: `testgen.writers.tiers.draft_tier`) wait until the earlier tiers cannot fill the test set (`testgen.screening`).
     tier: int = 0
 
 
