@@ -125,6 +125,14 @@ CORPORA = {
     "more-itertools==11.2.1": "cbf08fd0af284dc69718b9b76a8e6203df624d70209ea511e4219d350c856f63",
     "tomlkit==0.15.2": "83e32755ba1d20d9340bd069ee97e9f6232ba2346b63ffcba425de01f7e327a6",
     "psutil==7.2.2": "0746f5f8d406af344fd547f1c8daa5f5c33dbc293bb8d6a16d80b4bb88f59372",
+    # Twentieth round, chosen and fetched at the start of the stop that orders the later tiers by round trip, before
+    # any change.
+    "gunicorn==27.0.1": "b1514965361c8b7e8107a80aa2a92636878df1ccfac6dd204a676426e04d9e3e",
+    "webob==1.8.11": "aa8c27231070b135c025e567a9cd7eda03f4df71352ffaac740cb6a75f0f81a5",
+    "zope.interface==8.7": "0b47b62e8d0d99b24bcdd32f4f2120425e5019c3bee2ad69a0e1d75737487a96",
+    "waitress==3.0.2": "682aaaf2af0c44ada4abfb70ded36393f0e307f4ab9456a215ce0020baefc31f",
+    "pyopenssl==26.4.0": "28dfcce0162b9211413e26dfbfdf1d24317fbeba18fc93c12400a1856b2a0bc7",
+    "sqlparse==0.6.1": "ca722573f848ff2d30e40ea30f53a104b7dea7635ea9285891263eb2c58fb6e7",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 
