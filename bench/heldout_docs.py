@@ -133,6 +133,15 @@ CORPORA = {
     "waitress==3.0.2": "682aaaf2af0c44ada4abfb70ded36393f0e307f4ab9456a215ce0020baefc31f",
     "pyopenssl==26.4.0": "28dfcce0162b9211413e26dfbfdf1d24317fbeba18fc93c12400a1856b2a0bc7",
     "sqlparse==0.6.1": "ca722573f848ff2d30e40ea30f53a104b7dea7635ea9285891263eb2c58fb6e7",
+    # Twenty-first round, chosen and fetched after the twentieth's reading and before measuring the changes made on
+    # it (settings that head their own section, the page share, release notes read as definitions).
+    "eventlet==0.41.3": "66d1883f276e94d040d007e99d7085e6aa5f2738c5b8783d165a137050dc8fb6",
+    "pyinstaller==6.22.3": "05eb2f5615503e72939a7224d68b4aff572c6b0438ee4a17d0a4b481f399362d",
+    "supervisor==4.3.0": "4a2bf149adf42997e1bb44b70c43b613275ec9852c3edacca86a9166b27e945e",
+    "twine==7.0.0": "85cdb29c518efef867360ae4acd4b0dfd61c8654a22fca08e6f8539f05022177",
+    "build==1.6.1": "51cc11666391ab6f092070437ac747002ff46f3e4113a3622177ee6b488bfc53",
+    "cibuildwheel==4.3.5": "43c30292b9ec8d08a8eb3873436e64d4d1434c5dcbc855fb0afbfc69732048f1",
+    "python-dotenv==1.2.4": "f0d53e69935a851c0dcc78f3ab7aaccd8cabef0b92382b576b824212902873c0",
 }
 __doc__ = (__doc__ or "") + "".join(f"- {name}\n" for name in CORPORA)
 
