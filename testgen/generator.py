@@ -112,6 +112,7 @@ class TestsetGenerator:
         if size <= 0:
             return []
         roots, screen = self._start(seed)
+        screen.page_quota = self.stop_rules.page_quota(size)
         targets = self._targets(size)
         per_context = self._per_context(num_questions_per_context)
         walkers = start_walkers(roots, targets, per_context, self.stop_rules.max_questions_per_context)
@@ -397,6 +398,7 @@ class TestsetGenerator:
             elif key.startswith("strategy_") and key.endswith("_rejected") and count:
                 self.stats.rejected_by_strategy[key.removeprefix("strategy_").removesuffix("_rejected")] += count
         self.stats.unused = screen.unused
+        self.stats.page_deferred = screen.page_deferred
         self.stats.writer = dict(self.writer.stats)
         self.stats.accepted = len(samples)
         self.stats.produced_types = dict(produced)

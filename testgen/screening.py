@@ -17,6 +17,10 @@ often, such as how-to answers that name no means) wait apart, unscreened, until 
 for a generation that has run out of, or looked far enough for, drafts of the open tiers. At the end both count as
 unused, so candidates = accepted + rejected + unused. Decisions depend only on the drafts' order, so the same
 inputs give the same accepted set.
+
+A documentation page that has given its share of the set (`page_quota` questions) gives more only from the next
+tier: a draft past the share that passed every check waits there once, with the held drafts (`page_deferred`), so
+one reference page of settings cannot fill the set alone.
 """
 
 from __future__ import annotations
@@ -109,6 +113,12 @@ class Screen:
         self._references: set[str] = set()  # documentation answers already asked
         self._passed: set[tuple[str, str]] = set()  # judged and found good (reserved for later)
         self._vectors = np.zeros((0, 0), dtype=np.float32)
+        #: Questions one documentation page may give before its further drafts wait for the next tier (None: any).
+        self.page_quota: int | None = None
+        #: Drafts that passed every check but waited a tier because their page had given `page_quota` questions.
+        self.page_deferred = 0
+        self._per_page: Counter[str] = Counter()
+        self._deferred: set[tuple[str, str]] = set()
 
     def reject(self, reason: str, candidate: Candidate | None = None) -> None:
         self.rejections[reason] += 1
@@ -126,12 +136,16 @@ class Screen:
     def release_held(self, max_tier: int | None = None) -> list[Candidate]:
         """Open the next tier that has held drafts: its drafts, in the order they came, to screen now (later ones of
         that tier are no longer held); [] when nothing is held, or when the next tier is above `max_tier`."""
-        if not self.held or (max_tier is not None and min(c.draft.tier for c in self.held) > max_tier):
+        if not self.held or (max_tier is not None and min(self._rank(c) for c in self.held) > max_tier):
             return []
-        self.open_tier = min(c.draft.tier for c in self.held)
-        released = [c for c in self.held if c.draft.tier <= self.open_tier]
-        self.held = [c for c in self.held if c.draft.tier > self.open_tier]
+        self.open_tier = min(self._rank(c) for c in self.held)
+        released = [c for c in self.held if self._rank(c) <= self.open_tier]
+        self.held = [c for c in self.held if self._rank(c) > self.open_tier]
         return released
+
+    def _rank(self, candidate: Candidate) -> int:
+        """The tier a draft is screened in: its own, or the next when its page had given its share first."""
+        return candidate.draft.tier + (_key(candidate) in self._deferred)
 
     def take_reserve(self, wanted: dict[str, int]) -> list[Candidate]:
         """The reserved drafts of the types in `wanted` (they passed the offline filters before), in order."""
@@ -146,8 +160,8 @@ class Screen:
 
         `reserved` drafts (from `take_reserve`) passed the offline filters already; they go first. Drafts of a tier
         above `open_tier` wait in `held`."""
-        self.held.extend(c for c in candidates if c.draft.tier > self.open_tier)
-        candidates = [c for c in candidates if c.draft.tier <= self.open_tier]
+        self.held.extend(c for c in candidates if self._rank(c) > self.open_tier)
+        candidates = [c for c in candidates if self._rank(c) <= self.open_tier]
         fresh = [c for c in candidates if self._offline_reason(c) is None]
         fresh = self._relevant(fresh)
         to_judge = self._not_duplicates([*reserved, *fresh], wanted)
@@ -162,6 +176,10 @@ class Screen:
             self._passed.add(_key(candidate))
             if self._seen(candidate):
                 self.reject("near_duplicate", candidate)
+            elif self._page_full(candidate):
+                self._deferred.add(_key(candidate))
+                self.page_deferred += 1
+                self.held.append(candidate)
             elif taken[kind] < wanted.get(kind, 0):
                 taken[kind] += 1
                 accepted.append(candidate)
@@ -169,6 +187,14 @@ class Screen:
             else:
                 self.reserve.append(candidate)
         return accepted
+
+    def _page_full(self, candidate: Candidate) -> bool:
+        """Whether a documentation draft's page has given its `page_quota` questions and the draft has not waited
+        a tier for it yet (it waits once, in the next tier: `_rank`; its own tier is unchanged)."""
+        root = candidate.context.root
+        if self.page_quota is None or root.heading_path is None or _key(candidate) in self._deferred:
+            return False
+        return self._per_page[root.doc_id] >= self.page_quota
 
     def _offline_reason(self, candidate: Candidate) -> str | None:
         draft, context = candidate.draft, candidate.context
@@ -243,6 +269,8 @@ class Screen:
         return self._too_close(self.embedder.embed_one(candidate.draft.question), [])
 
     def _remember(self, candidate: Candidate) -> None:
+        if candidate.context.root.heading_path is not None:
+            self._per_page[candidate.context.root.doc_id] += 1
         question = candidate.draft.question
         self._keys.add(normalise_question(question))
         reference = _reference_key(candidate)

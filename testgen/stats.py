@@ -32,6 +32,8 @@ class GenerationStats:
     rejected_by_strategy: Counter[str] = field(default_factory=Counter)
     #: Accepted questions by their draft's tier ("0" first: `testgen.writers.base.Draft.tier`).
     accepted_by_tier: Counter[str] = field(default_factory=Counter)
+    #: Drafts that waited a tier because their documentation page had given its share (`StopRules.page_share`).
+    page_deferred: int = 0
 
     @property
     def documents_without_samples(self) -> list[str]:
@@ -60,6 +62,7 @@ class GenerationStats:
             "accepted_by_strategy": dict(sorted(self.accepted_by_strategy.items())),
             "rejected_by_strategy": dict(sorted(self.rejected_by_strategy.items())),
             "accepted_by_tier": dict(sorted(self.accepted_by_tier.items())),
+            "page_deferred": self.page_deferred,
         }
 
     def shortfall_message(self, size: int) -> str:

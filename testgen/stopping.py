@@ -12,6 +12,7 @@ written contexts per requested question, or when the roots run out, up to `max_t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,13 @@ class StopRules:
     tier_lookahead: int = 10
     #: The last tier of drafts that may fill the set (None: every tier); a lower one trades yield for precision.
     max_tier: int | None = None
+    #: The share of the set one documentation page may fill before its further drafts wait for the next tier
+    #: (1: no limit): a reference page of settings gives many good drafts, a test set asks about the whole docs.
+    page_share: float = 0.25
+
+    def page_quota(self, size: int) -> int | None:
+        """Questions one documentation page may give to a set of `size` before its drafts wait a tier."""
+        return None if self.page_share >= 1.0 else max(1, math.ceil(self.page_share * size))
 
     def why_stop(self, produced: int, tried: int) -> str | None:
         """Why a question type that gave `produced` questions from `tried` contexts stops early (None: it goes on)."""
@@ -64,6 +72,8 @@ class StopRules:
             found.append(f"tier_lookahead must be at least 1, got {self.tier_lookahead}")
         if self.max_tier is not None and self.max_tier < 0:
             found.append(f"max_tier must be at least 0, got {self.max_tier}")
+        if not 0.0 < self.page_share <= 1.0:
+            found.append(f"page_share must be in (0, 1], got {self.page_share}")
         return found
 
 
@@ -87,6 +97,11 @@ def advice(stats: GenerationStats, rules: StopRules, writer: str) -> str:
         tips.append(
             f"{stats.unused} draft(s) were left unused, past a full type or in tiers above --max-tier (now "
             f"{rules.max_tier}): raise it, or leave it unset to let every tier fill the set"
+        )
+    if rules.max_tier is not None and stats.page_deferred:
+        tips.append(
+            f"{stats.page_deferred} draft(s) waited a tier because their page had given its share of the set "
+            f"(--page-share now {rules.page_share}): raise it"
         )
     if stats.rejections:
         reason, count = max(stats.rejections.items(), key=lambda item: (item[1], item[0]))

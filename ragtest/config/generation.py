@@ -106,6 +106,15 @@ class GenerationConfig(Section):
         ),
         Opt(default_text="every tier"),
     ] = _STOP.max_tier
+    page_share: Annotated[
+        float,
+        Field(
+            gt=0.0,
+            le=1.0,
+            description="the share of the set one documentation page may fill before its further questions wait "
+            "for the next tier (1: no limit)",
+        ),
+    ] = _STOP.page_share
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> GenerationConfig:
@@ -125,4 +134,5 @@ class GenerationConfig(Section):
             max_questions_per_context=self.max_questions_per_context,
             tier_lookahead=self.tier_lookahead,
             max_tier=self.max_tier,
+            page_share=self.page_share,
         )

@@ -219,7 +219,10 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
 
 
 #: Lines of an option's section that label a value, not describe the option ("Valid values: a filename").
-_LABEL = re.compile(r"^(?:valid values|values|default|type|example|examples|usage)\b[^.]*:", re.IGNORECASE)
+_LABEL = re.compile(
+    r"^(?:valid values|values|default|type|example|examples|usage|command line|cli|environment variable|env)\b[^.]*:",
+    re.IGNORECASE,
+)
 
 
 def code_heading_fact(leaf: str, body: Sequence[ChunkLine], heading: str) -> DocFact | None:
@@ -231,7 +234,7 @@ def code_heading_fact(leaf: str, body: Sequence[ChunkLine], heading: str) -> Doc
     if not statements:
         return None
     first = statements[0]
-    fact = option_fact(ChunkLine("item", f"{leaf} {first}", leaf), heading)
+    fact = option_fact(ChunkLine("item", f"{leaf} {first}", leaf), heading, own_section=True)
     if fact is not None:
         return fact
     name = leaf.strip("`")

@@ -59,7 +59,10 @@ _VAGUE_HEADS = words(
 )
 #: Heads that relate X to something else instead of saying what X is.
 _RELATIONAL = words("result cause consequence effect reason source outcome product basis origin opposite counterpart")
-_HEAD_END = re.compile(r" (?:of|for|in|on|at|to|that|which|who|with|from|by|used|designed|based|developed|made)\b")
+_HEAD_END = re.compile(
+    r" (?:of|for|in|on|at|to|that|which|who|with|from|by|used|designed|based|developed|made|introduced|added|released|"
+    r"shipped|available|included|provided)\b"
+)  # "a beta feature introduced in 25.0": the head is "feature"
 
 
 def definition_problem(description: str) -> str | None:

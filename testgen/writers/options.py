@@ -21,8 +21,11 @@ _SPEC_WORDS = {
 }
 
 
-def option_fact(line: ChunkLine, heading: str) -> DocFact | None:
-    """ "`timeout`: The timeout configuration to use." -> "What does the `timeout` option control?"."""
+def option_fact(line: ChunkLine, heading: str, own_section: bool = False) -> DocFact | None:
+    """ "`timeout`: The timeout configuration to use." -> "What does the `timeout` option control?".
+
+    `own_section`: the name heads its own section ("### `reload`" under "Settings"), so an ordinary word names
+    that one setting ("What does the `reload` setting control?"), not one of many things called so."""
     term = (line.term or "").strip()
     name = term.strip("`")
     if not name or " " in name or "(" in name or not re.fullmatch(r"[\w.-]+|--[\w-]+", name):
@@ -31,7 +34,7 @@ def option_fact(line: ChunkLine, heading: str) -> DocFact | None:
         return None  # "Forwarding: the proxy makes ...": a bold word, not an option
     if re.fullmatch(r"[A-Z]\w*[a-z]\w*", name):
         return None  # `Connection`, `ClientSession`: a class, not an option or parameter
-    if ordinary_word(name):
+    if ordinary_word(name) and not own_section:
         return None  # `path`, `key`, `content`: many things in the docs have one; the question would be ambiguous
     description = line.text[len(term) :].lstrip(": ").strip() if line.text.startswith(term) else line.text
     first = split_prose(description)[:1]

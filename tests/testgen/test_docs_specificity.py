@@ -22,6 +22,7 @@ from testgen.writers.docs import code_heading_fact, doc_facts, instruction_fact,
 from testgen.writers.grammar import grammar_problem
 from testgen.writers.headings import task_phrase
 from testgen.writers.instructions import instructs
+from testgen.writers.options import option_fact
 from testgen.writers.specific import (
     anchored,
     ranking,
@@ -119,6 +120,18 @@ def test_options_and_names_that_head_their_own_section() -> None:
     ]
     fact = code_heading_fact("`NO_PROXY`", body, "Environment Variables > `NO_PROXY`")
     assert fact is not None and fact.question == "What does the `NO_PROXY` environment variable control?"
+    # gunicorn's settings reference (MIT): a setting named by an ordinary word heads its own section under
+    # "Settings", after its command-line and default labels
+    reload = [
+        ChunkLine("prose", "Command line: `--reload`"),
+        ChunkLine("prose", "Default: `False`"),
+        ChunkLine("prose", "Restart workers when code changes."),
+    ]
+    fact = code_heading_fact("`reload`", reload, "Settings > Debugging > `reload`")
+    assert fact is not None and fact.question == "What does the `reload` setting control?"
+    assert fact.reference == "The `reload` setting restarts workers when code changes."
+    listed = option_fact(ChunkLine("item", "`reload` Restart workers when code changes.", "`reload`"), "Settings")
+    assert listed is None  # one item of a list: `reload` may name many things in the docs
     hishel = name_heading_fact("Hishel", [ChunkLine("prose", "An elegant HTTP Cache implementation for HTTPX.")])
     assert hishel is not None and hishel.question == "What is Hishel?"
     assert name_heading_fact("Plugins", [ChunkLine("prose", "A list of plugins for HTTPX users.")]) is None

@@ -6,12 +6,15 @@ come last."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ragtest import make_config
 from ragtest.cli import main
+from ragtest_core.errors import RagtestError
 from testgen.writers.docs import DocFact
 from testgen.writers.tiers import draft_tier, names_whole_task
 
@@ -39,15 +42,16 @@ def test_a_set_the_first_tier_can_fill_has_no_later_tier(
     flask_pages: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Four real Flask pages: 12 questions all come from the first tier, though the pages also give defaults and
-    turned sentences (which a lookahead of one context per question lets in)."""
+    turned sentences (which a lookahead of one context per question lets in). No page share here: see
+    `test_a_page_past_its_share_gives_more_only_from_the_next_tier`."""
     monkeypatch.setenv("RAGTEST_CACHE_DIR", str(tmp_path / "cache"))
-    rows, generation = _generate(flask_pages, tmp_path / "first", 12)
+    rows, generation = _generate(flask_pages, tmp_path / "first", 12, "--page-share", "1")
     assert len(rows) == 12
     assert generation["accepted_by_tier"] == {"0": 12}
     assert not {"sentence", "default"} & set(generation["accepted_by_strategy"])
     assert sum(1 for row in rows if row["question"].startswith("How do you")) >= 4
 
-    _, eager = _generate(flask_pages, tmp_path / "eager", 12, "--tier-lookahead", "1")
+    _, eager = _generate(flask_pages, tmp_path / "eager", 12, "--tier-lookahead", "1", "--page-share", "1")
     assert set(eager["accepted_by_tier"]) - {"0"}, "after 12 contexts the next tier joins the screened ones"
 
 
@@ -102,3 +106,28 @@ def test_max_tier_keeps_the_first_tier_and_says_what_would_help(
     manifest = json.loads(output.with_name("testset.manifest.json").read_text(encoding="utf-8"))
     generation = manifest["stats"]["generation"]
     assert set(generation["accepted_by_tier"]) == {"0"} and generation["unused"] > 0
+
+
+def test_a_page_past_its_share_gives_more_only_from_the_next_tier(
+    flask_pages: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four real Flask pages, 12 questions, --page-share 0.25: three questions a page from the first tier; the
+    page with more good drafts gives them only when the next tier opens, beside that tier's own drafts. Without
+    the share one page gives more than three from the first tier alone."""
+    monkeypatch.setenv("RAGTEST_CACHE_DIR", str(tmp_path / "cache"))
+    rows, generation = _generate(flask_pages, tmp_path / "shared", 12, "--page-share", "0.25")
+    unlimited, alone = _generate(flask_pages, tmp_path / "alone", 12, "--page-share", "1")
+
+    assert max(Counter(Path(row["source"]).name for row in unlimited).values()) > 3
+    assert alone["accepted_by_tier"] == {"0": 12} and alone["page_deferred"] == 0
+    assert len(rows) == 12 and generation["page_deferred"] > 0
+    assert generation["accepted_by_tier"]["0"] >= 9  # the deferred drafts keep their own tier in the manifest
+    assert max(Counter(Path(row["source"]).name for row in rows).values()) <= 4
+    assert len({Path(row["source"]).name for row in rows}) == 4
+
+
+def test_the_page_share_is_a_setting_with_a_checked_range() -> None:
+    with pytest.raises(RagtestError, match=r"--page-share must be above 0.0, got 0"):
+        make_config(page_share=0)
+    assert make_config().generation.stop_rules().page_quota(40) == 10
+    assert make_config(page_share=1).generation.stop_rules().page_quota(40) is None

@@ -80,6 +80,9 @@ def test_grammar_check_against_the_source_sentence(
         ("a related field of study", "needs_context"),
         ("the result of more copies of genes involved in keratin-creating proteins", "relation"),
         ("a key pillar in Android, an open source mobile operating system", "evaluation"),
+        ("a beta feature introduced in Gunicorn 25.0.0", "vague_head"),  # when it came, not what it is
+        ("a WSGI server integrated with the Apache httpd server", None),
+        ("a library available on PyPI", None),
     ],
 )
 def test_what_is_x_answers_define_x(description: str, problem: str | None) -> None:
