@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from ragtest_core.labels import answer_id, write_labels
 from tests.e2e.conftest import METRICS, TwoVariants
 from tests.e2e.review_helpers import copy_run
 from tests.stubs.openai_server import OpenAIStubServer
-from tests.stubs.responder import PlausibleResponder
+from tests.stubs.responder import PlausibleResponder, original_prompt
 
 
 def synthetic_labels(scores: Path, metric: str, rows: int, seed: int = 0) -> list[dict[str, Any]]:
@@ -155,18 +156,21 @@ def test_compare_uses_ppi_when_both_runs_have_labels(
 
 
 class Wavering:
-    """The plausible stub judge, except that every other verdict call comes back with its verdicts flipped."""
+    """The plausible stub judge, except that the second time it is asked the same verdict prompt (the second
+    repeat of a row) it flips its verdicts: every row wavers, whatever order the concurrent calls arrive in (a
+    count over all calls let a row land on the same parity in every repeat, and the test failed now and then)."""
 
     def __init__(self) -> None:
         self.responder = PlausibleResponder()
-        self.verdict_calls = 0
+        self.asked: Counter[str] = Counter()
 
     def __call__(self, request: Any) -> str | None:
         reply = self.responder(request)
         if reply is None or '"verdicts"' not in reply:
             return reply
-        self.verdict_calls += 1
-        if self.verdict_calls % 2:
+        prompt = original_prompt(request)
+        self.asked[prompt] += 1
+        if self.asked[prompt] != 2:
             return reply
         data = json.loads(reply)
         for verdict in data["verdicts"]:
