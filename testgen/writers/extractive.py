@@ -33,24 +33,18 @@ from testgen.writers.docs import (
     STRATEGIES,
     DocFact,
     doc_facts,
-    pronoun_problem,
     strategy_problem,
 )
+from testgen.writers.docs_sentences import PageIndex, docs_problem, specific_problem
 from testgen.writers.docs_text import split_prose
 from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
 from testgen.writers.patterns import turn_all
 from testgen.writers.reference import reference_sentence
 from testgen.writers.rules import Turned
 from testgen.writers.specific import (
-    anchored,
-    example_answer,
-    ranking,
-    relative_subject,
     release_notes,
     sentence_case,
-    thin_answer,
 )
-from testgen.writers.tagger import BASE_VERB, tag_words
 from testgen.writers.tiers import SENTENCE_TIER, draft_tier
 from testgen.writers.topic import resolve, topic_of
 
@@ -61,38 +55,12 @@ UNSUPPORTED_REASON = (
 )
 _LANGUAGES = ("en", "zh", "ja")
 DEFINITION_RULES = frozenset({"definition", "appositive"})
-#: Documentation sentences that point at what a reader of the test set cannot see.
-POINTS_ELSEWHERE = re.compile(
-    r"\b(?:this|the previous|the next|the following|the above) (?:page|section|chapter|document|guide|tutorial|"
-    r"example|sections|chapters)\b|\b(?:below|above)[.,]|\bthe following\b|"
-    r"\b(?:documented|described|shown|listed|explained) (?:below|above|later|earlier)\b|\bas follows\b|"
-    r"\bis available (?:in|at|on) the\b.*\b(?:documentation|docs|reference|guide|section|tutorial|website)\b",
-    re.IGNORECASE,
-)
-
-#: "X also enables Y": the sentence gives one answer of several, so "What does X enable?" it answers only in part.
-_ALSO = re.compile(r"\b(?:also|as well)\b(?! as)", re.IGNORECASE)
 #: A subject holding a clause ("Telling if a type construct is compatible ..."): no question reads well around it.
 _CLAUSE_SUBJECT = re.compile(
     r"\b(?:if|whether)\b|^(?:starting|beginning) (?:in|with|from)\b|\bby default\b| [-–—] |"
     r" (?-i:Some|The|A|An|This|These) |^just as\b",  # "Requirements Some CSRF-prevention ...": a heading run in
     re.IGNORECASE,
 )  # "Starting in v2.0 by default urllib3 uses ...": a fronted phrase; "Slurry - Slurry is ...": an item's name
-#: Parts of the documentation itself: "What is the more in-depth advanced usage guide?" asks about the docs.
-_DOC_PARTS = frozenset({"guide", "page", "section", "chapter", "documentation", "docs", "tutorial", "tutorials"})
-#: An answer that holds only under a condition the question does not state ("will raise SSLError if ...").
-_CONDITION = re.compile(r"(?:[^\s,;]+\s+){0,2}?\b(?:if|unless|otherwise)\b", re.IGNORECASE)
-#: A person's name with initials ("Nathaniel J. Smith", "B. Russell").
-_PERSON = re.compile(r"^(?:[A-Z][a-z]+ )?(?:[A-Z]\. )+[A-Z][a-z]+$")
-#: "a third line number style", "another option": one of several, so the question has other answers.
-_ONE_OF_SEVERAL = re.compile(r"^(?:a (?:second|third|fourth|further)|another|an? additional|additional|other)\b")
-#: "What did Python 3.14 add?": a release changes many things; one sentence names one of them.
-_RELEASE_CHANGE = re.compile(r"\d+(?:\.\d+)+ (?:add|introduce|include|remove|drop|deprecate|change)\?$")
-
-#: A subject with no name or code that this many pages of the docs use is ambiguous without its section.
-AMBIGUOUS_PAGES = 3
-#: A name on this share of the documentation's pages (the product's) names nothing in particular on its own.
-COMMON_SHARE = 0.4
 #: Documents whose casing a writer keeps when it reads documents on demand (`use_documents`).
 CASING_DOCUMENTS = 64
 
@@ -138,10 +106,7 @@ class ExtractiveWriter:
         self._casing: dict[str, Casing] = {}
         self._facts: dict[str, list[Fact]] = {}
         self._doc_facts: dict[str, list[DocFact]] = {}
-        self._headings: set[str] = set()
-        self._doc_prose: list[str] = []
-        self._count_pages: Callable[[str], int] | None = None
-        self._pages_total = 0
+        self._pages = PageIndex()
         self._fetch: Callable[[str], Sequence[Chunk]] | None = None
         self._fetched: OrderedDict[str, Casing] = OrderedDict()
 
@@ -157,13 +122,12 @@ class ExtractiveWriter:
         for chunk in chunks:
             texts.setdefault(chunk.doc_id, []).append(chunk)
         self._casing = {doc_id: _casing(parts) for doc_id, parts in texts.items()}
-        self._headings = {part.lower() for chunk in chunks if chunk.heading_path is not None for part in _path(chunk)}
+        headings = {part.lower() for chunk in chunks if chunk.heading_path is not None for part in _path(chunk)}
         prose: dict[str, list[str]] = {}
         for chunk in chunks:
             if chunk.heading_path is not None:
                 prose.setdefault(chunk.doc_id, []).append(" ".join(prose_lines(chunk.text)).lower())
-        self._doc_prose = [" ".join(parts) for parts in prose.values()]
-        self._pages_total = len(self._doc_prose)
+        self._pages = PageIndex(headings, [" ".join(parts) for parts in prose.values()])
 
     def use_documents(self, fetch: Callable[[str], Sequence[Chunk]]) -> None:
         """Learn a document's casing when one of its chunks is first written from: `fetch(doc_id)` gives the
@@ -177,9 +141,9 @@ class ExtractiveWriter:
         """What `prepare` learns about documentation from the whole corpus, without reading it: its headings (the
         store's chunk keys name each chunk's section), `count_pages(phrase)`, how many documents use a phrase
         (the store's `documents_containing`), and how many structured documents (pages) it has."""
-        self._headings = {heading.lower() for heading in headings if heading}
-        self._count_pages = count_pages
-        self._pages_total = pages
+        self._pages = PageIndex(
+            {heading.lower() for heading in headings if heading}, count_pages=count_pages, pages=pages
+        )
 
     def _casing_of(self, chunk: Chunk) -> Casing:
         known = self._casing.get(chunk.doc_id)
@@ -241,7 +205,7 @@ class ExtractiveWriter:
             kept: dict[str, DocFact] = {}
             for fact in doc_facts(chunk.text, casing, self.max_words, opening=chunk.section_part == 0):
                 self._stats[f"strategy_{fact.strategy}_drafted"] += 1
-                problem = strategy_problem(fact, self.max_words) or self._ambiguous_task(fact)
+                problem = strategy_problem(fact, self.max_words) or self._pages.ambiguous_task(fact)
                 problem = problem or _needs_section(fact, _path(chunk)[-1])
                 if problem is not None:
                     self._reject(problem, strategy=fact.strategy)
@@ -358,7 +322,7 @@ class ExtractiveWriter:
             except Skip as skip:
                 self._stats[f"skip_{skip.reason}"] += 1
                 continue
-            if chunk.heading_path is not None and (problem := self._docs_problem(turned, sentence, chunk)):
+            if chunk.heading_path is not None and (problem := docs_problem(turned, sentence, self._pages.headings)):
                 self._stats[f"skip_{problem}"] += 1
                 continue
             kept = [t for t in turned if self._passes_checks(t, sentence, language)]
@@ -374,95 +338,12 @@ class ExtractiveWriter:
             found.extend(Fact(0, t, sentence) for t in kept)
         return found
 
-    def _docs_problem(self, turned: list[Turned], sentence: str, chunk: Chunk) -> str | None:
-        """Why a documentation sentence gives no question: it points at text the reader cannot see ("shown in
-        the previous sections", "on this page"), or its subject is a heading ("The Developer Interface provides
-        ...": the page talking about itself)."""
-        if POINTS_ELSEWHERE.search(sentence):
-            return "points_elsewhere"
-        if "..." in sentence or "…" in sentence:
-            return "ellipsis"  # "Dequeues use select ... for update skip locked.": words left out
-        tokens = sentence.replace("`", "").split()
-        imperative = len(tokens) > 2 and tokens[0].istitle() and tag_words(tuple(tokens[:4]))[0] in BASE_VERB
-        imperative = imperative or tokens[0].lower() in ("let's", "let’s")
-        if imperative:
-            return "imperative"  # "Assume conftest.py provides two named factories.": no subject to ask about
-        if any(_PERSON.match(t.subject) for t in turned):
-            return "person"  # "Nathaniel J. Smith is the Trio BDFL.": "What is ...?" of a person; who, in docs
-        for t in turned:
-            subject = t.subject.lower().removeprefix("the ")
-            if subject and subject in self._headings and len(subject.split()) > 1:
-                return "heading_subject"
-            if subject.split()[-1:] and subject.split()[-1] in _DOC_PARTS:
-                return "about_the_docs"
-        return None
-
-    def _ambiguous_task(self, fact: DocFact) -> str | None:
-        """ "How do you open the file?", "How do you activate the environment?", "How do you report on the
-        results?": a how-to task whose object is a definite common noun that three or more pages use names no one
-        thing."""
-        match = re.match(r"^How do you \w+(?: [a-z]+)? the ([a-z][\w-]*(?: [a-z][\w-]*)?)\?$", fact.question)
-        if fact.strategy not in ("instruction", "howto") or match is None:
-            return None
-        return "ambiguous_subject" if self._pages_using(match.group(1)) >= AMBIGUOUS_PAGES else None
-
-    def _common(self, name: str) -> bool:
-        """Whether a name is on at least `COMMON_SHARE` of the documentation's pages (the product's own name)."""
-        if not self._pages_total:
-            return False
-        return self._pages_using(name) >= max(AMBIGUOUS_PAGES, COMMON_SHARE * self._pages_total)
-
-    def _rare(self, word: str) -> bool:
-        """Whether fewer than `AMBIGUOUS_PAGES` pages of the docs use a word."""
-        return self._pages_using(word) < AMBIGUOUS_PAGES
-
-    def _pages_using(self, phrase: str) -> int:
-        if self._count_pages is not None:
-            return self._count_pages(f" {phrase} ")
-        lowered = f" {phrase.lower()} "  # the prose was kept lower case
-        return sum(1 for text in self._doc_prose if lowered in f" {text} ")
-
     def _specific_in_docs(self, turned: Turned, sentence: str, heading: str, casing: Casing) -> bool:
-        """A documentation question must not lean on its section: no pronoun ("How many main reasons for this
-        are there?"), a subject that names something on its own (`specific.anchored`: code, a name, a term of
-        its section's heading; not "the response body"), and a definite subject without a name or code that many
-        pages use ("the base class", "the return value") names no one thing."""
-        if pronoun_problem(turned.question):
-            self._reject("unresolved_pronoun")
-            return False
-        if re.search(r"\b(?:would|could|might)\b", turned.question):
-            self._reject("hypothetical")  # "What would the --user installation lack?": a case the section imagines
-            return False
-        named = lambda word: casing.inner_capital[word.lower()] > 0  # noqa: E731
-        if turned.subject and not anchored(turned.subject, sentence, heading, self._rare, named, self._common):
-            self._reject("unanchored_subject")
-            return False
-        answered_at = sentence.find(turned.answer[:20])
-        if _ALSO.search(sentence[: answered_at if answered_at > 0 else len(sentence)]):
-            self._reject("partial_answer")  # "The replace parameter also enables ...": one of several things
-            return False
-        if _RELEASE_CHANGE.search(turned.question) or _ONE_OF_SEVERAL.match(turned.answer.lower()):
-            self._reject("partial_answer")
-            return False
-        if ranking(turned.subject) or relative_subject(turned.subject):
-            self._reject("ranking_subject")  # "the most basic option"; "the other half of WSGI", "the same path"
-            return False
-        if thin_answer(turned.answer):
-            self._reject("vague_answer")
-            return False
-        after = sentence[answered_at + len(turned.answer) :] if answered_at >= 0 else ""
-        if _CONDITION.search(turned.answer) or _CONDITION.match(after.lstrip(" `")):
-            self._reject("conditional_answer")  # "What will the PoolManager raise?" -> "SSLError if verification fails"
-            return False
-        if example_answer(turned.answer):
-            self._reject("example_answer")  # "The __all__ list marks hello as public": the example's module
-            return False
-        subject = turned.subject.removeprefix("the ").strip()
-        definite = turned.subject.startswith("the ") and subject == subject.lower()
-        if definite and not any(c.isdigit() for c in subject) and self._pages_using(subject) >= AMBIGUOUS_PAGES:
-            self._reject("ambiguous_subject")
-            return False
-        return True
+        """`docs_sentences.specific_problem`, its reason counted as a rejection."""
+        problem = specific_problem(turned, sentence, heading, casing, self._pages)
+        if problem is not None:
+            self._reject(problem)
+        return problem is None
 
     def _passes_checks(self, turned: Turned, sentence: str, language: str) -> bool:
         """The grammar check against the source sentence and, for "What is X?", the definition check."""
