@@ -107,6 +107,12 @@ def test_max_tier_keeps_the_first_tier_and_says_what_would_help(
     generation = manifest["stats"]["generation"]
     assert set(generation["accepted_by_tier"]) == {"0"} and generation["unused"] > 0
 
+    spread = tmp_path / "spread" / "testset.jsonl"
+    assert main([*argv, "--page-share", "0.1", "--output", str(spread)]) != 0
+    assert "their page had given its share of the set (--page-share now 0.1)" in capsys.readouterr().err
+    spread_manifest = json.loads(spread.with_name("testset.manifest.json").read_text(encoding="utf-8"))
+    assert spread_manifest["stats"]["generation"]["page_deferred"] > 0
+
 
 def test_a_page_past_its_share_gives_more_only_from_the_next_tier(
     flask_pages: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
