@@ -136,9 +136,10 @@ class Screen:
     def release_held(self, max_tier: int | None = None) -> list[Candidate]:
         """Open the next tier that has held drafts: its drafts, in the order they came, to screen now (later ones of
         that tier are no longer held); [] when nothing is held, or when the next tier is above `max_tier`."""
-        if not self.held or (max_tier is not None and min(self._rank(c) for c in self.held) > max_tier):
+        next_tier = min((self._rank(c) for c in self.held), default=None)
+        if next_tier is None or (max_tier is not None and next_tier > max_tier):
             return []
-        self.open_tier = min(self._rank(c) for c in self.held)
+        self.open_tier = next_tier
         released = [c for c in self.held if self._rank(c) <= self.open_tier]
         self.held = [c for c in self.held if self._rank(c) > self.open_tier]
         return released

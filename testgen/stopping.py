@@ -1,12 +1,13 @@
 """When the generator gives up on a question type, and what to tell the user when the corpus falls short.
 
 `StopRules` are settings with defaults (the CLI flags `--zero-yield-patience`, `--low-yield-contexts`,
-`--low-yield-rate`, `--max-questions-per-context`, `--tier-lookahead`, `--max-tier`): a type that gave no question
-from its first `zero_yield_patience` contexts, or fewer than `low_yield_rate` a context over its first
-`low_yield_contexts`, stops early and its share goes to the other types; a context is asked at most
+`--low-yield-rate`, `--max-questions-per-context`, `--tier-lookahead`, `--max-tier`, `--page-share`): a type that
+gave no question from its first `zero_yield_patience` contexts, or fewer than `low_yield_rate` a context over its
+first `low_yield_contexts`, stops early and its share goes to the other types; a context is asked at most
 `max_questions_per_context` questions. Contexts count only when the writer could write from their root
 (`can_write`): a barren root is passed over. Drafts of a later tier (`Draft.tier`) join after `tier_lookahead`
-written contexts per requested question, or when the roots run out, up to `max_tier`.
+written contexts per requested question, or when the roots run out, up to `max_tier`; a documentation page past
+`page_share` of the set gives more only from the next tier.
 `advice` reads a run's stats and names what would actually help.
 """
 
