@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,23 +19,13 @@ import pytest
 
 from evaluation.meta_eval import load_wikieval
 from ragtest.cli import main
+from tests.stubs.openai_batches import every_nth_line
 from tests.stubs.openai_server import OpenAIStubServer
 from tests.stubs.responder import PlausibleResponder
 
 METRICS = "faithfulness,answer_relevancy,context_precision,context_recall"
 SUPPORT = re.compile(r"Does the premise fully support|Does the answer decline|classify them: TP")
 CLI = "import sys\nfrom ragtest.cli import main\nsys.exit(main(sys.argv[1:]))\n"
-
-
-def one_in_five() -> Callable[[str], bool]:
-    """Fails the 1st, 6th, 11th, ... line the stub sees (a line keeps its verdict). Not by a hash of `custom_id`:
-    that is the call's cache key, which holds the stub's random port, so a hash could pick no line at all."""
-    seen: dict[str, int] = {}
-
-    def pick(custom_id: str) -> bool:
-        return seen.setdefault(custom_id, len(seen)) % 5 == 0
-
-    return pick
 
 
 @pytest.fixture
@@ -47,7 +37,8 @@ def server() -> Iterator[OpenAIStubServer]:
             return json.dumps({"reason": "r", "verdict": 1, "rejected": 0, "TP": [], "FP": [], "FN": []})
         return responder(request)
 
-    with OpenAIStubServer(responder=reply, batch_delay_s=0.3, batch_fail_lines=one_in_five(), lifetime_s=280) as stub:
+    fail = every_nth_line(5)
+    with OpenAIStubServer(responder=reply, batch_delay_s=0.3, batch_fail_lines=fail, lifetime_s=280) as stub:
         yield stub
 
 

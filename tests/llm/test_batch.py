@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ from ragtest_core.llm import LLMClient, LLMConfig, build_client
 from ragtest_core.llm.batch_journal import BatchJournal
 from ragtest_core.llm.loop import on_io_loop
 from ragtest_core.llm.usage import BATCH_PRICE_FACTOR, StageUsage
+from tests.stubs.openai_batches import every_nth_line
 from tests.stubs.openai_server import OpenAIStubServer
 
 PRICES = {"stub-model": (1.0, 2.0)}
@@ -33,10 +33,6 @@ class Answer(BaseModel):
 
 def reply(request: Any) -> str:
     return json.dumps({"answer": f"echo: {request.last_user[-40:]}"})
-
-
-def one_in_three(custom_id: str) -> bool:
-    return int(hashlib.sha256(custom_id.encode()).hexdigest(), 16) % 3 == 0
 
 
 def make(server: OpenAIStubServer, folder: Path, batch: bool = True, **settings: Any) -> LLMClient:
@@ -108,7 +104,7 @@ def test_batch_replies_fill_the_cache_and_are_priced_at_the_batch_rate(
 
 
 def test_failed_lines_go_online(tmp_path: Path) -> None:
-    with OpenAIStubServer(responder=reply, batch_delay_s=0.1, batch_fail_lines=one_in_three) as server:
+    with OpenAIStubServer(responder=reply, batch_delay_s=0.1, batch_fail_lines=every_nth_line(3)) as server:
         client = make(server, tmp_path)
         answers = ask_all(client, QUESTIONS)
         failed = server.batch.created[0].failed
@@ -119,7 +115,7 @@ def test_failed_lines_go_online(tmp_path: Path) -> None:
 
 
 def test_failed_lines_go_into_a_second_batch(tmp_path: Path) -> None:
-    with OpenAIStubServer(responder=reply, batch_delay_s=0.1, batch_fail_lines=one_in_three) as server:
+    with OpenAIStubServer(responder=reply, batch_delay_s=0.1, batch_fail_lines=every_nth_line(3)) as server:
         answers = ask_all(make(server, tmp_path, batch_retry="batch"), QUESTIONS)
         first, second = server.batch.created
         assert second.lines == first.failed > 0 and server.request_count == 0

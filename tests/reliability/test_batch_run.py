@@ -4,23 +4,19 @@ gives, and every call but the failed lines went in a batch."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
 from ragtest.cli import main
 from tests.reliability.conftest import manifest, read_final_files, run_args
+from tests.stubs.openai_batches import every_nth_line
 from tests.stubs.openai_server import OpenAIStubServer
 from tests.stubs.responder import PlausibleResponder
 
 
-def one_in_seven(custom_id: str) -> bool:
-    return int(hashlib.sha256(custom_id.encode()).hexdigest(), 16) % 7 == 0
-
-
 def test_a_batch_run_writes_the_files_an_online_run_writes(new_run_dir: Any, wiki_dir: Path) -> None:
     with OpenAIStubServer(
-        responder=PlausibleResponder(chatty=True), batch_delay_s=0.2, batch_fail_lines=one_in_seven, lifetime_s=280
+        responder=PlausibleResponder(chatty=True), batch_delay_s=0.2, batch_fail_lines=every_nth_line(7), lifetime_s=280
     ) as server:
         online, batched = new_run_dir("online"), new_run_dir("batch")
         assert main(run_args(online, wiki_dir, server.url)) == 0

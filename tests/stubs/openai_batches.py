@@ -31,6 +31,18 @@ if TYPE_CHECKING:
     from tests.stubs.openai_server import OpenAIStubServer
 
 
+def every_nth_line(n: int) -> Callable[[str], bool]:
+    """A `fail_lines` that fails the 1st, (n+1)th, (2n+1)th, ... line the stub sees (a line keeps its verdict). Not a
+    hash of `custom_id`: that is the call's cache key, which holds the stub's random port, so a hash could pick no
+    line at all (8 lines miss a one-in-three hash 4% of the time)."""
+    seen: dict[str, int] = {}
+
+    def pick(custom_id: str) -> bool:
+        return seen.setdefault(custom_id, len(seen)) % n == 0
+
+    return pick
+
+
 @dataclass
 class StubFile:
     id: str
