@@ -28,7 +28,7 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from ragtest_core.text import split_sentences
-from testgen.writers import clause, combine, grammar, patterns, reference, rules
+from testgen.writers import clause, combine, grammar, patterns, reference, rules, spans
 from testgen.writers.clause import Casing, Skip
 from testgen.writers.lexicon import AUX_BE, FORMS, MODALS, VerbForm
 from testgen.writers.patterns import turn_all
@@ -36,7 +36,7 @@ from testgen.writers.tagger import tag_words
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("RAGTEST_SHARED_DATA", ROOT.parent / "shared" / "data"))
-_MODULES = (clause, combine, grammar, patterns, reference, rules)
+_MODULES = (clause, combine, grammar, patterns, reference, rules, spans)
 _FINITE_TAGS = frozenset({"VVZ", "VVD", "VBZ", "VBB", "VBD", "VM0", "VHZ", "VHD", "VHB", "VDZ", "VDD", "VDB"})
 
 

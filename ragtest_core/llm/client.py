@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -60,6 +59,7 @@ from ragtest_core.llm.replies import (
     message_dict,
     read_with,
     reply_text,
+    reply_usage,
 )
 from ragtest_core.llm.usage import UsageTracker, estimate_tokens
 
@@ -331,7 +331,7 @@ class LLMClient:
                     self.usage.record_failure(stage)
                     raise LLMError(f"{failure.message} (gave up after {attempt} attempts)") from exc
                 self.usage.record_retry(stage, rate_limited=is_rate_limit(failure))
-                await asyncio.sleep(self._backoff(attempt, failure.retry_after_s))
+                await asyncio.sleep(self.config.backoff_s(attempt, failure.retry_after_s))
                 continue
             self.breaker.succeeded()
             usage = self._record_usage(stage, messages, message, reply)
@@ -406,25 +406,7 @@ class LLMClient:
         return result
 
     def _record_usage(self, stage: str, messages: list[BaseMessage], message: AIMessage, reply: str) -> dict[str, int]:
-        meta = message.usage_metadata
-        if meta:
-            usage = {
-                "input_tokens": int(meta.get("input_tokens", 0)),
-                "output_tokens": int(meta.get("output_tokens", 0)),
-            }
-            estimated = False
-        else:
-            usage = {
-                "input_tokens": sum(estimate_tokens(str(m.content)) for m in messages),
-                "output_tokens": estimate_tokens(reply),
-            }
-            estimated = True
+        usage, estimated = reply_usage(messages, message, reply)
         batched = bool(message.response_metadata.get(BATCH_REPLY))
         self.usage.record_call(stage, usage["input_tokens"], usage["output_tokens"], estimated, batch=batched)
         return usage
-
-    def _backoff(self, attempt: int, retry_after_s: float | None) -> float:
-        if retry_after_s is not None:
-            return min(self.config.retry_after_max_s, retry_after_s) + random.uniform(0, 0.1)
-        ceiling = min(self.config.backoff_max_s, self.config.backoff_base_s * 2 ** (attempt - 1))
-        return random.uniform(ceiling / 2, ceiling)  # jittered exponential backoff

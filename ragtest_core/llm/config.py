@@ -3,6 +3,7 @@ importing LangChain's chat models, which `ragtest_core.llm.client` needs (second
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Literal, cast
 
@@ -50,3 +51,11 @@ class LLMConfig:
     batch_poll_max_s: float = 300.0
     batch_window: str = "24h"
     batch_retry: Literal["online", "batch"] = "online"
+
+    def backoff_s(self, attempt: int, retry_after_s: float | None) -> float:
+        """How long to wait before retry `attempt` (1, 2, ...): the server's Retry-After (capped), else a jittered
+        exponential backoff."""
+        if retry_after_s is not None:
+            return min(self.retry_after_max_s, retry_after_s) + random.uniform(0, 0.1)
+        ceiling = min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1))
+        return random.uniform(ceiling / 2, ceiling)

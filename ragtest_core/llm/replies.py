@@ -8,6 +8,7 @@ from typing import TypeVar
 from langchain_core.messages import AIMessage, BaseMessage
 
 from ragtest_core.llm.errors import CallFailure
+from ragtest_core.llm.usage import estimate_tokens
 
 T = TypeVar("T")
 
@@ -41,3 +42,14 @@ def finish_reason(message: AIMessage) -> str | None:
     meta = message.response_metadata or {}
     value = meta.get("finish_reason") or meta.get("stop_reason") or meta.get("done_reason")
     return str(value) if value is not None else None
+
+
+def reply_usage(messages: list[BaseMessage], message: AIMessage, reply: str) -> tuple[dict[str, int], bool]:
+    """The call's input and output tokens as the provider reported them, else estimated (then True)."""
+    meta = message.usage_metadata
+    if meta:
+        inputs, outputs, estimated = int(meta.get("input_tokens", 0)), int(meta.get("output_tokens", 0)), False
+    else:
+        inputs = sum(estimate_tokens(str(m.content)) for m in messages)
+        outputs, estimated = estimate_tokens(reply), True
+    return {"input_tokens": inputs, "output_tokens": outputs}, estimated

@@ -24,6 +24,7 @@ from testgen.writers.lexicon import (
     PRONOUNS,
     VAGUE_HEADS,
     VerbForm,
+    words,
 )
 from testgen.writers.morphology import gerund_base
 
@@ -39,104 +40,20 @@ _FRONTED = re.compile(
     r"^(?P<prep>In|On|By|During|Since|As of|Until|From|After|Before|Around|At|Within|Across|Throughout|Among)"
     rf" (?P<phrase>{_MONTH} \d{{1,2}}, \d{{4}}|[^,]{{1,45}}), (?P<body>.+)$"
 )
-_ADVERBS = frozenset(
-    [
-        "also",
-        "often",
-        "usually",
-        "still",
-        "now",
-        "first",
-        "later",
-        "mainly",
-        "generally",
-        "typically",
-        "sometimes",
-        "rarely",
-        "only",
-        "then",
-        "largely",
-        "mostly",
-        "primarily",
-        "commonly",
-        "frequently",
-        "originally",
-        "initially",
-        "subsequently",
-        "already",
-        "even",
-        "currently",
-        "officially",
-        "formally",
-        "jointly",
-        "widely",
-        "scientifically",
-        "independently",
-        "reportedly",
-    ]
+_ADVERBS = words(
+    """also often usually still now first later mainly generally typically sometimes rarely only then largely
+    mostly primarily commonly frequently originally initially subsequently already even currently officially
+    formally jointly widely scientifically independently reportedly"""
 )
 _NOT_BEFORE_VERB = (
     DETERMINERS
     | POSSESSIVES
-    | frozenset(
-        [
-            "to",
-            "of",
-            "in",
-            "on",
-            "at",
-            "by",
-            "for",
-            "with",
-            "from",
-            "into",
-            "this",
-            "that",
-            "these",
-            "those",
-            "each",
-            "every",
-            "some",
-            "many",
-            "several",
-            "any",
-            "no",
-        ]
-    )
+    | words("""to of in on at by for with from into this that these those each every some many several any no""")
 )
 _HEAD_END = frozenset(["of", "in", "for", "with", "on", "between", "to", "from", "at", "by", "among"])
-_ADJECTIVES = frozenset(
-    [
-        "new",
-        "old",
-        "other",
-        "such",
-        "more",
-        "most",
-        "certain",
-        "various",
-        "different",
-        "same",
-        "main",
-        "major",
-        "key",
-        "basic",
-        "additional",
-        "early",
-        "later",
-        "first",
-        "last",
-        "specific",
-        "many",
-        "several",
-        "few",
-        "large",
-        "small",
-        "modern",
-        "recent",
-        "older",
-        "newer",
-    ]
+_ADJECTIVES = words(
+    """new old other such more most certain various different same main major key basic additional early later
+    first last specific many several few large small modern recent older newer"""
 )
 _ADJECTIVE_SUFFIX = re.compile(r"(?:al|ic|ive|ous|ful|ory|ary|ent|ant|less|able|ible)$")
 _REGULAR_PARTICIPLE = re.compile(r"^[a-z]{3,}ed$")

@@ -24,7 +24,8 @@ from testgen.writers.clause import (
     strip_discourse,
 )
 from testgen.writers.lexicon import AUX_BE, FORMS, MODALS, VAGUE_HEADS
-from testgen.writers.rules import COUNT, MAX_ANSWER_WORDS, RULES, Turned, clip
+from testgen.writers.rules import RULES, Turned
+from testgen.writers.spans import COUNT, MAX_ANSWER_WORDS, clip
 
 __all__ = ["Casing", "Skip", "Turned", "proper_nouns", "turn_all", "turn_sentence"]
 

@@ -32,47 +32,21 @@ from testgen.writers.lexicon import (
     PLACE,
     PLACE_PARTICIPLES,
     PREP_ADJECTIVES,
-    PRONOUNS,
     PURPOSE,
     inflect,
 )
+from testgen.writers.spans import (
+    AMOUNT,
+    ATTRIBUTE,
+    COUNT,
+    LENGTH_UNITS,
+    WITH_ATTRIBUTE,
+    clip,
+    place_answer,
+    short_object,
+    split_object,
+)
 
-_NUMBER = (
-    r"(?:\d[\d,.]*(?: million| billion| thousand| hundred)?"
-    r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundreds of|thousands of)"
-)
-_APPROX = (
-    r"(?:about |around |approximately |over |more than |nearly |almost |up to |some |roughly |as much as |at least )?"
-)
-COUNT = rf"(?P<count>{_APPROX}{_NUMBER})"
-_UNITS = (
-    r"km/h|mph|kg|g|lb|lbs|t|tonnes|tons|kilograms|pounds|grams|km|m|cm|mm|ft|in|mi|metres|meters|feet|inches|miles"
-    r"|kilometres|kilometers|centimetres|centimeters|years|months|weeks|days|hours|minutes|seconds|%|percent"
-)
-AMOUNT = rf"(?P<amount>{_APPROX}{_NUMBER}(?:[–-]{_NUMBER})?(?: to {_NUMBER})? ?(?P<unit>{_UNITS})\b)"
-_LENGTH_UNITS = frozenset(
-    ["km", "m", "cm", "mm", "ft", "in", "mi", "metres", "meters", "feet", "inches", "miles", "kilometres", "kilometers"]
-)
-_CLAUSE_END = re.compile(
-    r", (?:which|who|whose|where|while|whereas|although|because|but|and|or|as|with|including|such as|making"
-    r"|allowing|thus|so|leading|resulting|followed|despite|though|then|especially|particularly|mainly|giving)\b"
-    r"| (?:which|whose|whereas|although|because|while|when|where|who|since|unless|if|though|such as|that)\b"
-    r"|[;:]| [-–—] | and (?:can|may|is|are|was|were|has|have|had|will|would|it|they)\b"
-    r"| and (?:the|a|an|its|their|his|her) (?:[\w-]+ ){0,3}(?:is|are|was|were|has|have|had|does|do|did|can|will|may)\b"
-)
-_ADJECTIVE_END = re.compile(r"(?:-\w+|al|ic|ive|ous|ful|er|ed|ing|able|ible|less|ary)$")
-_MODIFIER = re.compile(
-    r" (?P<prep>in|on|at|during|since|from|under|for|by|to|with|through|into|after|before|until|via|across|within"
-    r"|over|as|among|around|near|between|using|because|due|than|against|without)\b ?(?P<tail>.*)$"
-)
-_LIST = re.compile(r"^[^,]{1,40}(?:, [^,]{1,40})*,? (?:and|or) [^,]{1,40}$")
-_VALUE = (
-    rf"(?P<value>{_APPROX}{_NUMBER}(?:[–-]{_NUMBER})?(?: to {_NUMBER})?(?: ?(?:{_UNITS})\b)?"
-    r"(?: (?:individuals|species|members|people|users|animals|bears))?)(?=$|[ ,;.])"
-)
-_ATTRIBUTE_NAME = r"(?P<attr>[a-z][\w-]*(?: [a-z][\w-]*){0,2})"
-_ATTRIBUTE = re.compile(rf"^(?:a|an) {_ATTRIBUTE_NAME} of {_VALUE}")
-_WITH_ATTRIBUTE = re.compile(rf"^(?:a|an) [^,]{{3,60}}, with (?:a|an) {_ATTRIBUTE_NAME} of {_VALUE}")
 #: "Polar bears will scavenge at garbage dumps": a verb used without an object; not asked with "What".
 _OBJECT_NOT_START = frozenset(
     [
@@ -82,7 +56,6 @@ _OBJECT_NOT_START = frozenset(
         *("when", "where", "while", "here", "there", "using", "by", "via", "if", "because"),
     ]
 )
-MAX_ANSWER_WORDS = 15
 #: "X is the result of Y": asked as "What is X the result of?" (not "What is X?").
 RELATIONAL_HEADS = "result|cause|consequence|effect|reason|source|outcome|product|basis|origin"
 _IRREGULAR_PLURALS = frozenset(["teeth", "feet", "people", "children", "mice", "men", "women", "geese", "data"])
@@ -101,57 +74,6 @@ class Turned:
 Rule = Callable[[Clause, Casing], list[Turned]]
 
 
-def clip(text: str, keep_list: bool = True) -> str:
-    """The answer up to the first clause boundary (still a span of the sentence); raises Skip when empty."""
-    cut = _CLAUSE_END.search(text)
-    clipped = text[: cut.start()] if cut else text
-    if not (keep_list and _LIST.match(clipped) and len(clipped.split()) <= MAX_ANSWER_WORDS):
-        clipped = _clip_list_comma(clipped)
-    clipped = _cut_second_verb(clipped.strip(" ,."))
-    tokens = clipped.split()
-    if not tokens or not content_tokens(clipped) or tokens[-1].lower() in STOPWORDS:
-        raise Skip("no_answer")
-    if len(tokens) >= 2 and tokens[-2].lower() in ("a", "an", "the"):
-        raise Skip("no_answer")  # "with a simple": cut inside a noun phrase
-    if len(tokens) == 2 and tokens[0].lower() in ("a", "an", "the") and clipped.islower() and len(tokens[1]) < 10:
-        raise Skip("vague_answer")  # "the discovery", "a risk": says nothing without its clause
-    if tokens[0].lower() in ("by", "to", "of", "and", "or", "for"):
-        raise Skip("no_answer")
-    if tokens[0].lower() in PRONOUNS or tokens[0].lower() in AUX_BE | MODALS | {"has", "have", "had", "been"}:
-        raise Skip("pronoun_answer")
-    return clipped
-
-
-def _cut_second_verb(text: str) -> str:
-    """Cut "handwritten digits and includes 60" at " and includes": a second clause, not part of the answer."""
-    tokens = text.split(" ")
-    for index in range(1, len(tokens) - 1):
-        form = FORMS.get(tokens[index + 1].lower())
-        if tokens[index] == "and" and form is not None and form.tense in ("pres3", "past", "past_part"):
-            return " ".join(tokens[:index])
-    return text
-
-
-def _clip_list_comma(text: str) -> str:
-    """Cut at the first comma that does not just separate adjectives ("a high-level, general-purpose ...")."""
-    start = 0
-    while (comma := text.find(",", start)) != -1:
-        before = text[:comma].split()
-        if not before or before[-1][0].isupper() or not _ADJECTIVE_END.search(before[-1]):
-            return text[:comma]
-        start = comma + 1
-    return text
-
-
-def split_object(rest: str) -> tuple[str, str | None, str]:
-    """(object, preposition, tail): the object ends at the first modifier preposition after its first word."""
-    first, _, remainder = rest.partition(" ")
-    match = _MODIFIER.search(" " + remainder) if remainder else None
-    if match is None:
-        return rest, None, ""
-    return f"{first} {remainder[: match.start()]}".strip(), match.group("prep"), match.group("tail")
-
-
 def do_form(clause: Clause) -> str:
     if clause.past:
         return "did"
@@ -165,20 +87,6 @@ def be_form(clause: Clause) -> str:
     if clause.plural:
         return "were" if past or clause.past else "are"
     return "was" if past or clause.past else "is"
-
-
-def short_object(text: str, max_words: int = 5) -> str:
-    obj = clip(text, keep_list=False)
-    if len(obj.split()) > max_words or obj.split()[0].lower() in PRONOUNS:
-        raise Skip("object_too_long")
-    return obj
-
-
-def _place_answer(text: str) -> str:
-    place = clip(re.split(r" (?:from|since|during|until|when|for|at|by|with|to) ", text)[0])
-    if not any(w[:1].isupper() for w in place.split()) and len(content_tokens(place)) < 2:
-        raise Skip("vague_place")
-    return place
 
 
 def _participle(clause: Clause) -> str:
@@ -219,7 +127,7 @@ def rule_passive(clause: Clause, casing: Casing) -> list[Turned]:
         place = (
             rest.split(" ", 1)[1] if not rest.startswith(("mainly", "mostly", "primarily")) else rest.split(" ", 2)[2]
         )
-        out.append(Turned(f"Where {be} {subject} {participle}?", _place_answer(place), "place"))
+        out.append(Turned(f"Where {be} {subject} {participle}?", place_answer(place), "place"))
     if participle in OPINION_PARTICIPLES and rest.startswith("to be ") and not rest.startswith("to be the "):
         opinion = rest[6:]
         one_of = "one of the " if opinion.startswith("one of the ") else ""
@@ -281,7 +189,7 @@ def rule_copula(clause: Clause, casing: Casing) -> list[Turned]:
     if measure:
         return [Turned(f"How {measure.group('adj')} {be} {subject}?", measure.group("amount"), "measure")]
     if rest.startswith("native to "):
-        out.append(Turned(f"Where {be} {subject} native to?", _place_answer(rest[10:]), "copula_prep"))
+        out.append(Turned(f"Where {be} {subject} native to?", place_answer(rest[10:]), "copula_prep"))
     adjective = re.match(
         r"^(?:(?:closely|very|highly|widely|especially|particularly|most|also) )?(?P<adj>[a-z]+) "
         r"(?P<prep>with|for|to|of|from|on|in) (?P<np>.+)$",
@@ -340,9 +248,9 @@ def rule_attribute(clause: Clause, casing: Casing) -> list[Turned]:
     """ "X has a shoulder height of 70 to 153 cm" / "X ..., with an average lifespan of 25 years"
     -> "What is the shoulder height of X?"."""
     has = clause.aux in ("has", "have", "had") and clause.verb is None and not clause.passive
-    found = _ATTRIBUTE.match(clause.rest) if has else None
+    found = ATTRIBUTE.match(clause.rest) if has else None
     if clause.aux in AUX_BE and clause.verb is None:  # "X is a long-lived animal, with ...": the with-phrase is X's
-        found = found or _WITH_ATTRIBUTE.match(clause.rest)
+        found = found or WITH_ATTRIBUTE.match(clause.rest)
     if found is None or found.group("attr").split()[-1] in NOT_ATTRIBUTES:
         return []
     be = "was" if clause.past else "is"
@@ -365,7 +273,7 @@ def rule_measure(clause: Clause, casing: Casing) -> list[Turned]:
     unit = match.group("unit")
     how = MEASURE.get(base, "")
     if base in ("reach", "grow", "measure"):
-        if unit not in _LENGTH_UNITS:
+        if unit not in LENGTH_UNITS:
             return []
         how, base = ("How tall", "grow") if "tall" in rest.split()[:4] else ("How long", "grow")
     if base in ("live", "last") and unit not in ("years", "months", "weeks", "days", "hours", "minutes"):
@@ -374,7 +282,7 @@ def rule_measure(clause: Clause, casing: Casing) -> list[Turned]:
         if unit not in ("km/h", "mph"):
             return []
         how = "How fast"
-    if base == "weigh" and unit in _LENGTH_UNITS:
+    if base == "weigh" and unit in LENGTH_UNITS:
         return []
     lead = clause.aux if clause.aux in MODALS else do_form(clause)
     return [Turned(f"{how} {lead} {clause.subject} {base}?", match.group("amount"), "measure")]
@@ -394,7 +302,7 @@ def rule_active(clause: Clause, casing: Casing) -> list[Turned]:
     if base in PLACE:
         place = re.match(r"^(?:mainly |mostly |primarily |only )?(?:in|throughout|across) (?P<place>.+)$", rest)
         if place:
-            out.append(Turned(f"Where {do} {subject} {base}?", _place_answer(place.group("place")), "place"))
+            out.append(Turned(f"Where {do} {subject} {base}?", place_answer(place.group("place")), "place"))
         return out
     obj_text, prep, tail = split_object(rest)
     date = _date_of(clause, prep, tail)

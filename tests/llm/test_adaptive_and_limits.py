@@ -45,6 +45,15 @@ def test_aimd_floor_and_ceiling() -> None:
     assert limiter.allowed == 4
 
 
+def test_backoff_honours_retry_after_up_to_its_cap_and_doubles_otherwise() -> None:
+    config = LLMConfig(backoff_base_s=1.0, backoff_max_s=8.0, retry_after_max_s=30.0)
+    assert 5.0 <= config.backoff_s(1, 5.0) <= 5.1 and 30.0 <= config.backoff_s(1, 600.0) <= 30.1
+    waits = {attempt: [config.backoff_s(attempt, None) for _ in range(50)] for attempt in (1, 2, 3, 6)}
+    for attempt, ceiling in ((1, 1.0), (2, 2.0), (3, 4.0), (6, 8.0)):  # jittered in [ceiling / 2, ceiling]
+        assert all(ceiling / 2 <= wait <= ceiling for wait in waits[attempt])
+    assert len(set(waits[6])) > 1
+
+
 def test_token_bucket_waits_for_tokens() -> None:
     bucket = TokenBucket(per_minute=600)  # 10 tokens a second
 
