@@ -29,7 +29,8 @@ providers bill them. `reject_response_format=True` answers such requests with th
 structured output send, so clients must fall back to the schema in the prompt. The files and batches endpoints of
 the Batch API are `server.batch` (`tests.stubs.openai_batches`): batches complete `batch_delay_s` after creation,
 and lines picked by `batch_fail_lines(custom_id)` fail once. The `openai_server` pytest fixture
-(import it into a conftest) stops the server at teardown; every server stops itself after `lifetime_s`.
+(import it into a conftest) stops the server at teardown; every server stops itself after `lifetime_s`. Its HTTP
+handler is `tests.stubs.openai_handler.StubHandler`.
 """
 
 from __future__ import annotations
@@ -41,12 +42,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any, Literal, cast
 
 import pytest
 
 from tests.stubs.openai_batches import BatchEndpoints
+from tests.stubs.openai_handler import StubHandler
 from tests.stubs.openai_wire import (
     FAULT_KINDS,
     Fault,
@@ -57,9 +59,7 @@ from tests.stubs.openai_wire import (
     Responder,
     StubRequest,
     count_tokens,
-    error_body,
     schema_errors,
-    sse_body,
 )
 
 __all__ = [
@@ -173,7 +173,7 @@ class OpenAIStubServer:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
 
     def start(self) -> OpenAIStubServer:
-        handler = type("Handler", (_Handler,), {"stub": self})
+        handler = type("Handler", (StubHandler,), {"stub": self})
         self._httpd = QuietServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
@@ -289,147 +289,6 @@ def message(content: str, refused: bool) -> dict[str, Any]:
     if refused:
         return {"role": "assistant", "content": None, "refusal": "I'm sorry, I cannot help with that request."}
     return {"role": "assistant", "content": content}
-
-
-class _Handler(BaseHTTPRequestHandler):
-    stub: OpenAIStubServer
-    protocol_version = "HTTP/1.1"  # keep-alive, like real providers
-
-    def log_message(self, format: str, *args: Any) -> None:  # silence the default stderr log
-        pass
-
-    def do_GET(self) -> None:
-        request = self._record(None)
-        try:
-            if self.path.rstrip("/").endswith("/models"):
-                data = [{"id": self.stub.model, "object": "model", "created": 0, "owned_by": "ragtest-stub"}]
-                self._send_json(request, 200, {"object": "list", "data": data})
-            elif self.stub.batch.handles(self.path):
-                status, payload = self.stub.batch.get(self.path)
-                if isinstance(payload, bytes):
-                    request.status = status
-                    self._send_raw(status, payload, content_type="application/octet-stream")
-                else:
-                    self._send_json(request, status, payload)
-            else:
-                self._send_json(request, 404, error_body(f"no route GET {self.path}", "invalid_request_error", None))
-        finally:
-            self.stub._done(request)
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw) if raw else None
-        except json.JSONDecodeError:
-            body = None
-        request = self._record(body)
-        try:
-            faults = self.stub._register(request)
-            if request.index >= 0:
-                self._answer_chat(request, faults)
-            elif self.stub.batch.handles(self.path):
-                self._send_json(request, *self.stub.batch.post(self.path, self.headers.get("Content-Type", ""), raw))
-            else:
-                self._send_json(request, 404, error_body(f"no route POST {self.path}", "invalid_request_error", None))
-        finally:
-            self.stub._done(request)
-
-    def _record(self, body: Any) -> StubRequest:
-        request = StubRequest(
-            index=-1,
-            method=self.command,
-            path=self.path,
-            headers=dict(self.headers.items()),
-            body=body,
-            received_at=time.monotonic(),
-        )
-        if self.command == "GET":
-            self.stub._register(request)
-        return request
-
-    def _answer_chat(self, request: StubRequest, faults: list[Fault]) -> None:
-        stub = self.stub
-        wait_s = stub.window.admit() if stub.window is not None else None
-        if wait_s is not None:
-            return self._send_json(
-                request,
-                429,
-                error_body("Rate limit reached for requests", "requests", "rate_limit_exceeded"),
-                headers={"Retry-After": f"{wait_s:.3f}"},
-            )
-        delay_ms = stub.latency_ms + sum(
-            (f.latency_ms if f.latency_ms is not None else 100.0) for f in faults if f.kind == "latency"
-        )
-        if delay_ms > 0 and stub._stopping.wait(delay_ms / 1000.0):
-            return self._close()
-        kinds = {f.kind: f for f in faults}
-        if "hang" in kinds:
-            hang = kinds["hang"].hang_s
-            stub._stopping.wait(stub.hang_s if hang is None else hang)
-            return self._close()
-        if "unauthorized" in kinds:
-            return self._send_json(
-                request,
-                401,
-                error_body(
-                    "Incorrect API key provided: sk-stub***. You can find your API key at "
-                    "https://platform.openai.com/account/api-keys.",
-                    "invalid_request_error",
-                    "invalid_api_key",
-                ),
-            )
-        if "rate_limit" in kinds:
-            after = kinds["rate_limit"].retry_after
-            return self._send_json(
-                request,
-                429,
-                error_body("Rate limit reached for requests", "requests", "rate_limit_exceeded"),
-                headers={"Retry-After": str(stub.retry_after if after is None else after)},
-            )
-        if "server_error" in kinds:
-            return self._send_json(request, 500, error_body("The server had an error", "server_error", None))
-        if not isinstance(request.body, dict) or not isinstance(request.body.get("messages"), list):
-            return self._send_json(request, 400, error_body("'messages' is required", "invalid_request_error", None))
-        if stub.reject_response_format and request.body.get("response_format"):
-            message = "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
-            return self._send_json(request, 400, error_body(message, "invalid_request_error", None))
-        completion = stub._completion(request, faults)
-        if "malformed" in kinds:
-            request.status = 200
-            return self._send_raw(200, json.dumps(completion)[:40].encode("utf-8"))
-        if request.body.get("stream"):
-            request.status, request.response = 200, completion
-            return self._send_raw(200, sse_body(completion, request.body), content_type="text/event-stream")
-        self._send_json(request, 200, completion)
-
-    def _send_json(
-        self, request: StubRequest, status: int, payload: Any, headers: Mapping[str, str] | None = None
-    ) -> None:
-        request.status, request.response = status, payload
-        self._send_raw(status, json.dumps(payload).encode("utf-8"), headers)
-
-    def _send_raw(
-        self,
-        status: int,
-        data: bytes,
-        headers: Mapping[str, str] | None = None,
-        content_type: str = "application/json",
-    ) -> None:
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(data)))
-            for name, value in (headers or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
-            self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up (e.g. timed out)
-            self.close_connection = True
-
-    def _close(self) -> None:
-        self.close_connection = True
 
 
 @pytest.fixture
