@@ -10,7 +10,8 @@ A batch is "in_progress" until `delay_s` after its creation; the first poll afte
 server's own chat completion logic (the same responder, so a batch reply equals the online reply to the same
 request), writes the output file and the error file, and reports "completed". `fail_lines(custom_id)` picks lines
 that fail the first time they are seen (status 500 in the error file), so a line sent again, online or in a later
-batch, succeeds. Records: `created` (every batch created, in order), `polls`, `files`.
+batch, succeeds (`every_nth_line(n)` picks every n-th line seen). Records: `created` (every batch created, in
+order), `polls`, `files`.
 """
 
 from __future__ import annotations
