@@ -14,8 +14,6 @@ measures whether it would pay (issue 19's precision on unseen documentation).
 from __future__ import annotations
 
 import argparse
-import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -23,23 +21,15 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
-from bench.tier_precision import READINGS, tier_of
-from ragtest_core.text import STOPWORDS
+from bench.tier_precision import READINGS, read_readings, tier_of
+from ragtest_core.text import content_tokens
 
 Row = dict[str, str]
 
 
 def load(folder: Path) -> list[Row]:
-    rows: list[Row] = []
-    for path in sorted(folder.glob("*.jsonl")):
-        for text in path.read_text(encoding="utf-8").splitlines():
-            if text.strip():
-                rows.append({**json.loads(text), "file": path.stem})
-    return rows
-
-
-def _content(text: str) -> set[str]:
-    return {word for word in re.findall(r"[a-z0-9_]+", text.lower()) if word not in STOPWORDS}
+    """Every readings file's rows, each with the file it came from."""
+    return [{**row, "file": path.stem} for path in sorted(folder.glob("*.jsonl")) for row in read_readings(path)]
 
 
 def features(rows: list[Row]) -> tuple[Any, Any]:
@@ -54,7 +44,7 @@ def features(rows: list[Row]) -> tuple[Any, Any]:
     tiers = np.array([tier_of(row) for row in rows])
     table = []
     for i, row in enumerate(rows):
-        asked, said = _content(row["question"]), _content(row["reference"])
+        asked, said = set(content_tokens(row["question"])), set(content_tokens(row["reference"]))
         table.append(
             [
                 *(row["strategy"] == strategy for strategy in strategies),

@@ -27,6 +27,11 @@ from testgen.writers.tiers import SENTENCE_TIER, draft_tier
 READINGS = Path(__file__).with_name("readings")
 
 
+def read_readings(path: Path) -> list[dict[str, str]]:
+    """One readings file: a question read by hand a line."""
+    return [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines() if text.strip()]
+
+
 def tier_of(row: dict[str, str]) -> int:
     if row["strategy"] == "sentence":
         return SENTENCE_TIER
@@ -53,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="*", type=Path)
     args = parser.parse_args(argv)
     for path in args.files or sorted(READINGS.glob("*.jsonl")):
-        rows = [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines() if text.strip()]
+        rows = read_readings(path)
         good = sum(row["reading"] == "good" for row in rows)
         print(path.name)
         print(line("all", good, len(rows)))
