@@ -39,7 +39,7 @@ from testgen.stopping import StopRules, advice, llm_failure
 from testgen.store import ChunkKey, ChunkStore
 from testgen.structure import PATH_SEPARATOR
 from testgen.walkers import Walker, batch_sizes, missing_counts, start_walkers
-from testgen.writers.base import REJECTED_PREFIX, QuestionWriter
+from testgen.writers.base import QuestionWriter
 
 __all__ = ["TestsetGenerator", "batch_sizes", "start_walkers"]
 
@@ -161,8 +161,7 @@ class TestsetGenerator:
         for candidate in accepted:
             samples.append(self._sample(candidate))
             produced[candidate.draft.question_type] += 1
-            self.stats.accepted_by_strategy[candidate.draft.strategy or "llm"] += 1
-            self.stats.accepted_by_tier[str(candidate.draft.tier)] += 1
+        self.stats.count_accepted(candidate.draft for candidate in accepted)
         if progress is not None:
             progress.update(len(accepted))
 
@@ -206,8 +205,7 @@ class TestsetGenerator:
         unlimited = {kind: len(roots) * num_questions_per_context for kind in counts}
         accepted = await self._run(pairs, walkers, k_neighbours, screen, unlimited)
         samples = [self._sample(c) for c in accepted]
-        self.stats.accepted_by_strategy.update(c.draft.strategy or "llm" for c in accepted)
-        self.stats.accepted_by_tier.update(str(c.draft.tier) for c in accepted)
+        self.stats.count_accepted(c.draft for c in accepted)
         self._finish(screen, samples, Counter(c.draft.question_type for c in accepted))
         return samples
 
@@ -391,12 +389,7 @@ class TestsetGenerator:
     def _finish(self, screen: Screen, samples: list[TestSample], produced: Counter[str]) -> None:
         self.stats.rejections = Counter(screen.rejections)
         self.stats.rejected_by_strategy = Counter(screen.rejections_by_strategy)
-        for key, count in self.writer.stats.items():  # the writer's own checks (grammar, definitions)
-            if key.startswith(REJECTED_PREFIX) and count:
-                self.stats.rejections[key.removeprefix(REJECTED_PREFIX)] += count
-                self.stats.candidates += count
-            elif key.startswith("strategy_") and key.endswith("_rejected") and count:
-                self.stats.rejected_by_strategy[key.removeprefix("strategy_").removesuffix("_rejected")] += count
+        self.stats.add_writer_rejections(self.writer.stats)
         self.stats.unused = screen.unused
         self.stats.page_deferred = screen.page_deferred
         self.stats.writer = dict(self.writer.stats)

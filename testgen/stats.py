@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from testgen.writers.base import REJECTED_PREFIX, Draft
 
 
 @dataclass
@@ -34,6 +37,21 @@ class GenerationStats:
     accepted_by_tier: Counter[str] = field(default_factory=Counter)
     #: Drafts that waited a tier because their documentation page had given its share (`StopRules.page_share`).
     page_deferred: int = 0
+
+    def count_accepted(self, drafts: Iterable[Draft]) -> None:
+        """Accepted drafts by strategy ("llm" for the LLM writer's) and by tier."""
+        for draft in drafts:
+            self.accepted_by_strategy[draft.strategy or "llm"] += 1
+            self.accepted_by_tier[str(draft.tier)] += 1
+
+    def add_writer_rejections(self, writer_stats: Mapping[str, int]) -> None:
+        """The writer's own checks (grammar, definitions) as rejections and candidates, and by strategy."""
+        for key, count in writer_stats.items():
+            if key.startswith(REJECTED_PREFIX) and count:
+                self.rejections[key.removeprefix(REJECTED_PREFIX)] += count
+                self.candidates += count
+            elif key.startswith("strategy_") and key.endswith("_rejected") and count:
+                self.rejected_by_strategy[key.removeprefix("strategy_").removesuffix("_rejected")] += count
 
     @property
     def documents_without_samples(self) -> list[str]:

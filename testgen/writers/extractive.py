@@ -229,7 +229,7 @@ class ExtractiveWriter:
 
     @staticmethod
     def _simple_draft(fact: Fact, language: str, documentation: bool) -> Draft:
-        """A turned sentence's draft; in documentation it waits for the first tier (`tiers.SENTENCE_TIER`)."""
+        """A turned sentence's draft; in documentation it is screened in tier `tiers.SENTENCE_TIER` (1), not 0."""
         answer = reference_sentence(fact.sentence, fact.turned.answer, language)
         return Draft(
             fact.turned.question,
