@@ -1,4 +1,5 @@
-"""The RAG system under test: the adapter protocol, ready adapters, the reference RAG, answer collection.
+"""The RAG system under test: the adapter protocol, ready adapters (LangChain runnable, HTTP endpoint, LlamaIndex
+query engine), the reference RAG, answer collection.
 
 What users call is listed in `__all__`; the app's plumbing (planning the reference RAG's LLM calls, the default
 concurrency, reading `--rag-arg`) lives in the submodules `planning`, `collect` and `loader`.
@@ -6,6 +7,7 @@ concurrency, reading `--rag-arg`) lives in the submodules `planning`, `collect` 
 
 from rag_under_test.adapter import AnyAdapter, AsyncRAGAdapter, HTTPAdapter, RAGAdapter, RunnableAdapter
 from rag_under_test.collect import answer_samples
+from rag_under_test.llamaindex import LlamaIndexAdapter
 from rag_under_test.loader import load_adapter
 from rag_under_test.reference import Passage, ReferenceRAG, Retriever
 
@@ -13,6 +15,7 @@ __all__ = [
     "AnyAdapter",
     "AsyncRAGAdapter",
     "HTTPAdapter",
+    "LlamaIndexAdapter",
     "Passage",
     "RAGAdapter",
     "ReferenceRAG",

@@ -1,5 +1,6 @@
 """Loading a user's adapter by import path: `--rag mypkg.module:MyRAG`, with arguments for a class or factory:
-`--rag rag_under_test:HTTPAdapter --rag-arg url=http://127.0.0.1:8000/rag`."""
+`--rag rag_under_test:HTTPAdapter --rag-arg url=http://127.0.0.1:8000/rag`. A LlamaIndex query engine or retriever
+(`--rag my_app:query_engine`, or a factory returning one) is wrapped in `LlamaIndexAdapter`."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ from types import ModuleType
 from typing import Any
 
 from rag_under_test.adapter import AnyAdapter, AsyncRAGAdapter, RAGAdapter
+from rag_under_test.llamaindex import LlamaIndexAdapter, is_llamaindex_rag
 from ragtest_core.errors import RagtestError
 
 
 def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
-    """Import `module:attr`; a class or factory is called with `kwargs`, an instance is used as it is.
+    """Import `module:attr`; a class or factory is called with `kwargs`, an instance is used as it is. A LlamaIndex
+    query engine or retriever, given or returned, is wrapped in `LlamaIndexAdapter`.
 
     `--rag my_rag:MyRAG` finds ./my_rag.py (see `import_user_module`: the current folder never shadows the
     standard library or an installed package).
@@ -35,13 +38,15 @@ def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
         target = getattr(module, attr)
     except AttributeError as exc:
         raise RagtestError(f"{module_name!r} has no attribute {attr!r}") from exc
-    if inspect.isclass(target) or _is_factory(target):
+    if (inspect.isclass(target) or _is_factory(target)) and not is_llamaindex_rag(target):
         check_arguments(path, target, kwargs)
         adapter = target(**kwargs)
     elif kwargs:
         raise RagtestError(f"{path} is an adapter object, not a class or factory: it takes no --rag-arg")
     else:
         adapter = target
+    if is_llamaindex_rag(adapter):
+        adapter = LlamaIndexAdapter(adapter)
     if not isinstance(adapter, (RAGAdapter, AsyncRAGAdapter)):
         raise RagtestError(
             f"{path} gave a {type(adapter).__name__}, which has no answer(question) or aanswer(question) method"
