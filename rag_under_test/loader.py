@@ -1,6 +1,7 @@
 """Loading a user's adapter by import path: `--rag mypkg.module:MyRAG`, with arguments for a class or factory:
 `--rag rag_under_test:HTTPAdapter --rag-arg url=http://127.0.0.1:8000/rag`. A LlamaIndex query engine or retriever
-(`--rag my_app:query_engine`, or a factory returning one) is wrapped in `LlamaIndexAdapter`."""
+(`--rag my_app:query_engine`, or a factory returning one) is wrapped in `LlamaIndexAdapter`, and a LangChain runnable
+(`--rag my_app:chain`) in `RunnableAdapter`."""
 
 from __future__ import annotations
 
@@ -15,14 +16,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rag_under_test.adapter import AnyAdapter, AsyncRAGAdapter, RAGAdapter
+from rag_under_test.adapter import AnyAdapter, AsyncRAGAdapter, RAGAdapter, RunnableAdapter
 from rag_under_test.llamaindex import LlamaIndexAdapter, is_llamaindex_rag
 from ragtest_core.errors import RagtestError
 
 
 def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
     """Import `module:attr`; a class or factory is called with `kwargs`, an instance is used as it is. A LlamaIndex
-    query engine or retriever, given or returned, is wrapped in `LlamaIndexAdapter`.
+    query engine or retriever, given or returned, is wrapped in `LlamaIndexAdapter`; a LangChain runnable in
+    `RunnableAdapter`.
 
     `--rag my_rag:MyRAG` finds ./my_rag.py (see `import_user_module`: the current folder never shadows the
     standard library or an installed package).
@@ -38,7 +40,7 @@ def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
         target = getattr(module, attr)
     except AttributeError as exc:
         raise RagtestError(f"{module_name!r} has no attribute {attr!r}") from exc
-    if (inspect.isclass(target) or _is_factory(target)) and not is_llamaindex_rag(target):
+    if (inspect.isclass(target) or _is_factory(target)) and not (is_llamaindex_rag(target) or _is_runnable(target)):
         check_arguments(path, target, kwargs)
         adapter = target(**kwargs)
     elif kwargs:
@@ -47,6 +49,8 @@ def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
         adapter = target
     if is_llamaindex_rag(adapter):
         adapter = LlamaIndexAdapter(adapter)
+    elif _is_runnable(adapter):
+        adapter = RunnableAdapter(adapter)
     if not isinstance(adapter, (RAGAdapter, AsyncRAGAdapter)):
         raise RagtestError(
             f"{path} gave a {type(adapter).__name__}, which has no answer(question) or aanswer(question) method"
@@ -74,6 +78,13 @@ def import_user_module(module_name: str) -> ModuleType:
                 sys.modules.pop(top, None)
                 raise
     return importlib.import_module(module_name)
+
+
+def _is_runnable(target: object) -> bool:
+    """True for a LangChain runnable (a chain, a retrieval chain). Imports nothing: a runnable exists only once the
+    user's code has imported langchain_core."""
+    runnables = sys.modules.get("langchain_core.runnables")
+    return runnables is not None and isinstance(target, runnables.Runnable)
 
 
 def _is_factory(target: Any) -> bool:

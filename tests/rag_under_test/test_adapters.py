@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import textwrap
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableLambda
 
-from rag_under_test import HTTPAdapter, RunnableAdapter, answer_samples
+from rag_under_test import HTTPAdapter, RunnableAdapter, answer_samples, load_adapter
 from ragtest_core.asyncio_utils import run_sync
 
 
@@ -59,3 +61,28 @@ def test_runnable_adapter_with_documents() -> None:
     rows = run_sync(answer_samples([{"question": "Capital of France?"}], adapter, show_progress=False))
     assert rows[0]["answer"] == "Paris"
     assert rows[0]["contexts"] == ["Paris is the capital of France."] and rows[0]["context_ids"] == ["d1"]
+
+
+def test_a_runnable_given_to_rag_is_wrapped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--rag my_chain:chain` (a LangChain runnable, or a factory returning one) needs no adapter code."""
+    (tmp_path / "my_chain.py").write_text(
+        textwrap.dedent("""
+        from langchain_core.documents import Document
+        from langchain_core.runnables import RunnableLambda
+
+        def _rag(question):
+            docs = [Document(page_content="Paris is the capital of France.", id="d1")]
+            return {"answer": "Paris, for " + question, "context": docs}
+
+        chain = RunnableLambda(_rag)
+
+        def make_chain():
+            return chain
+    """)
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for path in ("my_chain:chain", "my_chain:make_chain"):
+        adapter = load_adapter(path)
+        assert isinstance(adapter, RunnableAdapter)
+        [row] = run_sync(answer_samples([{"question": "Capital of France?"}], adapter, show_progress=False))
+        assert row["answer"] == "Paris, for Capital of France?" and row["context_ids"] == ["d1"]
