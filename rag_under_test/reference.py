@@ -1,6 +1,9 @@
-"""The reference RAG: top-k retrieval from the test set's own store, then an answer.
+"""The reference RAG: top-k retrieval through a `Retriever`, then an answer.
 
-With an LLM it answers from the retrieved chunks only; offline, an extractive reader returns the retrieved
+The app gives it the test set's own store, or, when its chunking or embedding model is set apart from the test
+set's (`--rag-chunk-size`, `--rag-chunk-overlap`, `--rag-embedding-model`), an index of its own over the test set's
+documents (`ragtest.rag_index`), so that another chunking can be tried on one test set. With an LLM it answers from
+the retrieved chunks only; offline, an extractive reader (on `embedder`, the retrieval's model) returns the retrieved
 sentences that best support an answer to the question. It is a baseline to compare your own RAG against.
 """
 

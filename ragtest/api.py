@@ -15,6 +15,7 @@ from ragtest.compare_report import write_compare_report
 from ragtest.comparison import Comparison
 from ragtest.comparison import compare as comparison_of
 from ragtest.config import RunConfig
+from ragtest.config.scope import check_given
 from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_scored
 from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, RunState, open_run
@@ -28,7 +29,11 @@ def make_config(topic: str | None = None, source: str | None = None, **settings:
     """A RunConfig from keyword arguments named like the CLI flags (`--chunk-size` is `chunk_size`, `--llm-timeout`
     is `llm_timeout_s`; `inspect.signature(make_config)` lists every one with its default). None means "not given".
     An unknown keyword is a TypeError naming the close ones; a setting that cannot work is a RagtestError naming the
-    option (e.g. a chunk overlap not smaller than the chunk size)."""
+    option (e.g. a chunk overlap not smaller than the chunk size). A setting that the run would not use is a
+    RagtestError naming it and what would use it (`testset=` skips generation, so `chunk_size=` is refused and
+    `rag_chunk_size=` named; `rag=` replaces the reference RAG, so `rag_k=` is refused)."""
+    given = {"topic": topic, "source": source, **settings}
+    check_given([keyword for keyword, value in given.items() if value is not None])
     return _MAKE_CONFIG(topic, source, **settings)
 
 

@@ -12,8 +12,11 @@ from pydantic import BaseModel
 from ragtest.cli_compare import add_compare_parser
 from ragtest.cli_review import add_review_parser
 from ragtest.config import RunConfig
+from ragtest.config.scope import COMMAND_GROUPS, GROUPS, check_given, refusal
 from ragtest.outputs import COLUMN_STYLES
 from ragtest.settings import Setting, build_config, iter_settings
+
+__all__ = ["COMMAND_GROUPS", "DESCRIPTION", "GROUPS", "add_settings", "build_parser", "config_from_args"]
 
 DESCRIPTION = """\
 ragtest builds a test set of questions from your documents (a Wikipedia topic or local files), asks your RAG
@@ -27,27 +30,6 @@ default: without --llm, an extractive question writer and a local judge are used
 
 Every command takes --help. Exit codes: 0 done, 1 a gate failed or every row failed, 2 a usage or input error,
 130 interrupted (run the same command again to resume)."""
-
-#: CLI group titles, by the group name settings declare.
-GROUPS: dict[str, str] = {
-    "sources": "sources",
-    "generation": "test-set generation",
-    "rag": "RAG under test",
-    "evaluation": "evaluation",
-    "store": "vector store",
-    "embeddings": "embeddings",
-    "llm": "LLM (optional: without one, the offline writer and the local judge are used)",
-    "distributed": "beyond one machine",
-    "testset": "an existing test set",
-}
-#: The setting groups each command takes.
-COMMAND_GROUPS: dict[str, tuple[str, ...]] = {
-    "generate": ("sources", "generation", "store", "embeddings", "llm", "distributed"),
-    "answer": ("rag", "store", "embeddings", "llm"),
-    "evaluate": ("evaluation", "embeddings", "llm", "distributed"),
-    "run": ("testset", "sources", "generation", "rag", "evaluation", "store", "embeddings", "llm", "distributed"),
-    "meta-eval": ("embeddings", "llm"),
-}
 
 
 def add_settings(parser: argparse.ArgumentParser, groups: Sequence[str], root: type[BaseModel] = RunConfig) -> None:
@@ -103,14 +85,48 @@ def _scalar_type(setting: Setting) -> Any:
 
 
 def config_from_args(args: argparse.Namespace, root: type[BaseModel] = RunConfig) -> Any:
-    """The run settings the command line gave (each read as its declaration says); the rest keep their defaults."""
+    """The run settings the command line gave (each read as its declaration says); the rest keep their defaults.
+    A setting given that the command would not use (`run --testset T --chunk-size 300`) is a RagtestError naming it
+    and what would use it (`ragtest.config.scope`)."""
     given = vars(args)
+    command = str(getattr(args, "command", None) or "run")
+    groups = COMMAND_GROUPS.get(command)  # a command's own flag may share a setting's name (meta-eval's --seed)
     values = {}
     for setting in iter_settings(root):
-        if setting.keyword in given:
+        if setting.keyword in given and (groups is None or setting.group in groups):
             value = given[setting.keyword]
             values[setting.keyword] = setting.opt.parse(value) if setting.opt.parse else value
+    check_given(list(values), command, root)
     return build_config(root, values)
+
+
+class RagtestParser(argparse.ArgumentParser):
+    """argparse, with a flag that is a setting of another command refused by name: what it is and what uses it."""
+
+    settings_root: type[BaseModel] = RunConfig
+
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.error(unrecognized(extras, str(getattr(parsed, "command", "")), self.settings_root))
+        return parsed
+
+
+def unrecognized(words: Sequence[str], command: str, root: type[BaseModel] = RunConfig) -> str:
+    """argparse's "unrecognized arguments", where a word is a setting's flag: why the command does not take it."""
+    by_flag: dict[str, Setting] = {}
+    for setting in iter_settings(root):
+        if setting.opt.cli:
+            by_flag[setting.flag] = setting
+            if setting.is_bool:
+                by_flag["--no-" + setting.flag.removeprefix("--")] = setting
+    flags = [word.partition("=")[0] for word in words if word.startswith("-")]
+    known = [by_flag[flag] for flag in flags if flag in by_flag]
+    reasons = [reason for setting in dict.fromkeys(known) if (reason := refusal(setting, command, (), root))]
+    if not reasons:
+        return "unrecognized arguments: " + " ".join(words)
+    others = [flag for flag in flags if flag not in by_flag]
+    return "; ".join(reasons + ([f"unrecognized arguments: {' '.join(others)}"] if others else []))
 
 
 def _quiet_parent() -> argparse.ArgumentParser:
@@ -146,11 +162,12 @@ def _add_dry_run(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser(root: type[BaseModel] = RunConfig) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = RagtestParser(
         prog="ragtest", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.settings_root = root
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=argparse.ArgumentParser)
     quiet = [_quiet_parent()]
 
     gen = sub.add_parser("generate", parents=quiet, help="build a test set from a Wikipedia topic or local files")

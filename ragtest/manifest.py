@@ -11,12 +11,15 @@ from typing import Any
 
 import evaluation
 from ragtest.config import RunConfig
+from ragtest.config.scope import applied
 from ragtest.run_state import RunState
 from ragtest.settings import redact_argv, settings_record
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.files import write_json
 
 MANIFEST_FILE = "manifest.json"
+#: The stats entry listing the stages a run went through (generate, answer, evaluate).
+STAGES_KEY = "stages"
 _PACKAGES = (
     "ragtest",
     "langchain",
@@ -47,7 +50,9 @@ def build_manifest(state: RunState) -> dict[str, Any]:
     return {
         "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": redact_argv(sys.argv, RunConfig),
-        "config": settings_record(state.config),
+        "config": settings_record(
+            state.config, applied(state.config, stages) if (stages := stages_run(state)) else None
+        ),
         "seed": state.config.generation.seed,
         "judge": state.config.resolved_judge(),
         "judge_settings": evaluation.judge_settings(state.config.resolved_judge()),
@@ -63,6 +68,12 @@ def build_manifest(state: RunState) -> dict[str, Any]:
         "llm_usage": state.llm.usage.as_dict() if state.llm is not None else None,
         "llm_runtime": llm_runtime(state),
     }
+
+
+def stages_run(state: RunState) -> list[str]:
+    """The stages this run went through (`ragtest.steps` marks each as it starts): the manifest records the settings
+    of those stages only, the ones that took effect (a state that ran none records every setting)."""
+    return list(state.stats.get(STAGES_KEY) or [])
 
 
 def llm_runtime(state: RunState) -> dict[str, Any] | None:

@@ -61,6 +61,16 @@ class Opt:
     #: Holds credentials: written and printed redacted.
     secret: bool = False
     cli: bool = True
+    #: Where the setting applies (`ragtest.config.scope`): not when the setting with this keyword is given (a
+    #: setting of the reference RAG, unless "rag" names the user's own adapter) ...
+    unless: str | None = None
+    #: ... only when the setting with this keyword is given (an argument of the user's adapter needs "rag") ...
+    needs: str | None = None
+    #: ... and, given, which stage of `run` it makes `run` skip (`--testset` skips "generate").
+    skips: str | None = None
+    #: The keyword of the test set's setting this one is the RAG's own counterpart of (`rag_chunk_size` mirrors
+    #: `chunk_size`): unset, the test set's value holds; a refusal of that setting names this one.
+    mirrors: str | None = None
 
 
 class Section(BaseModel):
@@ -259,14 +269,26 @@ def describe_errors(root: type[BaseModel], error: ValidationError) -> list[str]:
     return found
 
 
-def settings_record(config: BaseModel) -> dict[str, Any]:
-    """The manifest's record of the settings: every value as JSON, secrets redacted."""
+def settings_record(config: BaseModel, applies: Callable[[Setting], bool] | None = None) -> dict[str, Any]:
+    """The manifest's record of the settings: every value as JSON, secrets redacted. With `applies`, only the
+    settings it keeps (those that took effect); a section left with none is left out."""
     record = config.model_dump(mode="json")
+    sections: set[tuple[str, ...]] = set()
     for setting in iter_settings(type(config)):
         target = record
         for name in setting.path[:-1]:
             target = target[name]
-        target[setting.name] = written_value(setting, target[setting.name])
+        sections.add(setting.path[:-1])
+        if applies is not None and not applies(setting):
+            del target[setting.name]
+        else:
+            target[setting.name] = written_value(setting, target[setting.name])
+    for path in sorted((p for p in sections if p), key=len, reverse=True):
+        parent = record
+        for name in path[:-1]:
+            parent = parent[name]
+        if not parent[path[-1]]:
+            del parent[path[-1]]
     return record
 
 

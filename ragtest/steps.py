@@ -16,12 +16,13 @@ import rag_under_test
 import testgen
 import testgen.store
 from rag_under_test.collect import default_concurrency
-from ragtest import dry_run, trust
+from ragtest import dry_run, partial_testsets, trust
 from ragtest.config import RunConfig
 from ragtest.documents import SourceRecord
 from ragtest.ingest import ingest
-from ragtest.manifest import write_manifest
+from ragtest.manifest import STAGES_KEY, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, testset_identity, write_rows, write_scored
+from ragtest.rag_index import TESTSET_STORE_KEY, TestsetStore, reference_rag
 from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import (
     ANSWERS_FILE,
@@ -35,27 +36,15 @@ from ragtest.run_state import (
 from ragtest.settings import config_secrets, iter_settings, settings_by_keyword, to_flags, written_value
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import check_rows, read_dataset, read_rows, records, write_dataset
-from ragtest_core.embeddings import Embedder, get_embedder
+from ragtest_core.embeddings import get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.progress import Identity
 from ragtest_core.redact import redact_mapping, redact_text, scrub
-from ragtest_core.schema import CORPUS_ID, TestSample
+from ragtest_core.schema import TestSample
 
 #: The reference RAG's time per question in batch mode: its answer comes back with the batch (the provider's window
 #: is 24 hours).
 BATCH_ANSWER_TIMEOUT_S = 2 * 86400.0
-
-
-def test_set_store(
-    config: RunConfig, store_dir: Path, embedder: Embedder, samples: list[dict[str, Any]]
-) -> testgen.ChunkStore:
-    """The store collection a test set was generated into (its `corpus_id` column; the one legacy collection for
-    test sets written before collections were keyed by corpus)."""
-    corpora = sorted({str(s[CORPUS_ID]) for s in samples if s.get(CORPUS_ID)})
-    if len(corpora) > 1:
-        raise RagtestError(f"the test set mixes {len(corpora)} corpora ({', '.join(corpora)}); answer each separately")
-    collection = corpora[0] if corpora else testgen.store.DEFAULT_COLLECTION
-    return testgen.ChunkStore(store_dir, embedder, collection=collection, url=config.store_url, create=False)
 
 
 def make_writer(state: RunState) -> testgen.QuestionWriter:
@@ -69,11 +58,13 @@ def make_writer(state: RunState) -> testgen.QuestionWriter:
 def generate_testset(state: RunState, output: Path | None = None, store_dir: Path | None = None) -> list[TestSample]:
     """Load, chunk, embed into this corpus's store collection, and write the test set (and its pinned topics)."""
     config = state.config
+    mark_stage(state, "generate")
     embedder = get_embedder(config.embedding_model)
     corpus = ingest(state, store_dir or state.run_dir / STORE_DIR, embedder)
     store = corpus.store
     output = output or state.run_dir / TESTSET_FILE
     record_sources(state, corpus.sources, output)
+    state.stats[TESTSET_STORE_KEY] = TestsetStore.of_run(state).record()
     state.stats["documents"] = corpus.documents
     state.stats["chunks"] = corpus.chunks
     state.stats["chunks_embedded"] = corpus.embedded
@@ -97,6 +88,7 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     )
     per_context = gen.questions_per_context or generator.default_questions_per_context()
     expected = dry_run.generate_calls(gen.size, per_context, gen.question_types)
+    prior = partial_testsets.prior_work(state, output, store)  # a partial set there is topped up
     try:
         with state.timed("generate"), state.llm_stage("generate", expected):
             samples = run_sync(
@@ -106,12 +98,14 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
                     k_neighbours=gen.k_neighbours,
                     num_questions_per_context=gen.questions_per_context,
                     show_progress=state.show_progress,
+                    prior=prior,
+                    allow_fewer=True,  # a short set is written and marked partial, then stops unless accepted
                 )
             )
     finally:  # a failed run keeps its candidates and rejections by reason for the manifest
         state.stats["generation"] = generator.stats_dict()
     state.stats["testset_seed"] = gen.seed
-    write_dataset([s.model_dump() for s in samples], output)
+    partial_testsets.write_testset(state, generator, samples, output)
     return samples
 
 
@@ -151,32 +145,24 @@ def reproduce_command(config: RunConfig, topics_path: Path, output: Path) -> str
     return shlex.join(parts)
 
 
-class StoreRetriever:
-    """The reference RAG's view of the test set's Chroma store (testgen's public store API)."""
-
-    def __init__(self, store: testgen.ChunkStore) -> None:
-        self.store = store
-
-    def retrieve(self, question: str, k: int) -> list[rag_under_test.Passage]:
-        hits = self.store.query([question], k=k)[0]
-        return [rag_under_test.Passage(id=hit.id, text=hit.text) for hit in hits]
-
-
 def inherit_testset_facts(state: RunState, manifest: dict[str, Any] | None) -> None:
     """Carry the test set's seed and generation stats (warnings) from its manifest into this stage's stats, so
-    the answers' manifest and the report of a later `evaluate` still have them."""
+    the answers' manifest and the report of a later `evaluate` still have them; and what its store is (sources,
+    chunking, model: `ragtest.rag_index.TestsetStore`), for the reference RAG."""
     before = (manifest or {}).get("stats") or {}
-    for key in ("generation", "testset_seed"):
+    for key in ("generation", "testset_seed", partial_testsets.PARTIAL_KEY):
         if key in before and key not in state.stats:
             state.stats[key] = before[key]
+    store = TestsetStore.from_manifest(manifest)
+    if store is not None and TESTSET_STORE_KEY not in state.stats:
+        state.stats[TESTSET_STORE_KEY] = store.record()
 
 
-def reference_rag(state: RunState, store_dir: Path, samples: list[dict[str, Any]]) -> rag_under_test.ReferenceRAG:
-    embedder = get_embedder(state.config.embedding_model)
-    store = test_set_store(state.config, store_dir, embedder, samples)
-    if store.count() == 0:
-        raise RagtestError(f"the reference RAG needs the test set's vector store, but {store_dir} is empty")
-    return rag_under_test.ReferenceRAG(StoreRetriever(store), k=state.config.rag_k, llm=state.llm, embedder=embedder)
+def mark_stage(state: RunState, stage: str) -> None:
+    """Note that `stage` ran (the manifest records the settings of the stages that ran: `ragtest.manifest`)."""
+    stages = state.stats.setdefault(STAGES_KEY, [])
+    if stage not in stages:
+        stages.append(stage)
 
 
 def answer_testset(
@@ -191,6 +177,7 @@ def answer_testset(
     under a record of the adapter and its arguments), so a re-run with the same RAG resumes, and a run with
     another one stops, naming the difference, instead of mixing two systems' answers."""
     config = state.config
+    mark_stage(state, "answer")
     check_rows(samples, "the test set", [f"row {n}" for n in range(1, len(samples) + 1)], required=("question",))
     if not samples:
         raise RagtestError("the test set holds no rows: nothing to answer")
@@ -239,7 +226,8 @@ def progress_path(output: Path) -> Path:
 
 
 def answer_identity(config: RunConfig, adapter: rag_under_test.AnyAdapter) -> Identity:
-    """What makes the answers: the adapter and its arguments (the reference RAG: its k, LLM and embedding model).
+    """What makes the answers: the adapter and its arguments (the reference RAG: its k, LLM, embedding model and,
+    with an index of its own, that index's chunking).
     Arguments are shown redacted; their real values only enter the fingerprint."""
     if isinstance(adapter, rag_under_test.ReferenceRAG):
         shown: dict[str, Any] = {
@@ -247,8 +235,11 @@ def answer_identity(config: RunConfig, adapter: rag_under_test.AnyAdapter) -> Id
             "rag_k": config.rag_k,
             "llm": written_value_of(config, "llm"),
             "llm_base_url": written_value_of(config, "llm_base_url"),
-            "embedding_model": config.embedding_model,
+            "embedding_model": adapter.embedder.model_name,
         }
+        index = getattr(adapter.retriever, "index", None)
+        if index:  # an index of its own (`ragtest.rag_index`): its chunking and model make other answers
+            shown["index"] = index
         secret: dict[str, Any] = {"llm_base_url": config.llm.base_url, "llm": config.llm.spec}
     elif config.rag:
         shown = {"adapter": config.rag, "rag_args": redact_mapping(config.rag_args)}
@@ -269,7 +260,8 @@ def describe_adapter(config: RunConfig, adapter: rag_under_test.AnyAdapter, conc
     if isinstance(adapter, rag_under_test.ReferenceRAG):
         llm = redact_text(str(config.llm.spec or config.llm.base_url))
         reader = f"LLM answers ({llm})" if adapter.llm else "extractive answers"
-        name = f"reference RAG (top-{adapter.k} retrieval from the test set's store, {reader})"
+        source = getattr(adapter.retriever, "description", "the test set's store")
+        name = f"reference RAG (top-{adapter.k} retrieval from {source}, {reader})"
     elif config.rag:
         args = ", ".join(f"{k}={v!r}" for k, v in redact_mapping(config.rag_args).items())
         name = f"{config.rag}({args})"
@@ -281,6 +273,7 @@ def describe_adapter(config: RunConfig, adapter: rag_under_test.AnyAdapter, conc
 def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.EvaluationResult:
     """Score `frame` with the run's metrics and judge (the LLM judge's calls counted for the progress bar)."""
     config = state.config
+    mark_stage(state, "evaluate")
     judge = config.resolved_judge()
     expected = None
     if judge == "llm" and state.llm is not None:
@@ -288,6 +281,7 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
         dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config), config.repeats)
         expected = estimate.phase_calls("evaluate")
     progress = state.run_dir / SCORES_PROGRESS_FILE
+    scorer = distributed_scorer(state, judge, progress)
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
         result = evaluation.evaluate_dataset(
             frame,
@@ -295,11 +289,11 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
             judge=judge,
             llm=state.llm,
             embedder=get_embedder(config.embedding_model),
-            show_progress=state.show_progress,
+            show_progress=state.show_progress and scorer is None,  # the Ray scorer shows its own bar, per batch
             retrieval_k=config.retrieval_k,
             repeats=config.repeats,
             max_field_chars=config.max_field_chars,
-            row_scorer=distributed_scorer(state, judge, progress),
+            row_scorer=scorer,
         )
     progress.unlink(missing_ok=True)
     trust.attach_ppi(state, result)
@@ -342,19 +336,24 @@ def testset_to_answer(path: Path) -> Path:
 
 def existing_testset(state: RunState, path: Path) -> tuple[list[dict[str, Any]], Path]:
     """`run --testset PATH`: the test set's rows (its reviewed copy when there is one), copied into the run
-    directory as its test set, and the store beside it (for the reference RAG)."""
+    directory as its test set, and its store (for the reference RAG): the one beside it, or, for a test set that
+    a run copied from another, the store its manifest names."""
     if not path.is_file():
         raise RagtestError(f"--testset: not found: {path}")
     source = testset_to_answer(path)
     rows = read_rows(source, required=("question",))
     if not rows:
         raise RagtestError(f"--testset: {source} holds no questions")
-    inherit_testset_facts(state, input_manifest(source))
+    inherit_testset_facts(state, input_manifest(source) or input_manifest(path))
     state.stats["testset_from"] = str(source)
     own = state.run_dir / TESTSET_FILE
     if own.resolve() not in (source.resolve(), path.resolve()):
         write_dataset(rows, own)
-    return rows, source.parent / STORE_DIR
+    store = state.stats.get(TESTSET_STORE_KEY)
+    store_dir = Path(store["store_dir"]) if store and store.get("store_dir") else source.parent / STORE_DIR
+    if store is not None:  # this run's copy of the test set keeps pointing at the store it was generated into
+        store["store_dir"] = str(store_dir.resolve())
+    return rows, store_dir
 
 
 def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
@@ -366,7 +365,11 @@ def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, colu
             testset, store_dir = existing_testset(state, Path(config.testset))
             rows = answer_testset(state, testset, store_dir=store_dir, columns=columns)
         else:
-            samples = generate_testset(state)
+            try:
+                samples = generate_testset(state)
+            except partial_testsets.ShortTestsetError as exc:  # the partial set is written: stop before answering
+                manifest = write_manifest(state)
+                raise partial_testsets.ShortTestsetError(f"{exc} (the run's manifest: {manifest})") from exc
             rows = answer_testset(state, [s.model_dump() for s in samples], columns=columns)
         result = evaluate_frame(state, pd.DataFrame(rows))
         state.timings["total"] = round(time.perf_counter() - started, 3)

@@ -12,7 +12,7 @@ from ragtest.config.generation import GenerationConfig
 from ragtest.config.llm import LLMSettings
 from ragtest.config.parsing import RAY_ADDRESS_ENV, parse_metric_list, rag_args_out, ray_address_or_auto
 from ragtest.config.sources import SourceConfig
-from ragtest.settings import Opt, Section
+from ragtest.settings import Opt, Section, flag_of
 from ragtest_core.embeddings import DEFAULT_MODEL
 
 
@@ -35,7 +35,7 @@ class RunConfig(Section):
     rag: Annotated[
         str | None,
         Field(description="your RAG adapter, as module.path:ClassOrFactory"),
-        Opt(group="rag", metavar="MODULE:CLASS", default_text="the reference RAG on the test set's store"),
+        Opt(group="rag", metavar="MODULE:CLASS", default_text="the reference RAG"),
     ] = None
     rag_args: Annotated[
         dict[str, Any],
@@ -47,6 +47,7 @@ class RunConfig(Section):
         Opt(
             flag="--rag-arg",
             group="rag",
+            needs="rag",
             action="append",
             metavar="NAME=VALUE",
             parse=parse_adapter_args,
@@ -54,7 +55,41 @@ class RunConfig(Section):
             default_text="none",
         ),
     ] = Field(default_factory=dict)
-    rag_k: Annotated[int, Field(ge=1, description="contexts the reference RAG retrieves"), Opt(group="rag")] = 4
+    rag_k: Annotated[
+        int, Field(ge=1, description="contexts the reference RAG retrieves"), Opt(group="rag", unless="rag")
+    ] = 4
+    rag_chunk_size: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            description="characters per chunk of the reference RAG's index: another size than the test set's builds "
+            "an index of its own over the test set's documents (embedded once, cached by content)",
+        ),
+        Opt(group="rag", unless="rag", mirrors="chunk_size", default_text="the test set's --chunk-size"),
+    ] = None
+    rag_chunk_overlap: Annotated[
+        int | None,
+        Field(
+            ge=0,
+            description="characters neighbouring chunks of the reference RAG's index share (another overlap than "
+            "the test set's builds an index of its own)",
+        ),
+        Opt(group="rag", unless="rag", mirrors="chunk_overlap", default_text="the test set's --chunk-overlap"),
+    ] = None
+    rag_embedding_model: Annotated[
+        str | None,
+        Field(
+            description="sentence-transformers model of the reference RAG's retrieval and reader: another model "
+            "than the test set's store's builds an index of its own over the test set's documents"
+        ),
+        Opt(
+            group="rag",
+            unless="rag",
+            mirrors="embedding_model",
+            metavar="MODEL",
+            default_text="the model of the test set's store",
+        ),
+    ] = None
     rag_concurrency: Annotated[
         int | None,
         Field(
@@ -122,6 +157,14 @@ class RunConfig(Section):
         Field(ge=1, description="Ray workers a stage uses (each takes one CPU and loads the embedding model once)"),
         Opt(group="distributed", default_text="one per CPU of the cluster"),
     ] = None
+    ray_logs: Annotated[
+        bool,
+        Field(
+            description="show Ray's own log lines and its workers' output on the console too (with --ray they "
+            "always go to the run folder's ray.log)"
+        ),
+        Opt(group="distributed"),
+    ] = False
     repeats: Annotated[
         int,
         Field(
@@ -145,13 +188,21 @@ class RunConfig(Section):
             description="start from this test set instead of generating one (its reviewed copy X.reviewed.jsonl "
             "when `ragtest review` wrote one); the reference RAG reads the store beside it"
         ),
-        Opt(group="testset", metavar="FILE", default_text="generate one"),
+        Opt(group="testset", metavar="FILE", default_text="generate one", skips="generate"),
     ] = None
 
     @field_validator("metrics", mode="before")
     @classmethod
     def _metric_names(cls, value: Any) -> Any:
         return parse_metric_list(value) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _rag_overlap_below_size(self) -> RunConfig:
+        size, overlap = self.rag_chunk_size, self.rag_chunk_overlap
+        if size is not None and overlap is not None and overlap >= size:
+            names = flag_of(RunConfig, "rag_chunk_overlap"), flag_of(RunConfig, "rag_chunk_size")
+            raise ValueError(f"{names[0]} ({overlap}) must be smaller than {names[1]} ({size})")
+        return self
 
     @model_validator(mode="after")
     def _repeats_need_the_llm_judge(self) -> RunConfig:

@@ -92,7 +92,8 @@ def test_top_level_help_reads_as_user_documentation(capsys: pytest.CaptureFixtur
 
 def test_flags_keep_their_names_and_read_as_declared() -> None:
     args = build_parser().parse_args(
-        ["run", "--topics", "t.txt", "--wiki-timeout", "3", "--llm-timeout", "7", "--no-cache", "--rag-arg", "k=3",
+        ["run", "--topics", "t.txt", "--wiki-timeout", "3", "--llm-timeout", "7", "--no-cache", "--rag", "m:RAG",
+         "--rag-arg", "k=3",
          "--rag-arg", "url=http://x", "--metrics", "faithfulness, hit_rate", "--separators", "\\n\\n", ". ",
          "--llm-fixed-concurrency", "--offline"]
     )  # fmt: skip
@@ -181,3 +182,26 @@ def test_secrets_are_redacted_in_the_record_the_flags_and_the_command_line() -> 
     assert redacted[:3] == ["ragtest", "run", "--llm-base-url"] and redacted[-2:] == ["--size", "5"]
     assert redacted[5] == "api_key=<redacted>" and redacted[7] == 'headers={"Authorization": "<redacted>"}'
     assert sorted(config_secrets(config)) == sorted(["u:PW123", "PW123", "K456", "Bearer T789", "Q0"])
+
+
+def test_a_setting_the_command_would_not_use_is_refused_as_declared(tmp_path: Path) -> None:
+    """The refusal is derived from the declarations: a new generation setting is refused on a given test set with no
+    list to keep, and the manifest records only the settings of the stages that ran."""
+    parser = build_parser(ThrowawayConfig)
+    with pytest.raises(RagtestError, match=r"--wobble-factor is not used by `run` with --testset: it is used by"):
+        config_from_args(parser.parse_args(["run", "--testset", "t.jsonl", "--wobble-factor", "1.5"]), ThrowawayConfig)
+    with pytest.raises(RagtestError, match=r"--rag-chunk-overlap \(300\) must be smaller than --rag-chunk-size"):
+        ragtest.make_config(rag_chunk_size=200, rag_chunk_overlap=300)
+    # meta-eval's own --seed/--metrics/--judge are not the run settings of the same names
+    meta = config_from_args(build_parser().parse_args(["meta-eval", "--wikieval", "w.jsonl", "--seed", "3"]))
+    assert meta.generation.seed == 42
+
+    config = ragtest.make_config(testset="t.jsonl", rag_chunk_size=256, metrics="hit_rate")
+    state = RunState(config=config, run_dir=tmp_path, stats={"stages": ["answer", "evaluate"]})
+    record = build_manifest(state)["config"]
+    assert record["testset"] == "t.jsonl" and record["rag_chunk_size"] == 256 and record["metrics"] == ["hit_rate"]
+    assert "generation" not in record and "sources" not in record and "rag_args" not in record
+    adapter = ragtest.make_config(source="docs", rag="m:RAG", rag_args={"k": 3})
+    record = build_manifest(RunState(config=adapter, run_dir=tmp_path, stats={"stages": ["generate", "answer"]}))
+    assert record["config"]["rag_args"] == {"k": 3} and record["config"]["sources"]["source"] == "docs"
+    assert not {"rag_k", "rag_chunk_size", "metrics", "testset"} & set(record["config"])
