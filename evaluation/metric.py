@@ -1,7 +1,9 @@
 """The metric protocol: shared edge cases, a local judge step, an LLM judge step, and one `ascore` entry point.
 
 A custom metric subclasses `Metric`, sets `name` and `required_columns`, implements `score_local` and/or
-`score_llm`, and is registered with `register_metric` (or passed to `evaluate_dataset` as an instance).
+`score_llm`, and is registered with `register_metric` (or passed to `evaluate_dataset` as an instance). Its
+`definition` and `scale_note` are what the report prints beside its score (`explain`); without them the report says
+"no definition given".
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import logging
 from abc import ABC
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from evaluation.llm_judge import LLMJudge
@@ -28,6 +31,8 @@ RANK = "rank"
 #: ... or anywhere in [0, 1] (shares of statements, similarities).
 GRADED = "graded"
 SCALES = (BINARY, RANK, GRADED)
+#: What a report says of a metric that declares no `definition` (a user's metric, or a name not registered here).
+NO_DEFINITION = "no definition given"
 
 
 class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so neither is abstract
@@ -46,6 +51,11 @@ class Metric(ABC):  # noqa: B024 - a subclass implements either judge step, so n
     higher_is_better: ClassVar[bool] = True
     #: A score at or above this reads as "yes" (Cohen's kappa against human labels, verdict changes of repeats).
     threshold: ClassVar[float] = 0.5
+    #: One line for the report, beside the score: what the score measures and what its 0 and 1 mean.
+    definition: ClassVar[str] = ""
+    #: How the score reads: what typical values look like, and how the local judge's scale reads against the LLM
+    #: judge's (or that no judge is involved). Shown under the definition.
+    scale_note: ClassVar[str] = ""
 
     def missing_columns(self, columns: Collection[str]) -> list[str]:
         """Required columns that `columns` lacks (override for either-or requirements)."""
@@ -115,6 +125,35 @@ class JudgeFreeMetric(Metric):
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         return self.compute(sample)
+
+
+@dataclass(frozen=True)
+class MetricExplanation:
+    """What a report prints beside a metric's score: its definition, how its scale reads, which way is better."""
+
+    name: str
+    definition: str
+    scale_note: str = ""
+    higher_is_better: bool = True
+
+    @property
+    def defined(self) -> bool:
+        return self.definition != NO_DEFINITION
+
+
+def _declared(metric: Metric | type[Metric], attribute: str) -> str:
+    value = getattr(metric, attribute, "")
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def explain(metric: Metric | type[Metric]) -> MetricExplanation:
+    """The metric's own `definition` and `scale_note` (a metric that declares none: `NO_DEFINITION`)."""
+    return MetricExplanation(
+        name=str(getattr(metric, "name", "")),
+        definition=_declared(metric, "definition") or NO_DEFINITION,
+        scale_note=_declared(metric, "scale_note"),
+        higher_is_better=bool(getattr(metric, "higher_is_better", True)),
+    )
 
 
 def align_verdicts(verdicts: Sequence[int], expected: int) -> tuple[list[int], str]:

@@ -19,6 +19,7 @@ from ragtest.compare_groups import paired_breakdowns
 from ragtest.comparison import SHOWN_DIGITS, Comparison
 from ragtest.gates import GateResult
 from ragtest.report import render
+from ragtest.report_explain import JUDGE_SETTINGS_ID, PPI_CHANGE, metric_explanations
 from ragtest_core.files import write_json
 
 COMPARE_STEM = "compare"
@@ -47,6 +48,8 @@ def format_comparison(comparison: Comparison, rows: int = 3) -> str:
             f"{p:>6} {f'{s.wins}/{s.losses}/{s.ties}':>9}  {s.verdict}"
         )
     lines += ppi_lines(comparison)
+    if comparison.ppi:
+        lines.append(PPI_CHANGE)
     lines.append(comparison.conclusion())
     for side, names in (("base", comparison.only_base), ("new", comparison.only_new)):
         if names:
@@ -109,6 +112,9 @@ def write_compare_report(
         ),
         "min_rows": min_group_rows(),
         "shown_digits": SHOWN_DIGITS,
+        "explained": metric_explanations(comparison.metrics),
+        "judge_id": JUDGE_SETTINGS_ID,
+        "ppi_change": PPI_CHANGE,
     }
     templates = (("compare.md.j2", ".md"), ("compare.html.j2", ".html"))
     return paths + render(out_dir / COMPARE_STEM, templates, context)

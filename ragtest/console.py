@@ -11,24 +11,57 @@ from typing import Any
 
 from ragtest import dry_run
 from ragtest.config import RunConfig
+from ragtest.report_explain import PPI_CORRECTS
+from ragtest.report_trust import ppi_rows
 from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import ANSWERS_FILE, SCORES_FILE, TESTSET_FILE, RunState
 from ragtest_core.datasets import InputRepairWarning, read_dataset, read_rows, records
 from ragtest_core.llm.usage import UsageTracker, load_prices
 
 
+def _interval(low: float | None, high: float | None) -> str:
+    return f"[{low:.3f}, {high:.3f}]" if low is not None and high is not None else "-"
+
+
+def _number(value: float | None, sign: bool = False) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:+.3f}" if sign else f"{value:.3f}"
+
+
 def format_summary(summary: dict[str, Any]) -> str:
-    """The per-metric summary as an aligned text table: mean, its 95% bootstrap interval, rows scored/failed."""
+    """The per-metric summary as an aligned text table: mean, its 95% bootstrap interval, rows scored/failed; with
+    human labels (`--labels`), the prediction-powered means after it (`format_ppi`)."""
     width = max([22, *(len(name) for name in summary)])
     lines = [f"{'metric':<{width}} {'mean':>6} {'95% CI':>16} {'scored':>7} {'failed':>7}"]
     for name, entry in summary.items():
-        mean, low, high = entry.get("mean"), entry.get("ci_low"), entry.get("ci_high")
-        interval = f"[{low:.3f}, {high:.3f}]" if low is not None and high is not None else "-"
+        interval = _interval(entry.get("ci_low"), entry.get("ci_high"))
         lines.append(
-            f"{name:<{width}} {'n/a' if mean is None else f'{mean:.3f}':>6} {interval:>16} "
+            f"{name:<{width}} {_number(entry.get('mean')):>6} {interval:>16} "
             f"{entry.get('rows_scored', 0):>7} {entry.get('rows_failed', 0):>7}"
         )
-    return "\n".join(lines)
+    return "\n".join([*lines, *format_ppi(summary)])
+
+
+def format_ppi(summary: dict[str, Any]) -> list[str]:
+    """Each labelled metric's prediction-powered mean beside the judge's, with one line on what it corrects; [] when
+    no metric has labels."""
+    rows = ppi_rows(summary)
+    if not rows:
+        return []
+    width = max([22, *(len(row["metric"]) for row in rows)])
+    lines = [
+        "",
+        "prediction-powered means (judge means corrected by human labels):",
+        f"{'metric':<{width}} {'judge':>6} {'PPI':>6} {'PPI 95% CI':>16} {'labels':>7} {'judge bias':>10}",
+    ]
+    for row in rows:
+        lines.append(
+            f"{row['metric']:<{width}} {_number(row['judge_mean']):>6} {_number(row['mean']):>6} "
+            f"{_interval(row['low'], row['high']):>16} {row['n_labels']:>7} {_number(row['judge_bias'], True):>10}"
+            + (f"  {row['note']}" if row["note"] else "")
+        )
+    return [*lines, PPI_CORRECTS]
 
 
 def describe_run(state: RunState) -> str:
@@ -43,7 +76,8 @@ def describe_run(state: RunState) -> str:
         f"questions: {summary['rows']}  (test set {TESTSET_FILE}, answers {ANSWERS_FILE}, scores {SCORES_FILE})",
         format_summary(summary["metrics"]),
         f"time: {timings}",
-        f"report: {state.run_dir / 'report.html'} (and report.md beside it)",
+        f"report: {state.run_dir / 'report.html'} (and report.md beside it): what each metric measures and how its "
+        "scale reads, the rows to look at",
         *(f"warning: {note}" for note in field_notes(summary)),
     ]
     if state.llm is not None:

@@ -29,7 +29,7 @@ from ragtest.config import RunConfig
 from ragtest.documents import load_chunks
 from ragtest_core.datasets import as_str_list
 from ragtest_core.llm.plan import PlannedCall
-from ragtest_core.llm.usage import BATCH_PRICE_FACTOR, StageUsage, UsageTracker, estimate_tokens
+from ragtest_core.llm.usage import BATCH_PRICE_FACTOR, StageUsage, UsageTracker, estimate_tokens, no_price_note
 from ragtest_core.text import split_sentences
 
 #: Typical reply sizes in tokens (JSON overhead included), measured on small instruction-tuned models.
@@ -161,6 +161,9 @@ class RunEstimate:
                 + ("" if online is None else f" (online: ${online:.4f})")
                 + "; lines that fail are sent again online"
             )
+        if data["total"].get("cost_usd") is None:
+            missing = usage.price_note() if usage is not None else None
+            lines.append(f"  {missing or no_price_note('')}")
         lines.extend(f"  note: {note}" for note in data["notes"])
         return "\n".join(lines)
 

@@ -22,6 +22,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from ragtest.markdown_text import markdown_inline
+from ragtest.report_explain import TESTSET_ID
 from ragtest.report_panels import RunData, build_panels
 from ragtest_core.files import atomic_write_text
 
@@ -59,6 +60,7 @@ def run_report_context(
         "rows": len(frame),
         "stats": stats,
         "testset": document.get("testset") or {},
+        "testset_id": TESTSET_ID,
         "rows_without_any_score": document.get("rows_without_any_score", 0),
         "panels": build_panels(run),
     }

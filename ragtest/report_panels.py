@@ -17,6 +17,7 @@ from markupsafe import Markup
 from ragtest import plots
 from ragtest.breakdowns import Breakdown, breakdown, min_group_rows, short_labels
 from ragtest.failure_panel import where_it_failed
+from ragtest.report_explain import JUDGE_SETTINGS_ID, ROWS_TO_LOOK_AT, TESTSET_ID, metric_explanations
 from ragtest.report_rows import WeakRows, anchor, row_view, scores, section_anchor, weak_rows
 from ragtest.report_trust import trust_context
 from ragtest.weak_spots import SPOTS, WeakSpot, weak_spots
@@ -131,20 +132,28 @@ def weak_spots_panel(run: RunData) -> dict[str, Any]:
 
 
 def scores_panel(run: RunData) -> dict[str, Any]:
-    """Per metric: mean, interval and method, rows scored and failed, the rows to look at, the top failure."""
+    """Per metric: its definition and how its scale reads, mean, interval and method, rows scored and failed, the
+    rows to look at (and where their line comes from), the top failure."""
     return {
         "summary": run.summary,
-        "weak": {metric: {"text": w.describe(), "count": w.count} for metric, w in run.weak.items()},
+        "explained": metric_explanations(run.summary),
+        "weak": {
+            metric: {"text": w.describe(), "count": w.count, "line": w.line_note()} for metric, w in run.weak.items()
+        },
+        "rows_rule": ROWS_TO_LOOK_AT,
         "anchors": {metric: section_anchor(metric) for metric in run.metrics},
         "failures": any(entry.get("rows_failed") for entry in run.summary.values()),
     }
 
 
 def facts_panel(run: RunData) -> dict[str, Any]:
-    """How the run was made: adapter, judge, models, seed, metrics, and the generation warnings."""
+    """How the run was made: the test set and judge settings ids with what they are for, adapter, judge, models,
+    seed, metrics, and the generation warnings."""
     return {
         "scoring": run.document.get("scoring") or {},
         "run": run.document.get("run") or {},
+        "testset": run.document.get("testset") or {},
+        "ids": {"testset": TESTSET_ID, "judge": JUDGE_SETTINGS_ID},
         "metrics": list(run.summary),
     }
 
@@ -190,7 +199,7 @@ def weak_rows_panel(run: RunData) -> dict[str, Any] | None:
                 "rest": rest,
             }
         )
-    return {"sections": sections} if sections else None
+    return {"sections": sections, "rows_rule": ROWS_TO_LOOK_AT} if sections else None
 
 
 def timings_panel(run: RunData) -> dict[str, Any] | None:

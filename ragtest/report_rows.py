@@ -101,6 +101,28 @@ class WeakRows:
             return f"{_count(self.count, 'row', 'rows')} above {1.0 - self.line:.2f}"
         return f"{_count(self.count, 'row', 'rows')} below {self.line:.2f}"
 
+    def line_note(self) -> str:
+        """Where the line in `describe` comes from, in a few words: "0.19 = this run's median"."""
+        if not self.positions:
+            return ""
+        if self.scale == BINARY:
+            return f"score {0 if self.higher_is_better else 1} = a miss"
+        if self.scale == RANK:
+            return "0 = a miss; below 1 = found below rank 1"
+        median = self.median or 0.0
+        if median < TOP_VALUE - TOP_BAND:
+            return f"{self._shown(self.line):.2f} = this run's median"
+        side = "under" if self.higher_is_better else "over"
+        best = self._shown(TOP_VALUE)
+        return (
+            f"the median {self._shown(median):.2f} is within {TOP_BAND:.2f} of the best score {best:.0f}: "
+            f"the line sits {TOP_BAND:.2f} {side} it"
+        )
+
+    def _shown(self, oriented_value: float) -> float:
+        """An oriented value (higher is better) as the metric reads it."""
+        return oriented_value if self.higher_is_better else 1.0 - oriented_value
+
     @property
     def line(self) -> float:
         """A graded metric's line: its median, or the top band's lower edge when that is lower."""

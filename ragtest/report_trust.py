@@ -1,6 +1,6 @@
 """The report's trust section: each labelled metric's prediction-powered mean beside the judge's own, and the
-LLM judge's stability under `--repeats` with the unstable rows flagged. Rendered by `_trust.html.j2` and
-`_trust.md.j2`, which the run report includes."""
+LLM judge's stability under `--repeats` with the unstable rows flagged, and what the prediction-powered means correct
+(`ragtest.report_explain.PPI_CORRECTS`). Rendered by `panels/trust.html.j2` and `panels/trust.md.j2`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from ragtest.report_explain import PPI_CORRECTS
 from ragtest_core.datasets import records
 
 UNSTABLE_SHOWN = 10
@@ -68,5 +69,6 @@ def trust_context(frame: pd.DataFrame, document: Mapping[str, Any]) -> dict[str,
     return {
         "labels": document.get("labels"),
         "ppi": ppi_rows(summary),
+        "ppi_corrects": PPI_CORRECTS,
         "stability": stability_rows(frame, summary),
     }

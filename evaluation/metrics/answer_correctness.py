@@ -36,6 +36,16 @@ from ragtest_core.text import sentences_of
 
 class AnswerCorrectness(Metric):
     name: ClassVar[str] = "answer_correctness"
+    definition: ClassVar[str] = (
+        "Does the answer state the reference answer's facts and no others: by default 0.75 x the F1 of its claims "
+        "against the reference + 0.25 x the two texts' embedding similarity (RAGAS); 1 = the reference's facts, "
+        "all of them."
+    )
+    scale_note: ClassVar[str] = (
+        "Local judge: claim matches are graded support, so a paraphrase counts partly; LLM judge: the LLM sorts "
+        "the claims into true and false positives and negatives (RAGAS). The similarity part keeps a wrong answer "
+        "on the right topic above 0."
+    )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, GROUND_TRUTH)
 
     def __init__(self, weights: tuple[float, float] = CORRECTNESS_WEIGHTS) -> None:

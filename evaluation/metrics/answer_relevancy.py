@@ -38,6 +38,15 @@ __all__ = ["AnswerRelevancy", "AnswerRelevancyRaw", "question_parts"]
 
 class AnswerRelevancy(Metric):
     name: ClassVar[str] = "answer_relevancy"
+    definition: ClassVar[str] = (
+        "Does the answer address the question, directly and completely: 1 = a direct answer to every part of it, "
+        "0 = off-topic, noncommittal or a refusal."
+    )
+    scale_note: ClassVar[str] = (
+        "Local judge: the calibrated relevance of the best answer sentence times the share of the question's parts "
+        "it addresses: a direct answer reads 0.9-1.0, an off-topic one about 0. LLM judge: the centred cosine "
+        "between questions the LLM writes from the answer alone and the real question (RAGAS)."
+    )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER)
     #: Score with the centred (anisotropy-corrected) cosine; the raw cosine is always in the details.
     centred: ClassVar[bool] = True
@@ -103,4 +112,12 @@ class AnswerRelevancyRaw(AnswerRelevancy):
     """RAGAS' answer relevancy as published: the raw cosine, comparable with ragas' numbers."""
 
     name: ClassVar[str] = "answer_relevancy_raw"
+    definition: ClassVar[str] = (
+        "answer_relevancy on the raw embedding cosine, as RAGAS publishes it: how close the answer (local judge) or "
+        "questions written from it (LLM judge) are to the real question."
+    )
+    scale_note: ClassVar[str] = (
+        "Uncentred and uncalibrated under both judges: texts on the same topic read well above 0 even when they do "
+        "not answer, so read it against ragas' numbers, not as a share; answer_relevancy is the calibrated one."
+    )
     centred: ClassVar[bool] = False

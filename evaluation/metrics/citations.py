@@ -128,6 +128,10 @@ def cited_contexts(contexts: Sequence[str], subset: Subset) -> list[str]:
 
 class _CitationMetric(Metric):
     required_columns: ClassVar[tuple[str, ...]] = (ANSWER, CONTEXTS)
+    scale_note: ClassVar[str] = (
+        "For RAGs whose answers cite their contexts (Liu et al. 2023, ALCE). Local judge: a citation supports when "
+        "its contexts' graded support of the statement reaches 0.5; LLM judge: an entailment verdict."
+    )
 
     def precheck(self, sample: Sample) -> MetricResult | None:
         if sample.answer is None:
@@ -187,6 +191,10 @@ class _CitationMetric(Metric):
 
 class CitationRecall(_CitationMetric):
     name: ClassVar[str] = "citation_recall"
+    definition: ClassVar[str] = (
+        "The share of the answer's statements fully supported by the contexts they cite with [n] markers (an "
+        "uncited statement counts as unsupported; an answer without markers scores 0, a refusal 1)."
+    )
 
     def formula(self, judgements: Sequence[CitationJudgement]) -> MetricResult:
         return citation_recall_score(judgements)
@@ -194,6 +202,10 @@ class CitationRecall(_CitationMetric):
 
 class CitationPrecision(_CitationMetric):
     name: ClassVar[str] = "citation_precision"
+    definition: ClassVar[str] = (
+        "The share of the answer's [n] citations that support their statement (a citation the others make "
+        "redundant, or one of an unsupported statement, is imprecise; no markers scores 0, a refusal 1)."
+    )
 
     def formula(self, judgements: Sequence[CitationJudgement]) -> MetricResult:
         return citation_precision_score(judgements)

@@ -42,6 +42,15 @@ def reference_of(sample: Sample) -> tuple[str | None, str]:
 
 class ContextPrecision(Metric):
     name: ClassVar[str] = "context_precision"
+    definition: ClassVar[str] = (
+        "Are the contexts useful for the reference answer ranked first: average precision over the ranks (1 = "
+        "every useful context above every other one, 0 = no useful context retrieved)."
+    )
+    scale_note: ClassVar[str] = (
+        "The same formula under both judges (RAGAS); only the useful/not verdicts differ. Local judge: a context is "
+        "useful when it supports a reference statement alone, or is needed for one the contexts support together; "
+        "LLM judge: the LLM's verdict per context. A gold chunk at rank 1 reads 1.0."
+    )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, CONTEXTS)
     needs_answer: ClassVar[bool] = False
 

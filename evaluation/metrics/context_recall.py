@@ -26,6 +26,15 @@ from ragtest_core.text import sentences_of
 
 class ContextRecall(Metric):
     name: ClassVar[str] = "context_recall"
+    definition: ClassVar[str] = (
+        "How much of the reference answer the retrieved contexts contain: 1 = every reference sentence is "
+        "supported by them, 0 = none is."
+    )
+    scale_note: ClassVar[str] = (
+        "Local judge: the mean graded support of the reference's statements (partial support counts partly); LLM "
+        "judge: the share of reference sentences the LLM attributes to the contexts (RAGAS). Both read near 1 when "
+        "the gold chunks were retrieved."
+    )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, CONTEXTS, GROUND_TRUTH)
     needs_answer: ClassVar[bool] = False
 

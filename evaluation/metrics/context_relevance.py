@@ -32,6 +32,17 @@ def context_sentences(sample: Sample) -> list[str]:
 
 class ContextRelevance(Metric):
     name: ClassVar[str] = "context_relevance"
+    definition: ClassVar[str] = (
+        "How much of the retrieved text is about the question: the share of the context sentences relevant to it "
+        "(1 = every sentence is, 0 = none is)."
+    )
+    scale_note: ClassVar[str] = (
+        "Reads low by design: a retrieval that holds the answer in 1 or 2 of its 10-40 sentences scores low even "
+        "when it is right (measured on the demo run: rows whose contexts hold the whole reference answer read "
+        "0.02-0.44, median 0.17). Local judge: the mean calibrated relevance of each context sentence to the "
+        "question; LLM judge: the share of sentences the LLM extracts as relevant (RAGAS). Compare it between runs, "
+        "not with 1; context_recall says whether the answer was retrieved."
+    )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, CONTEXTS)
     needs_answer: ClassVar[bool] = False
 

@@ -116,6 +116,10 @@ class ClaimDiagnostic(Metric):
     """One of the RAGChecker diagnostics (see `evaluation.claim_diagnostics`); subclasses set `name`."""
 
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, CONTEXTS, GROUND_TRUTH)
+    scale_note: ClassVar[str] = (
+        "Claim-level diagnostic (RAGChecker). Local judge: each claim's graded support, so partial support counts "
+        "partly; LLM judge: 1/0 entailment verdicts, as RAGChecker counts them."
+    )
 
     def precheck(self, sample: Sample) -> MetricResult | None:
         if sample.ground_truth is None:
@@ -162,36 +166,55 @@ class AnswerClaimPrecision(ClaimDiagnostic):
     """Correct answer claims (entailed by the reference) / answer claims."""
 
     name: ClassVar[str] = "answer_claim_precision"
+    definition: ClassVar[str] = (
+        "The share of the answer's claims that the reference answer entails (correct claims / answer claims)."
+    )
 
 
 class AnswerClaimRecall(ClaimDiagnostic):
     """Reference claims the answer entails / reference claims."""
 
     name: ClassVar[str] = "answer_claim_recall"
+    definition: ClassVar[str] = "The share of the reference answer's claims that the answer entails."
 
 
 class AnswerClaimF1(ClaimDiagnostic):
     """The harmonic mean of answer claim precision and recall."""
 
     name: ClassVar[str] = "answer_claim_f1"
+    definition: ClassVar[str] = (
+        "The harmonic mean of answer_claim_precision and answer_claim_recall (0 when either is 0)."
+    )
 
 
 class ContextClaimRecall(ClaimDiagnostic):
     """Reference claims entailed by at least one retrieved context / reference claims."""
 
     name: ClassVar[str] = "context_claim_recall"
+    definition: ClassVar[str] = (
+        "The share of the reference answer's claims that some retrieved context entails (low: retrieval missed the "
+        "facts)."
+    )
 
 
 class ContextUtilization(ClaimDiagnostic):
     """Of the reference claims some context entails, the share the answer entails."""
 
     name: ClassVar[str] = "context_utilization"
+    definition: ClassVar[str] = (
+        "Of the reference claims some retrieved context entails, the share the answer entails too (low: the "
+        "generator leaves retrieved facts unused)."
+    )
 
 
 class NoiseSensitivityRelevant(ClaimDiagnostic):
     """Incorrect answer claims a relevant context entails / answer claims."""
 
     name: ClassVar[str] = "noise_sensitivity_relevant"
+    definition: ClassVar[str] = (
+        "The share of the answer's claims that are wrong yet entailed by a relevant retrieved context (noise "
+        "inside useful chunks misled the generator)."
+    )
     higher_is_better: ClassVar[bool] = False
 
 
@@ -199,6 +222,10 @@ class NoiseSensitivityIrrelevant(ClaimDiagnostic):
     """Incorrect answer claims only an irrelevant context entails / answer claims."""
 
     name: ClassVar[str] = "noise_sensitivity_irrelevant"
+    definition: ClassVar[str] = (
+        "The share of the answer's claims that are wrong and entailed only by irrelevant retrieved contexts "
+        "(irrelevant chunks misled the generator)."
+    )
     higher_is_better: ClassVar[bool] = False
 
 
@@ -206,6 +233,9 @@ class Hallucination(ClaimDiagnostic):
     """Incorrect answer claims no context entails / answer claims."""
 
     name: ClassVar[str] = "hallucination"
+    definition: ClassVar[str] = (
+        "The share of the answer's claims that are wrong and in no retrieved context (the generator invents)."
+    )
     higher_is_better: ClassVar[bool] = False
 
 
@@ -213,6 +243,10 @@ class SelfKnowledge(ClaimDiagnostic):
     """Correct answer claims no context entails / answer claims."""
 
     name: ClassVar[str] = "self_knowledge"
+    definition: ClassVar[str] = (
+        "The share of the answer's claims that are correct but in no retrieved context: they come from the model's "
+        "own knowledge."
+    )
     higher_is_better: ClassVar[bool] = False
 
 

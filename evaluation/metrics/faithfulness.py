@@ -30,6 +30,15 @@ from ragtest_core.text import sentences_of
 
 class Faithfulness(Metric):
     name: ClassVar[str] = "faithfulness"
+    definition: ClassVar[str] = (
+        "How far the retrieved contexts back the answer's claims: 1 = every claim is supported by them, 0 = none "
+        "is (a refusal or an empty answer makes no claim and scores 1)."
+    )
+    scale_note: ClassVar[str] = (
+        "Local judge: the graded support of the answer's sentences taken together (partial support counts "
+        "partly): answers quoting or closely restating their contexts read 0.9-1.0, ungrounded ones near 0. "
+        "LLM judge: the share of the answer's statements the LLM finds supported (RAGAS)."
+    )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, CONTEXTS)
 
     def precheck(self, sample: Sample) -> MetricResult | None:

@@ -77,6 +77,11 @@ def ndcg(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = None
 
 class _RetrievalMetric(JudgeFreeMetric):
     required_columns: ClassVar[tuple[str, ...]] = (CONTEXT_IDS, REFERENCE_CONTEXT_IDS)
+    scale_note: ClassVar[str] = (
+        "No judge: the same under both judges. Matched by chunk id, or by text when the RAG's ids are its own; k "
+        "is every context the RAG returned unless --retrieval-k or the name's @k sets it (each row's reason says "
+        "which)."
+    )
     needs_answer: ClassVar[bool] = False
     #: The cut-off (None: every retrieved context).
     k: ClassVar[int | None] = None
@@ -162,6 +167,10 @@ class _RetrievalMetric(JudgeFreeMetric):
 
 class HitRate(_RetrievalMetric):
     name: ClassVar[str] = "hit_rate"
+    definition: ClassVar[str] = (
+        "1 when a gold chunk (one the reference answer came from) is among the first k retrieved contexts, else "
+        "0: the mean is the share of questions whose gold chunk was retrieved."
+    )
     scale: ClassVar[str] = BINARY
 
     def reason_label(self, sample: Sample) -> str:
@@ -174,6 +183,10 @@ class HitRate(_RetrievalMetric):
 
 class MRR(_RetrievalMetric):
     name: ClassVar[str] = "mrr"
+    definition: ClassVar[str] = (
+        "1 / the rank of the first gold chunk among the retrieved contexts: 1 = first, 0.5 = second, 0 = not "
+        "retrieved (no cut-off)."
+    )
     scale: ClassVar[str] = RANK
 
     def reason_label(self, sample: Sample) -> str:
@@ -186,6 +199,10 @@ class MRR(_RetrievalMetric):
 
 class NDCG(_RetrievalMetric):
     name: ClassVar[str] = "ndcg"
+    definition: ClassVar[str] = (
+        "How high the gold chunks rank in the first k retrieved contexts, against the ideal order (discounted "
+        "gain): 1 = gold chunks first, 0 = none retrieved."
+    )
     scale: ClassVar[str] = RANK
 
     def reason_label(self, sample: Sample) -> str:

@@ -37,6 +37,13 @@ def is_unanswerable(sample: Sample) -> bool:
 
 class NegativeRejection(Metric):
     name: ClassVar[str] = "negative_rejection"
+    definition: ClassVar[str] = (
+        "On unanswerable questions (the corpus holds no answer): 1 when the RAG declines to answer, 0 when it "
+        "answers anyway; other rows get no score."
+    )
+    scale_note: ClassVar[str] = (
+        "Local judge: a refusal or hedge phrase in the answer; LLM judge: the LLM's verdict on whether it declined."
+    )
     scale: ClassVar[str] = BINARY
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, QUESTION_TYPE)
 
@@ -78,6 +85,11 @@ def distractors(sample: Sample) -> int | None:
 
 class NoiseRobustness(Metric):
     name: ClassVar[str] = "noise_robustness"
+    definition: ClassVar[str] = (
+        "answer_correctness on the rows whose retrieved contexts include a chunk that is not gold (a distractor); "
+        "other rows get no score."
+    )
+    scale_note: ClassVar[str] = "Reads as answer_correctness does, under the same judge."
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, CONTEXTS, GROUND_TRUTH)
 
     def __init__(self, correctness: AnswerCorrectness | None = None) -> None:

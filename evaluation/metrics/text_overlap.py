@@ -110,6 +110,13 @@ class _OverlapMetric(_ReferenceMetric, JudgeFreeMetric):
 
 class ExactMatch(_OverlapMetric):
     name: ClassVar[str] = "exact_match"
+    definition: ClassVar[str] = (
+        "1 when the answer equals the reference answer once case, punctuation and articles are set aside, else 0."
+    )
+    scale_note: ClassVar[str] = (
+        "No judge: the same under both judges. Strict: a correct answer in other words scores 0; meant for short "
+        "factual answers."
+    )
     label: ClassVar[str] = "exact match"
     scale: ClassVar[str] = BINARY
 
@@ -119,6 +126,14 @@ class ExactMatch(_OverlapMetric):
 
 class TokenF1(_OverlapMetric):
     name: ClassVar[str] = "token_f1"
+    definition: ClassVar[str] = (
+        "Word overlap between the answer and the reference answer: the F1 of their shared words (SQuAD), 1 = the "
+        "same words."
+    )
+    scale_note: ClassVar[str] = (
+        "No judge: the same under both judges. A correct answer in other words, or one adding detail, reads well "
+        "below 1."
+    )
     label: ClassVar[str] = "token F1"
 
     def value(self, answer: str, reference: str) -> float:
@@ -127,6 +142,13 @@ class TokenF1(_OverlapMetric):
 
 class RougeL(_OverlapMetric):
     name: ClassVar[str] = "rouge_l"
+    definition: ClassVar[str] = (
+        "The longest word sequence the answer shares with the reference answer, as an F-measure (ROUGE-L), 1 = the "
+        "same text."
+    )
+    scale_note: ClassVar[str] = (
+        "No judge: the same under both judges. Rewards wording, not meaning: a paraphrase reads low."
+    )
     label: ClassVar[str] = "ROUGE-L F"
 
     def value(self, answer: str, reference: str) -> float:
@@ -135,6 +157,14 @@ class RougeL(_OverlapMetric):
 
 class Bleu(_OverlapMetric):
     name: ClassVar[str] = "bleu"
+    definition: ClassVar[str] = (
+        "Smoothed sentence BLEU of the answer against the reference answer, divided by 100: shared word sequences "
+        "up to four words long, with a penalty for short answers."
+    )
+    scale_note: ClassVar[str] = (
+        "No judge: the same under both judges. Reads low for any answer not worded like the reference, even a "
+        "correct one."
+    )
     label: ClassVar[str] = "sentence BLEU"
 
     def value(self, answer: str, reference: str) -> float:
@@ -143,6 +173,14 @@ class Bleu(_OverlapMetric):
 
 class SemanticSimilarity(_ReferenceMetric):
     name: ClassVar[str] = "semantic_similarity"
+    definition: ClassVar[str] = (
+        "The cosine similarity of the answer's and the reference answer's embeddings, clipped to [0, 1] (RAGAS "
+        "answer similarity)."
+    )
+    scale_note: ClassVar[str] = (
+        "The embedding model alone decides it, under both judges. A raw cosine: answers on the reference's topic "
+        "read well above 0 even when they are wrong."
+    )
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         return [sample.answer or "", sample.ground_truth or ""]

@@ -28,6 +28,16 @@ PRICES_ENV = "RAGTEST_PRICES"
 BATCH_PRICE_FACTOR = 0.5
 
 
+def no_price_note(model_id: str) -> str:
+    """What a usage or dry-run table adds under its `cost=n/a`: that no price is known, and how to give one."""
+    model = model_id.rsplit("#", 1)[-1]  # an OpenAI-compatible server's model, after its URL
+    example = f"{{{json.dumps(model or 'my-model')}: [0.5, 1.5]}}"  # the whole name: always the first tried
+    return (
+        f"cost=n/a: no price is known for {model or 'this model'}; give one with --prices FILE (or {PRICES_ENV}=FILE),"
+        f" a JSON or TOML table of model name prefix -> [input, output] USD per million tokens, e.g. {example}"
+    )
+
+
 def estimate_tokens(text: str) -> int:
     """About four characters a token: the usual estimate when a provider reports no usage."""
     return max(1, (len(text) + 3) // 4)
@@ -240,6 +250,10 @@ class UsageTracker:
                     return self.prices[key]
         return None
 
+    def price_note(self) -> str | None:
+        """`no_price_note` when no price is known for the model (every cost is then n/a), else None."""
+        return no_price_note(self.model_id) if self._price() is None else None
+
     def _priced(self, usage: StageUsage) -> dict[str, Any]:
         return {**asdict(usage), "cost_usd": self.cost_usd(usage)}
 
@@ -279,6 +293,8 @@ class UsageTracker:
                 f" cost={'n/a' if cost is None else f'${cost:.4f}'}"
                 + ("" if utilisation is None else f" utilisation={utilisation:.2f}")
             )
+        if (note := self.price_note()) is not None:
+            lines.append(f"  {note}")
         total = data["total"]
         if total["batch_calls"] or total["batch_failed_lines"]:
             online = self.cost_usd(StageUsage(input_tokens=total["input_tokens"], output_tokens=total["output_tokens"]))

@@ -1,11 +1,13 @@
 """The HTML reports in a real browser (headless Chromium): the page loads from a file:// URL, the inline SVG plots
 render, and the page asks the network for nothing. A page that does fetch something proves the detector works.
 A run with retrieval misses lists each one with its gold chunk beside the retrieved contexts, folded away until a
-link (or the reader) opens it, and the page stays a few screens tall."""
+link (or the reader) opens it, and the page stays a few screens tall. The demo's page shows each metric's definition
+and scale beside its score, on the first screen."""
 
 from __future__ import annotations
 
 import html as html_lib
+import json
 import os
 import re
 from pathlib import Path
@@ -14,7 +16,9 @@ import pytest
 
 import ragtest
 from ragtest.plots import PLOT_BLUE, PLOT_ORANGE
+from ragtest.report_explain import metric_explanation
 from ragtest_core.datasets import read_jsonl
+from tests.app.demo_run import run_demo
 from tests.e2e import browser
 from tests.e2e.conftest import TwoVariants
 
@@ -32,8 +36,10 @@ def chromium() -> str:
 
 
 def check_page(
-    chromium: str, page: Path, tmp_path: Path, heading: str, colours: tuple[str, ...], size: str = "1400,2000"
+    chromium: str, page: Path, tmp_path: Path, heading: str, colours: tuple[str, ...], size: str = "1400,4000"
 ) -> Path:
+    """Load `page` offline and check it: parsed, every plot in the DOM, no request, plots drawn in the screenshot
+    (`size` tall enough to reach them: they follow the scores table, whose rows carry each metric's definition)."""
     html = page.read_text(encoding="utf-8")
     assert "default-src 'none'" in html and not EXTERNAL.search(html) and "<script" not in html.lower()
     png, netlog = tmp_path / f"{page.stem}.png", tmp_path / f"{page.stem}.netlog.json"
@@ -56,7 +62,7 @@ def test_compare_report_renders_offline(chromium: str, two_variants: TwoVariants
     comparison = ragtest.compare(two_variants.base, two_variants.new, out_dir=tmp_path / "cmp")
     assert "hit_rate" in comparison.worse
     page = tmp_path / "cmp" / "compare.html"
-    check_page(chromium, page, tmp_path, "ragtest compare", (PLOT_BLUE, PLOT_ORANGE), size="1400,3200")
+    check_page(chromium, page, tmp_path, "ragtest compare", (PLOT_BLUE, PLOT_ORANGE), size="1400,4400")
 
 
 def test_the_network_detector_sees_a_page_request(chromium: str, tmp_path: Path) -> None:
@@ -100,3 +106,28 @@ def test_retrieval_misses_are_listed_with_gold_and_retrieved_contexts(
     assert folded["height"] < 5 * 1000, f"the folded page is {folded['height']} px tall"
     opened = browser.layout(chromium, page, tmp_path / "profile", fragment=f"hit_rate-row-{misses[0]}")
     assert opened["open"] == ["rows-hit_rate"] and opened["height"] > folded["height"]
+
+
+def test_the_demo_page_shows_each_metric_definition_beside_its_score(chromium: str, tmp_path: Path) -> None:
+    """`make demo`'s report.html in Chromium: every metric's row of the scores table holds its mean, its definition
+    and how its scale reads (context_relevance: that it reads low by design), unfolded, starting on the first
+    screen."""
+    run = tmp_path / "demo"
+    run_demo(run)
+    page = run / "report.html"
+    check_page(chromium, page, tmp_path, "ragtest report", (PLOT_BLUE,))
+    dom = browser.dump_dom(chromium, page, tmp_path / "profile")
+    scores = dom.split('<section id="scores" class="panel">')[1].split("</section>")[0]
+    assert "<details" not in scores  # nothing folded: the definitions show as the page opens
+    rows = re.findall(r"<tr>(.*?)</tr>", scores, re.S)
+    summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))["metrics"]
+    assert len(rows) == 1 + len(summary) == 6
+    for name, entry in summary.items():
+        [row] = [r for r in rows if f"<strong>{name}</strong>" in r]
+        explained = metric_explanation(name)
+        assert f">{entry['mean']:.3f}<" in row
+        assert html_lib.escape(explained.definition, quote=False) in row
+        assert html_lib.escape(explained.scale_note, quote=False) in row
+    assert "Reads low by design" in next(r for r in rows if "<strong>context_relevance</strong>" in r)
+    placed = browser.layout(chromium, page, tmp_path / "profile", ids=("scores",))
+    assert 0 < placed["tops"]["scores"] < 1000  # type: ignore[index]

@@ -51,7 +51,7 @@ def test_evaluate_with_labels_adds_ppi(two_variants: TwoVariants, tmp_path: Path
     assert "ppi" not in summary["metrics"]["faithfulness"]  # no labels for it
     assert summary["labels"]["file"] == str(labels.resolve()) and summary["labels"]["labellers"] == ["ana"]
     assert "prediction-powered" in (output.parent / "report.html").read_text()
-    assert "| answer_correctness |" in (output.parent / "report.md").read_text().split("prediction-powered")[1]
+    assert "| answer_correctness |" in (output.parent / "report.md").read_text().split("labels (prediction-powered)")[1]
 
 
 def test_meta_eval_on_own_labels(two_variants: TwoVariants, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,9 +66,9 @@ def test_meta_eval_on_own_labels(two_variants: TwoVariants, tmp_path: Path, caps
 
 
 def test_wikieval_as_labels_gives_the_same_agreement(
-    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    test_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    wikieval = shared_data / "wikieval" / "wikieval.jsonl"
+    wikieval = test_data / "wikieval" / "wikieval.jsonl"
     export = tmp_path / "wikieval"
     common = ["--quiet", "meta-eval", "--json", "--out", str(tmp_path / "cache")]
     assert main([*common, "--wikieval", str(wikieval), "--limit", "8", "--export", str(export)]) == 0
@@ -184,8 +184,8 @@ def wavering() -> Iterator[OpenAIStubServer]:
         yield stub
 
 
-def test_repeats_report_judge_stability(wavering: OpenAIStubServer, shared_data: Path, tmp_path: Path) -> None:
-    rows = load_wikieval(shared_data / "wikieval" / "wikieval.jsonl")[:4]
+def test_repeats_report_judge_stability(wavering: OpenAIStubServer, test_data: Path, tmp_path: Path) -> None:
+    rows = load_wikieval(test_data / "wikieval" / "wikieval.jsonl")[:4]
     source = tmp_path / "rows.jsonl"
     records = [{"question": r["question"], "answer": r["answer"], "contexts": list(r["context_v1"])} for r in rows]
     source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")

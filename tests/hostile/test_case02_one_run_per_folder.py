@@ -38,7 +38,7 @@ def assert_one_consistent_run(out: Path, topic: str) -> None:
     assert summary["testset"] == identity_of_testset(scores)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["sources"]["topic"] == topic
-    assert f"test set {summary['testset']['fingerprint']}" in (out / "report.md").read_text()
+    assert f"test set fingerprint {summary['testset']['fingerprint']}" in (out / "report.md").read_text()
     assert not list(out.glob("*.partial.jsonl"))
 
 
