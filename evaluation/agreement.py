@@ -56,7 +56,8 @@ def correlations(scores: Sequence[Score], labels: Sequence[float]) -> dict[str, 
 
 
 def cohen_kappa(predicted: Sequence[Score], labels: Sequence[int | bool], threshold: float = 0.5) -> float | None:
-    """Cohen's kappa between scores thresholded at `threshold` (>= is positive) and binary human labels."""
+    """Cohen's kappa between scores thresholded at `threshold` (>= is positive) and binary human labels; None
+    when chance agreement is 1 (both sides one and the same class), as scikit-learn's NaN."""
     x, y = _paired(predicted, [float(v) for v in labels])
     if x.size == 0:
         return None
@@ -65,5 +66,5 @@ def cohen_kappa(predicted: Sequence[Score], labels: Sequence[int | bool], thresh
     p_a, p_b = float(a.mean()), float(b.mean())
     expected = p_a * p_b + (1 - p_a) * (1 - p_b)
     if expected >= 1.0:
-        return 1.0 if observed == 1.0 else None
+        return None  # both sides hold one and the same class: kappa is 0/0, however well they agree
     return (observed - expected) / (1 - expected)

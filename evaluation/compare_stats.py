@@ -1,16 +1,20 @@
-"""Paired statistics for two runs of one test set: the change of a metric's mean, row by row.
+"""Paired statistics for two runs of one test set: the change of a metric's mean, row by row, and compare's one
+decision rule.
 
 For each metric, on the rows both runs scored:
+- pairs whose scores differ by at most `TIE_TOLERANCE` (floating-point noise) are ties: their difference counts as
+  exactly 0 everywhere below, so noise is never a changed row and never drives a p-value;
 - both means and the mean paired difference (new - base) with its 95% interval (`evaluation.intervals`: the
   expanded percentile bootstrap of the differences via scipy.stats.bootstrap, seeded; an all-equal bound when
   every pair ties);
-- a paired sign-flip permutation test of the mean difference (scipy.stats.permutation_test; exact up to 14 changed
-  rows, else 20,000 seeded resamples), two-sided p-value;
-- wins, losses and ties (a tie: the scores differ by less than `TIE_TOLERANCE`);
-- a verdict. "better"/"worse" need both the interval to exclude 0 and p < 0.05; when only one of them says so the
-  verdict is "borderline". With fewer than `MIN_CHANGED` changed rows no verdict is possible at all: even if every
-  changed row moved the same way, the exact p-value would be 2^(1 - changed) >= 0.0625 ("too few changed rows";
-  "no row changed" when every pair ties).
+- a sign-flip permutation test of the mean difference over the changed rows (scipy.stats.permutation_test; exact
+  up to 14 changed rows, else 20,000 seeded resamples), two-sided p-value; none when no row changed;
+- wins, losses and ties;
+- a verdict. The one decision rule (`significant_direction`), which `compare`'s table and its gate both apply: a
+  change is significant when at least `MIN_CHANGED` rows changed, the interval excludes 0 and p < 0.05. With fewer
+  changed rows no verdict is possible at all: even if every changed row moved the same way, the exact p-value
+  would be 2^(1 - changed) >= 0.0625 ("too few changed rows"; "no row changed" when every pair ties). When only
+  the interval or only the test says so, the verdict is "borderline".
 """
 
 from __future__ import annotations
@@ -66,20 +70,42 @@ class PairedStats:
     def significant(self) -> bool:
         return self.verdict in (BETTER, WORSE)
 
+    @property
+    def direction(self) -> int:
+        """The decision rule's reading (`significant_direction`): +1 a significant rise, -1 a drop, 0 neither."""
+        return significant_direction(self.ci_low, self.ci_high, self.p_value, self.changed)
+
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def sign_flip_p_value(base: np.ndarray, new: np.ndarray, seed: int = BOOTSTRAP_SEED) -> float:
     """Two-sided p-value of the mean paired difference: each pair's two scores swapped at random (seeded)."""
+    p_value = changed_p_value(ties_as_zero(np.asarray(new, dtype=float) - np.asarray(base, dtype=float)), seed)
+    return 1.0 if p_value is None else p_value
 
-    def mean_difference(x: np.ndarray, y: np.ndarray, axis: int) -> np.ndarray:
-        return np.mean(y - x, axis=axis)
+
+def ties_as_zero(differences: np.ndarray) -> np.ndarray:
+    """The paired differences with floating-point noise (|d| <= `TIE_TOLERANCE`) set to exactly 0."""
+    return np.where(np.abs(differences) <= TIE_TOLERANCE, 0.0, differences)
+
+
+def changed_p_value(differences: np.ndarray, seed: int = BOOTSTRAP_SEED) -> float | None:
+    """Two-sided sign-flip p-value of the mean of the nonzero differences (each one's sign flipped at random;
+    exact up to 14 of them); None when none is nonzero: ties carry no evidence either way."""
+    changed = differences[differences != 0.0]
+    if changed.size == 0:
+        return None
+    if changed.size == 1:
+        return 1.0  # both signs give the same |mean|
+
+    def mean_difference(d: np.ndarray, axis: int) -> np.ndarray:
+        return np.mean(d, axis=axis)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = scipy_stats().permutation_test(
-            (base, new),
+            (changed,),
             mean_difference,
             permutation_type="samples",
             alternative="two-sided",
@@ -90,11 +116,27 @@ def sign_flip_p_value(base: np.ndarray, new: np.ndarray, seed: int = BOOTSTRAP_S
     return float(min(1.0, result.pvalue))
 
 
+def interval_direction(low: float | None, high: float | None) -> int:
+    """+1 when the interval lies wholly above 0, -1 wholly below, 0 when it holds 0 (or there is none)."""
+    if low is None or high is None:
+        return 0
+    return 1 if low > 0 else -1 if high < 0 else 0
+
+
+def significant_direction(low: float | None, high: float | None, p_value: float | None, changed: int) -> int:
+    """compare's one decision rule, for its table and its gate alike: +1 for a significant rise of the mean, -1
+    for a significant drop, 0 when the data cannot tell. Significant: at least `MIN_CHANGED` changed rows, the
+    interval excludes 0 and the permutation test gives p < `SIGNIFICANCE`."""
+    if changed < MIN_CHANGED or p_value is None or p_value >= SIGNIFICANCE:
+        return 0
+    return interval_direction(low, high)
+
+
 def verdict_of(
     difference: float,
     low: float | None,
     high: float | None,
-    p_value: float,
+    p_value: float | None,
     changed: int,
     higher_is_better: bool = True,
 ) -> str:
@@ -102,11 +144,20 @@ def verdict_of(
         return UNCHANGED
     if changed < MIN_CHANGED:
         return TOO_FEW
-    interval_says = low is not None and high is not None and (low > 0 or high < 0)
-    test_says = p_value < SIGNIFICANCE
-    if interval_says and test_says:
-        return BETTER if (difference > 0) == higher_is_better else WORSE
-    return BORDERLINE if interval_says or test_says else NO_CHANGE
+    direction = significant_direction(low, high, p_value, changed)
+    if direction:
+        return BETTER if (direction > 0) == higher_is_better else WORSE
+    test_says = p_value is not None and p_value < SIGNIFICANCE
+    return BORDERLINE if interval_direction(low, high) or test_says else NO_CHANGE
+
+
+def passes_gate(direction: int, low: float, high: float, threshold: float, guards_rise: bool) -> bool:
+    """A `--fail-if` rule on a change: it fails only on a change the decision rule calls significant (`direction`,
+    from `significant_direction`) in the guarded direction whose interval also lies wholly past `threshold` (a
+    drop: the upper bound below it; a rise: the lower bound above it)."""
+    if guards_rise:
+        return not (direction > 0 and low > threshold)
+    return not (direction < 0 and high < threshold)
 
 
 def paired_stats(
@@ -120,12 +171,11 @@ def paired_stats(
         raise ValueError(f"paired scores need equal lengths, got {b.size} and {a.size}")
     if b.size == 0:
         return PairedStats(0, None, None, None, None, None, "", None, 0, 0, 0, NO_ROWS)
-    differences = a - b
+    differences = ties_as_zero(a - b)
     better = differences if higher_is_better else -differences
-    wins = int(np.sum(better > TIE_TOLERANCE))
-    losses = int(np.sum(better < -TIE_TOLERANCE))
+    wins, losses = int(np.sum(better > 0)), int(np.sum(better < 0))
     interval = difference_ci(differences, seed=seed)
-    p_value = sign_flip_p_value(b, a, seed) if b.size >= 2 else 1.0
+    p_value = changed_p_value(differences, seed)
     difference = float(differences.mean())
     verdict = verdict_of(difference, interval.low, interval.high, p_value, wins + losses, higher_is_better)
     note = ""
@@ -135,7 +185,7 @@ def paired_stats(
             f"{min(1.0, 2.0 ** (1 - (wins + losses))):.3g}, so nothing can be concluded"
         )
     elif verdict == UNCHANGED:
-        note = f"every one of the {b.size} rows scores the same in both runs"
+        note = f"every one of the {b.size} rows scores the same in both runs (to within {TIE_TOLERANCE:g})"
     return PairedStats(
         n=int(b.size),
         base_mean=float(b.mean()),

@@ -2,7 +2,8 @@
 
 Per labelled metric: ROC-AUC when the labels are yes/no, Spearman's correlation when they are graded, Cohen's
 kappa at the metric's threshold, each with its bootstrap interval and n (`evaluation.label_stats`); the confusion
-table at the threshold; the rows where judge and humans disagree most; agreement between labellers when two or
+table at the threshold; the rows where judge and humans disagree (opposite sides of the threshold), largest gap
+first; the labelled metrics the scored file has no scores for, named; agreement between labellers when two or
 more labelled the same rows; and, for preference pairs (rows sharing a `pair_id`, as WikiEval's), the pairwise
 accuracy of the RAGAS paper (the human-preferred side scores higher; a tie counts one half; a side the judge
 could not score ranks lowest).
@@ -21,6 +22,8 @@ import pandas as pd
 
 from evaluation.label_stats import (
     Estimate,
+    Outcome,
+    Undefined,
     bootstrap,
     confusion,
     exact_agreement,
@@ -33,7 +36,7 @@ from evaluation.label_stats import (
 from evaluation.labelled import LabelledMetric, match_labels
 from evaluation.registry import metric_threshold
 from ragtest_core.datasets import records
-from ragtest_core.labels import PAIR_ID, labellers, row_key
+from ragtest_core.labels import PAIR_ID, labelled_metrics, labellers, row_key
 from ragtest_core.schema import ANSWER, QUESTION, SAMPLE_ID, reason_column
 
 DISAGREEING_ROWS = 5
@@ -94,6 +97,8 @@ class LabelAgreement:
     rows: int
     labellers: list[str]
     metrics: dict[str, MetricAgreement]
+    #: Labelled metrics the scored file has no scores for (no column, or no row scored), with their label count.
+    not_scored: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -107,11 +112,22 @@ def _text(row: Mapping[str, Any], column: str) -> str:
     return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
 
 
-def disagreeing_rows(frame: pd.DataFrame, entry: LabelledMetric, limit: int = DISAGREEING_ROWS) -> list[DisagreeingRow]:
-    """The labelled rows where the judge's score is farthest from the humans' value."""
+def disagrees(score: float, label: float, threshold: float) -> bool:
+    """Judge and humans disagree on a row when they fall on different sides of the metric's threshold (the
+    off-diagonal cells of the confusion table)."""
+    return (score >= threshold) != (label >= threshold)
+
+
+def disagreeing_rows(
+    frame: pd.DataFrame, entry: LabelledMetric, threshold: float, limit: int = DISAGREEING_ROWS
+) -> list[DisagreeingRow]:
+    """The labelled rows where judge and humans disagree at `threshold`, the judge's score farthest from the
+    humans' value first; rows where they agree are never listed."""
     rows = records(frame)
     found = []
     for score, label, i in zip(*entry.scored_pairs(), strict=True):
+        if not disagrees(score, label, threshold):
+            continue
         row = rows[entry.rows[i]]
         found.append(
             DisagreeingRow(
@@ -137,9 +153,9 @@ def labeller_agreement(entry: LabelledMetric, seed: int) -> list[LabellerAgreeme
     return found
 
 
-def _pairwise(preferred: np.ndarray, other: np.ndarray) -> float | None:
+def _pairwise(preferred: np.ndarray, other: np.ndarray) -> Outcome:
     if preferred.size == 0:
-        return None
+        return Undefined("no preference pair")
     return float(np.mean(np.where(preferred > other, 1.0, np.where(preferred == other, 0.5, 0.0))))
 
 
@@ -181,7 +197,7 @@ def metric_agreement(
         n_labelled=len(entry.labels),
         kappa=bootstrap(kappa_at(threshold), scores, labels, seed),
         confusion=confusion(scores, labels, threshold),
-        disagreeing=disagreeing_rows(frame, entry),
+        disagreeing=disagreeing_rows(frame, entry, threshold),
         labellers=labeller_agreement(entry, seed),
         unscored=len(entry.labels) - len(scores),
         stale=entry.stale,
@@ -197,20 +213,38 @@ def metric_agreement(
     return result
 
 
+def unscored_labels(
+    frame: pd.DataFrame, label_rows: Sequence[Mapping[str, Any]], metrics: Sequence[str] | None
+) -> dict[str, int]:
+    """Metrics with labels (of those asked for) that the frame has no score for, each with its number of labels."""
+    found = {}
+    for metric in labelled_metrics(label_rows):
+        if metrics and metric not in metrics:
+            continue
+        if metric not in frame.columns or pd.to_numeric(frame[metric], errors="coerce").isna().all():
+            found[metric] = sum(1 for row in label_rows if row.get(metric) is not None)
+    return found
+
+
 def label_agreement(
     frame: pd.DataFrame,
     label_rows: Sequence[Mapping[str, Any]],
     metrics: Sequence[str] | None = None,
     seed: int = 0,
 ) -> LabelAgreement:
-    """Agreement of every labelled metric the frame scored (or those named) with the labels."""
+    """Agreement of every labelled metric the frame scored (or those named) with the labels; labelled metrics
+    without scores are named in `not_scored`. A row that holds no label (a skip) names no labeller."""
+    not_scored = unscored_labels(frame, label_rows, metrics)
     matched = match_labels(frame, label_rows, metrics)
     return LabelAgreement(
         rows=len(frame),
-        labellers=labellers(label_rows),
+        labellers=labellers(row for row in label_rows if labelled_metrics([row])),
         metrics={
-            name: metric_agreement(frame, label_rows, entry, seed) for name, entry in matched.items() if entry.labels
+            name: metric_agreement(frame, label_rows, entry, seed)
+            for name, entry in matched.items()
+            if entry.labels and name not in not_scored
         },
+        not_scored=not_scored,
     )
 
 
@@ -236,7 +270,7 @@ def _metric_lines(entry: MetricAgreement) -> list[str]:
         f"    judge no          {c['judge_no_human_yes']:>9}  {c['judge_no_human_no']:>8}",
     ]
     for pair in entry.labellers:
-        exact = "n/a" if pair.exact is None else f"{pair.exact:.2f}"
+        exact = "undefined (no row labelled by both)" if pair.exact is None else f"{pair.exact:.2f}"
         lines.append(f"  labellers {pair.first} / {pair.second}: exact agreement {exact}, kappa {pair.kappa.text()}")
     left_out = [
         f"{count} {words}"
@@ -250,11 +284,13 @@ def _metric_lines(entry: MetricAgreement) -> list[str]:
     if left_out:
         lines.append("  left out: " + "; ".join(left_out))
     if entry.disagreeing:
-        lines.append("  most disagreeing rows (judge score vs human label):")
+        lines.append(f"  most disagreeing rows (judge score vs human label, on opposite sides of {entry.threshold:g}):")
         lines += [
             f"    {row.score:.2f} vs {row.label:.2f}  {_short(row.question, 60)!r} -> {_short(row.answer, 50)!r}"
             for row in entry.disagreeing
         ]
+    elif sum(entry.confusion.values()):
+        lines.append(f"  no disagreeing row: judge and humans agree at {entry.threshold:g} on every labelled row")
     return lines
 
 
@@ -266,4 +302,7 @@ def format_label_agreement(report: LabelAgreement) -> str:
         lines.append("no metric of the scored file has labels")
     for entry in report.metrics.values():
         lines += ["", *_metric_lines(entry)]
+    if report.not_scored:
+        named = ", ".join(f"{metric} ({count} label(s))" for metric, count in report.not_scored.items())
+        lines += ["", f"labels left out, for metric(s) the scored file has no scores for: {named}"]
     return "\n".join(lines)

@@ -9,7 +9,9 @@ bootstrap interval.
   |a_i - b_j| (for yes/no labels this is Cohen's kappa; for yes / partly / no the linearly weighted kappa).
 
 An interval is the percentile bootstrap over rows (2,000 seeded resamples; resamples where the statistic is
-undefined, e.g. with one class only, are left out). Undefined statistics are None, never NaN.
+undefined, e.g. with one class only, are left out; when more than half are, the interval is undefined). An
+undefined statistic is an `Undefined` value with its reason (one class, too few rows, constant input), never a
+number and never NaN: kappa, for one, is undefined when either side holds one class.
 """
 
 from __future__ import annotations
@@ -24,66 +26,105 @@ from evaluation.agreement import cohen_kappa
 from evaluation.intervals import CONFIDENCE_LEVEL, scipy_stats
 
 AGREEMENT_RESAMPLES = 2000
-Statistic = Callable[[np.ndarray, np.ndarray], float | None]
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """A statistic that has no value on the data given, and why (one class, too few rows, constant input)."""
+
+    reason: str
+
+
+Outcome = float | Undefined
+Statistic = Callable[[np.ndarray, np.ndarray], Outcome]
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """A statistic with its bootstrap interval and the rows behind it."""
+    """A statistic with its bootstrap interval and the rows behind it. An undefined statistic has no value and
+    says why (`undefined`); a value without an interval says why it has none (`no_interval`)."""
 
     value: float | None
     ci_low: float | None
     ci_high: float | None
     n: int
+    undefined: str = ""
+    no_interval: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def text(self, digits: int = 2) -> str:
         if self.value is None:
-            return f"n/a (n={self.n})"
-        interval = ""
-        if self.ci_low is not None and self.ci_high is not None:
-            interval = f" [{self.ci_low:.{digits}f}, {self.ci_high:.{digits}f}]"
-        return f"{self.value:.{digits}f}{interval} (n={self.n})"
+            return f"undefined: {self.undefined or 'no value'} (n={self.n})"
+        if self.ci_low is None or self.ci_high is None:
+            return f"{self.value:.{digits}f} (n={self.n}; interval undefined: {self.no_interval or 'no interval'})"
+        return f"{self.value:.{digits}f} [{self.ci_low:.{digits}f}, {self.ci_high:.{digits}f}] (n={self.n})"
 
 
-def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
-    """ROC-AUC of scores against yes/no labels (1 / 0); None without both classes."""
+def _classes(labels: np.ndarray, threshold: float, who: str) -> Undefined | None:
+    """Undefined when every value falls on one side of `threshold` (one class)."""
+    positive = int(np.sum(labels >= threshold))
+    if positive in (0, labels.size):
+        side = "yes" if positive else "no"
+        return Undefined(f"{who} {side} on every row (one class)")
+    return None
+
+
+def roc_auc(scores: np.ndarray, labels: np.ndarray) -> Outcome:
+    """ROC-AUC of scores against yes/no labels (1 / 0); undefined without both classes."""
+    if labels.size == 0:
+        return Undefined("no labelled row has a judge score")
+    one_class = _classes(labels, 0.5, "the humans said")
+    if one_class is not None:
+        return Undefined(f"{one_class.reason}: ROC-AUC needs both yes and no labels")
     positive = labels >= 0.5
     n_pos, n_neg = int(positive.sum()), int((~positive).sum())
-    if n_pos == 0 or n_neg == 0:
-        return None
     ranks = scipy_stats().rankdata(scores)
     return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
 
 
-def spearman(scores: np.ndarray, labels: np.ndarray) -> float | None:
-    """Spearman's rank correlation; None with fewer than 2 rows or constant input."""
-    if scores.size < 2 or np.all(scores == scores[0]) or np.all(labels == labels[0]):
-        return None
+def _constant(values: np.ndarray) -> bool:
+    return bool(np.all(values == values[0]))
+
+
+def spearman(scores: np.ndarray, labels: np.ndarray) -> Outcome:
+    """Spearman's rank correlation; undefined with fewer than 2 rows or constant input."""
+    if scores.size < 2:
+        return Undefined(f"{scores.size} labelled row(s) with a judge score: a correlation needs at least 2")
+    if _constant(labels):
+        return Undefined(f"every human label is {labels[0]:g}: a correlation needs labels that vary")
+    if _constant(scores):
+        return Undefined(f"the judge scored every labelled row {scores[0]:g}: a correlation needs scores that vary")
     value = float(scipy_stats().spearmanr(scores, labels).statistic)
-    return value if np.isfinite(value) else None
+    return value if np.isfinite(value) else Undefined("scipy gave no finite correlation")
 
 
 def kappa_at(threshold: float) -> Statistic:
-    """Cohen's kappa of judge score >= threshold against label >= threshold."""
+    """Cohen's kappa of judge score >= threshold against label >= threshold; undefined when either side holds
+    one class (kappa is then 0 or 0/0 whatever the agreement, so it cannot tell agreement from chance)."""
 
-    def statistic(scores: np.ndarray, labels: np.ndarray) -> float | None:
+    def statistic(scores: np.ndarray, labels: np.ndarray) -> Outcome:
         if scores.size == 0:
-            return None
-        return cohen_kappa(list(map(float, scores)), [int(v >= threshold) for v in labels], threshold)
+            return Undefined("no labelled row has a judge score")
+        for values, who in ((labels, "the humans said"), (scores, "the judge said")):
+            one_class = _classes(values, threshold, who)
+            if one_class is not None:
+                return Undefined(f"{one_class.reason} at {threshold:g}: kappa cannot tell agreement from chance")
+        value = cohen_kappa(list(map(float, scores)), [int(v >= threshold) for v in labels], threshold)
+        return Undefined("chance agreement is 1") if value is None else value
 
     return statistic
 
 
-def weighted_kappa(first: np.ndarray, second: np.ndarray) -> float | None:
-    """1 - observed mean |a - b| / the mean |a_i - b_j| expected by chance; None when chance disagreement is 0."""
+def weighted_kappa(first: np.ndarray, second: np.ndarray) -> Outcome:
+    """1 - observed mean |a - b| / the mean |a_i - b_j| expected by chance; undefined when chance disagreement
+    is 0 (both labellers gave one and the same label throughout)."""
     if first.size == 0:
-        return None
+        return Undefined("no row labelled by both")
     expected = float(np.mean(np.abs(first[:, None] - second[None, :])))
     if expected == 0.0:
-        return None
+        return Undefined(f"both labellers gave every row {first[0]:g}: kappa cannot tell agreement from chance")
     return 1.0 - float(np.mean(np.abs(first - second))) / expected
 
 
@@ -99,21 +140,27 @@ def bootstrap(
     resamples: int = AGREEMENT_RESAMPLES,
     level: float = CONFIDENCE_LEVEL,
 ) -> Estimate:
-    """The statistic on (x, y) paired by row, with the percentile bootstrap interval over rows."""
+    """The statistic on (x, y) paired by row, with the percentile bootstrap interval over rows. Resamples where
+    the statistic is undefined are left out; when more than half are, the interval is undefined, saying so."""
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    value = statistic(a, b) if a.size else None
-    if value is None or a.size < 2:
-        return Estimate(value, None, None, int(a.size))
+    n = int(a.size)
+    value = statistic(a, b)
+    if isinstance(value, Undefined):
+        return Estimate(None, None, None, n, undefined=value.reason)
+    if n < 2:
+        return Estimate(value, None, None, n, no_interval=f"{n} row: resampling needs at least 2")
     rng = np.random.default_rng(seed)
-    draws = []
-    for rows in rng.integers(0, a.size, (resamples, a.size)):
-        drawn = statistic(a[rows], b[rows])
-        if drawn is not None:
-            draws.append(drawn)
+    draws = [
+        d for rows in rng.integers(0, n, (resamples, n)) if not isinstance(d := statistic(a[rows], b[rows]), Undefined)
+    ]
     if len(draws) < resamples // 2:
-        return Estimate(value, None, None, int(a.size))
+        reason = (
+            f"the statistic is undefined in {resamples - len(draws)} of {resamples} resamples of the {n} rows "
+            "(too few rows of one class)"
+        )
+        return Estimate(value, None, None, n, no_interval=reason)
     low, high = np.quantile(draws, [0.5 - level / 2, 0.5 + level / 2])
-    return Estimate(value, float(low), float(high), int(a.size))
+    return Estimate(value, float(low), float(high), n)
 
 
 def confusion(scores: Sequence[float], labels: Sequence[float], threshold: float) -> dict[str, int]:

@@ -35,7 +35,10 @@ def own_labels(args: argparse.Namespace) -> int:
     frame = read_dataset(locate_scored(args.scored).scores)
     report = label_agreement(frame, read_labels(args.labels), parse_metric_list(args.metrics), seed=args.seed)
     if not report.metrics:
-        raise RagtestError(f"{args.labels} labels none of the metrics scored in {args.scored}")
+        unscored = (
+            f" (it labels {', '.join(report.not_scored)}, which have no scores there)" if report.not_scored else ""
+        )
+        raise RagtestError(f"{args.labels} labels none of the metrics scored in {args.scored}{unscored}")
     print(json.dumps(report.as_dict(), indent=2) if args.json else format_label_agreement(report))
     return 0
 

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluation.compare_stats import BETTER, NO_CHANGE, WORSE
+from evaluation.compare_stats import BETTER, NO_CHANGE, WORSE, interval_direction
 from evaluation.labelled import LabelledMetric, match_labels, ppi_for
 from evaluation.ppi import combined_difference, ppi_mean
+from evaluation.registry import higher_is_better
 from ragtest.scored_runs import Matching, ScoredRun
 from ragtest_core.labels import LABELS_FILE, LEAST_SURE, read_labels
 
@@ -73,11 +74,13 @@ def _score(run: ScoredRun, index: int, metric: str) -> float | None:
     return None if number != number else number
 
 
-def _verdict(low: float | None, high: float | None, change: float | None) -> str:
+def _verdict(low: float | None, high: float | None, change: float | None, metric: str) -> str:
+    """Better or worse when the interval excludes 0 (a drop is better where lower is better), else no change."""
     if low is None or high is None or change is None:
         return "no estimate"
-    if low > 0 or high < 0:
-        return BETTER if change > 0 else WORSE
+    direction = interval_direction(low, high)
+    if direction:
+        return BETTER if (direction > 0) == higher_is_better(metric) else WORSE
     return NO_CHANGE
 
 
@@ -105,14 +108,16 @@ def metric_change(
     n_mean = new_ppi.estimate.mean if new_ppi.estimate else None
     if len(y) >= MIN_PAIRED and (paired := ppi_mean(y, f, u, bounds=(-1.0, 1.0))) is not None:
         change, low, high = paired.mean, paired.ci_low, paired.ci_high
-        return PPIChange(metric, b_mean, n_mean, change, low, high, True, len(y), _verdict(low, high, change))
+        return PPIChange(metric, b_mean, n_mean, change, low, high, True, len(y), _verdict(low, high, change, metric))
     if base_ppi.estimate is None or new_ppi.estimate is None:
         note = "; ".join(n for n in (base_ppi.note, new_ppi.note) if n) or "too few labels"
         return PPIChange(metric, b_mean, n_mean, None, None, None, False, 0, "no estimate", note)
     change, low, high = combined_difference(base_ppi.estimate, new_ppi.estimate)
     note = f"{len(y)} row(s) labelled on both sides (paired needs {MIN_PAIRED}): the two runs' estimates combined"
     labelled = base_ppi.estimate.n_labels + new_ppi.estimate.n_labels
-    return PPIChange(metric, b_mean, n_mean, change, low, high, False, labelled, _verdict(low, high, change), note)
+    return PPIChange(
+        metric, b_mean, n_mean, change, low, high, False, labelled, _verdict(low, high, change, metric), note
+    )
 
 
 def ppi_changes(

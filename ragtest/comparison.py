@@ -15,7 +15,16 @@ from typing import Any
 
 import pandas as pd
 
-from evaluation.compare_stats import BETTER, TOO_FEW, UNCHANGED, WORSE, PairedStats, paired_breakdown, paired_stats
+from evaluation.compare_stats import (
+    BETTER,
+    TIE_TOLERANCE,
+    TOO_FEW,
+    UNCHANGED,
+    WORSE,
+    PairedStats,
+    paired_breakdown,
+    paired_stats,
+)
 from evaluation.registry import higher_is_better
 from ragtest.compare_ppi import PPIChange, ppi_changes
 from ragtest.report_rows import shown
@@ -169,9 +178,16 @@ def compare_metric(base: ScoredRun, new: ScoredRun, matching: Matching, metric: 
     return comparison
 
 
+def shown_score(value: float) -> str:
+    """A score as the reports show it: `SHOWN_DIGITS` decimals, with no minus sign on a zero ("-0.00" is 0.00)."""
+    text = f"{value:.{SHOWN_DIGITS}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0.0 else text
+
+
 def shows_changed(before: float, after: float) -> bool:
-    """True when the two scores differ at the precision the reports show (`SHOWN_DIGITS` decimals)."""
-    return f"{before:.{SHOWN_DIGITS}f}" != f"{after:.{SHOWN_DIGITS}f}"
+    """True when the row changed as a reader sees it: the two scores show differently at the reports' precision
+    (`shown_score`) and differ by more than floating-point noise (`TIE_TOLERANCE`, a tie everywhere)."""
+    return abs(after - before) > TIE_TOLERANCE and shown_score(before) != shown_score(after)
 
 
 def _text(frame: pd.DataFrame, index: int, column: str) -> str:

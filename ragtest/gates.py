@@ -1,12 +1,15 @@
 """Regression gates for CI: `compare --fail-if` and `evaluate --fail-under`.
 
-Both gates fail only on a *significant* shortfall, judged by the 95% interval (`evaluation.intervals`):
+Both gates fail only on a *significant* shortfall:
 
-- `--fail-if "faithfulness<-0.02,context_recall<-0.05"`: fails when the upper bound of the interval of the change
-  (new - base) lies below the threshold, i.e. even the most favourable plausible change is a drop of more than
-  0.02. A drop that the interval cannot tell from noise passes.
+- `--fail-if "faithfulness<-0.02,context_recall<-0.05"`: judged by the same decision rule as compare's table
+  (`evaluation.compare_stats.significant_direction`: enough changed rows, the 95% interval excludes 0 and the
+  permutation test agrees), so the gate never fails where the table says "too few changed rows" or "no
+  significant change". A rule fails on a significant drop whose interval's upper bound also lies below the
+  threshold, i.e. even the most favourable plausible change is a drop of more than 0.02.
   When both runs have human labels for the metric, the prediction-powered change (`ragtest.compare_ppi`) is
-  judged instead: the labels correct the judge's bias.
+  judged instead (significant when its interval excludes 0, as its own line in the table says): the labels
+  correct the judge's bias.
 - `--fail-under "faithfulness=0.8"`: fails when the upper bound of the interval of the mean lies below 0.8.
 
 For a metric where lower is better (hallucination, noise sensitivity) the rules turn round: `--fail-if
@@ -24,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from evaluation.compare_stats import interval_direction, passes_gate
 from ragtest.compare_ppi import PPIChange
 from ragtest.comparison import Comparison
 from ragtest_core.errors import RagtestError
@@ -86,7 +90,8 @@ def _unknown(rules: Sequence[GateRule], known: Sequence[str], flag: str) -> None
 
 
 def check_fail_if(comparison: Comparison, rules: Sequence[GateRule]) -> list[GateResult]:
-    """Each rule against the comparison: fails when the change's interval lies wholly below the threshold."""
+    """Each rule against the comparison, by the table's own decision rule: fails only on a change the table calls
+    significant, in the guarded direction, whose interval lies wholly past the threshold."""
     _unknown(rules, list(comparison.metrics), "--fail-if")
     results = []
     for rule in rules:
@@ -95,33 +100,40 @@ def check_fail_if(comparison: Comparison, rules: Sequence[GateRule]) -> list[Gat
             results.append(ppi_gate(rule, labelled))
             continue
         stats = comparison.metrics[rule.metric].overall
-        if stats.ci_high is None or stats.difference is None:
+        if stats.ci_high is None or stats.ci_low is None or stats.difference is None:
             results.append(GateResult(rule, False, f"{rule.metric}: FAIL, only {stats.n} paired row(s) scored"))
             continue
-        assert stats.ci_low is not None
-        span = f"change {stats.difference:+.3f}, 95% interval [{stats.ci_low:+.3f}, {stats.ci_high:+.3f}]"
-        results.append(change_gate(rule, stats.ci_low, stats.ci_high, span))
+        p_value = "-" if stats.p_value is None else f"{stats.p_value:.3f}"
+        span = (
+            f"change {stats.difference:+.3f}, 95% interval [{stats.ci_low:+.3f}, {stats.ci_high:+.3f}], "
+            f"p {p_value}, W/L/T {stats.wins}/{stats.losses}/{stats.ties}: {stats.verdict}"
+        )
+        results.append(change_gate(rule, stats.direction, stats.ci_low, stats.ci_high, span))
     return results
 
 
 def ppi_gate(rule: GateRule, change: PPIChange) -> GateResult:
-    """A --fail-if rule judged on the prediction-powered change (both runs have human labels)."""
+    """A --fail-if rule judged on the prediction-powered change (both runs have human labels): significant when
+    its interval excludes 0, the rule of the PPI line's verdict."""
     assert change.ci_high is not None and change.change is not None and change.ci_low is not None
     span = (
         f"PPI change {change.change:+.3f} with {change.n_labels} labels, "
-        f"95% interval [{change.ci_low:+.3f}, {change.ci_high:+.3f}]"
+        f"95% interval [{change.ci_low:+.3f}, {change.ci_high:+.3f}]: {change.verdict}"
     )
-    return change_gate(rule, change.ci_low, change.ci_high, span)
+    direction = interval_direction(change.ci_low, change.ci_high)
+    return change_gate(rule, direction, change.ci_low, change.ci_high, span)
 
 
-def change_gate(rule: GateRule, low: float, high: float, span: str) -> GateResult:
-    """A --fail-if rule on a change's interval: `<` fails on a significant drop past the threshold, `>` on a rise."""
-    if rule.upward:
-        passed = low <= rule.threshold
-        verdict = "pass" if passed else f"FAIL, a significant rise: even the lower bound is above {rule.threshold:+g}"
+def change_gate(rule: GateRule, direction: int, low: float, high: float, span: str) -> GateResult:
+    """A --fail-if rule on a change (`evaluation.compare_stats.passes_gate`): `<` fails on a significant drop
+    past the threshold, `>` on a significant rise past it; `direction` is the decision rule's reading."""
+    passed = passes_gate(direction, low, high, rule.threshold, rule.upward)
+    if passed:
+        verdict = "pass"
+    elif rule.upward:
+        verdict = f"FAIL, a significant rise: even the lower bound is above {rule.threshold:+g}"
     else:
-        passed = high >= rule.threshold
-        verdict = "pass" if passed else f"FAIL, a significant drop: even the upper bound is below {rule.threshold:+g}"
+        verdict = f"FAIL, a significant drop: even the upper bound is below {rule.threshold:+g}"
     return GateResult(rule, passed, f"{rule.metric} {rule.op} {rule.threshold:+g}: {verdict} ({span})")
 
 

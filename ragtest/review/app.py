@@ -76,7 +76,10 @@ class ReviewApp:
                 "labels_file": str(self.labelling.store.path),
                 "rule": self.labelling.rule_text(),
                 "order_size": len(self.labelling.order),
-                "labellers": [{"name": p, "done": self.labelling.progress(p)[0]} for p in people],
+                "labellers": [
+                    {"name": p, "done": self.labelling.progress(p)[0], "skipped": self.labelling.skipped(p)}
+                    for p in people
+                ],
             }
         review = None
         if self.review is not None:
@@ -130,6 +133,7 @@ class ReviewApp:
             item=labelling.view(position, name),
             labeller=name,
             done=done,
+            skipped=labelling.skipped(name),
             total=total,
             rule=labelling.rule_text(),
             previous=position - 1 if position > 0 else None,
@@ -139,7 +143,15 @@ class ReviewApp:
         labelling = self._labelling()
         name = labeller_name(request.path_params["labeller"])
         done, total = labelling.progress(name)
-        return self.render("done.html.j2", labeller=name, done=done, total=total, labels_file=str(labelling.store.path))
+        return self.render(
+            "done.html.j2",
+            labeller=name,
+            done=done,
+            skipped=labelling.skipped(name),
+            total=total,
+            labels_file=str(labelling.store.path),
+            rows_file=str(labelling.rows_file),
+        )
 
     # -- changes -------------------------------------------------------------------------------------------------
 

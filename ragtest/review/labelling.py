@@ -41,6 +41,7 @@ from ragtest_core.labels import (
     SELECTIONS,
     LabelStore,
     answer_id,
+    labelled_metrics,
     row_key,
 )
 from ragtest_core.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, QUESTION_TYPE, SAMPLE_ID
@@ -121,13 +122,22 @@ class Labelling:
         )
 
     def next_position(self, labeller: str) -> int | None:
-        """The first place in the order that `labeller` has not labelled yet (None: all done)."""
+        """The first place in the order that `labeller` has neither labelled nor skipped (None: all done)."""
         done = self.store.labelled(labeller)
         return next((p for p, i in enumerate(self.order) if self.keys[i] not in done), None)
 
+    def _given(self, labeller: str) -> list[dict[str, Any]]:
+        """`labeller`'s rows of the labels file for the rows of this order (labels and skips)."""
+        keys = {self.keys[i] for i in self.order}
+        return [row for row in self.store.rows() if row[LABELLER] == labeller and row[SAMPLE_ID] in keys]
+
     def progress(self, labeller: str) -> tuple[int, int]:
-        done = self.store.labelled(labeller)
-        return sum(1 for i in self.order if self.keys[i] in done), len(self.order)
+        """(rows `labeller` labelled, rows in the order). A skipped row holds no label and is not counted."""
+        return sum(1 for row in self._given(labeller) if is_label(row)), len(self.order)
+
+    def skipped(self, labeller: str) -> int:
+        """The rows of the order that `labeller` skipped (passed over without a label)."""
+        return sum(1 for row in self._given(labeller) if not is_label(row))
 
     def view(self, position: int, labeller: str) -> dict[str, Any]:
         """What the page shows for the row at `position`: never a score or a judge's reason."""
@@ -184,6 +194,11 @@ class Labelling:
         label[RELEVANT_CONTEXTS] = marks
         label[PRECISION] = context_precision_score(marks).value if contexts else None
         return self.store.put(label)
+
+
+def is_label(row: Mapping[str, Any]) -> bool:
+    """True when a row of the labels file gives some metric a value; a skip (`note: skipped`) gives none."""
+    return bool(labelled_metrics([row]))
 
 
 def labels_path_for(rows_file: Path) -> Path:

@@ -27,8 +27,13 @@ class Workspace:
 
     @property
     def folder_name(self) -> str:
+        """The name of the folder under review, resolved ("runs/v1", "." and "v1/testset.jsonl" all name a real
+        folder, never "."); empty when there is no file."""
         path = self.testset or self.rows
-        return str(path.parent if path else "")
+        if path is None:
+            return ""
+        folder = path.parent.resolve()
+        return folder.name or str(folder)
 
 
 def _first(folder: Path, name: str) -> Path | None:

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
+from evaluation.label_agreement import label_agreement
 from ragtest.review import Labelling, ReviewServer, TestsetReview, resolve
 from ragtest.review.labelling import least_sure_order, stratified_order
-from ragtest_core.datasets import read_jsonl, write_dataset
+from ragtest_core.datasets import read_dataset, read_jsonl, write_dataset
 from ragtest_core.errors import RagtestError
 from ragtest_core.labels import read_labels
 
@@ -213,3 +214,55 @@ def test_the_command_prints_its_url_and_stops_on_ctrl_c(tmp_path: Path) -> None:
         process.send_signal(signal.SIGINT)
         code = process.wait(timeout=20)
     assert code == 0 and "saved" in (process.stdout.read() if process.stdout else "")
+
+
+def test_a_skipped_row_is_no_label(served: tuple[ReviewServer, Client, Path]) -> None:
+    server, client, run = served
+    client.login()
+    labelling = server.app.labelling
+    assert labelling is not None
+    key = labelling.keys
+    for position in (0, 1):
+        body = {"key": key[labelling.order[position]], "labeller": "ana", "faithfulness": "yes"}
+        assert client.post(f"/api/label/{position}", body).status == 200
+    skip = client.post("/api/label/2", {"key": key[labelling.order[2]], "labeller": "ana", "skip": True})
+    assert json.loads(skip.text)["next"] == "/label/ana/3"  # passed over, not offered again ...
+    skip = client.post("/api/label/0", {"key": key[labelling.order[0]], "labeller": "ben", "skip": True})
+    assert labelling.progress("ana") == (2, 12) and labelling.skipped("ana") == 1  # ... and not counted as labelled
+    assert labelling.progress("ben") == (0, 12) and labelling.skipped("ben") == 1
+    assert "2 labelled &middot; 1 skipped" in client.request("GET", "/label/ana/3").text
+    index = client.request("GET", "/").text
+    assert "ana</a>: 2 labelled, 1 skipped" in index and "ben</a>: 0 labelled, 1 skipped" in index
+    rows = read_labels(run / "labels.jsonl")
+    assert len(rows) == 4  # the file keeps the skips (resuming passes over them) ...
+    report = label_agreement(read_dataset(run / "scores.jsonl"), rows)
+    assert report.labellers == ["ana"] and report.metrics["faithfulness"].n_labelled == 2  # ... but no labels
+
+
+def test_the_page_title_names_a_relative_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    run = make_run(tmp_path / "v1")
+    monkeypatch.chdir(run)
+    assert resolve(".").folder_name == "v1" and resolve("scores.jsonl").folder_name == "v1"
+    assert resolve(Path("..") / "v1").folder_name == "v1"
+    command = [sys.executable, "-m", "ragtest.cli", "review", ".", "--no-browser"]  # as a user types it
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=run)
+    try:
+        assert process.stdout is not None
+        url = [process.stdout.readline() for _ in range(2)][1].split()[1]
+        port = int(url.split(":")[2].split("/")[0])
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", url.split(str(port), 1)[1])
+        cookie = connection.getresponse().getheader("set-cookie") or ""
+        connection.close()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/", headers={"Cookie": cookie.split(";")[0], "Host": f"127.0.0.1:{port}"})
+        page = connection.getresponse().read().decode()
+        connection.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=20)
+    assert "<h1>Review v1</h1>" in page and "Review .<" not in page

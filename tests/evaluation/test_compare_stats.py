@@ -70,3 +70,17 @@ def test_a_drop_is_better_for_a_metric_where_lower_is_better() -> None:
     turned = paired_stats(base, new, higher_is_better=False)
     assert turned.verdict == "better" and turned.wins == 12 and turned.losses == 0
     assert paired_stats(base, new).verdict == "worse"
+
+
+def test_floating_point_noise_is_a_tie_everywhere() -> None:
+    rng = np.random.default_rng(7)
+    base = rng.random(30)
+    noise = paired_stats(base, base + rng.choice([-1, 1], 30) * 1e-10)
+    assert noise.verdict == UNCHANGED and noise.changed == 0 and noise.p_value is None and noise.difference == 0.0
+    # six real drops among 24 noisy ties: the p-value is the exact one over the six, as if the ties were exact
+    new = base + rng.choice([-1, 1], 30) * 1e-10
+    new[:6] -= 0.3
+    mixed = paired_stats(base, new)
+    assert (mixed.wins, mixed.losses, mixed.ties) == (0, 6, 24)
+    assert mixed.p_value == pytest.approx(exact_sign_flip(np.full(6, -0.3))) == pytest.approx(2 / 64)
+    assert mixed.p_value == paired_stats(base, np.where(np.arange(30) < 6, new, base)).p_value

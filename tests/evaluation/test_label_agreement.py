@@ -4,6 +4,7 @@ plus a labels file gives the same agreement as `meta-eval --wikieval`."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from scipy import stats
 from sklearn.metrics import cohen_kappa_score, roc_auc_score
 
 from evaluation.label_agreement import GRADED, YES_NO, format_label_agreement, label_agreement
-from evaluation.label_stats import bootstrap, roc_auc, weighted_kappa
+from evaluation.label_stats import Undefined, bootstrap, kappa_at, roc_auc, spearman, weighted_kappa
 from evaluation.meta_eval import run_wikieval, wikieval_labelled
 from ragtest_core.embeddings import Embedder
 
@@ -99,13 +100,14 @@ def test_weighted_kappa_is_cohens_kappa_on_yes_no() -> None:
     a = (rng.random(40) < 0.6).astype(float)
     b = np.where(rng.random(40) < 0.8, a, 1 - a)
     assert weighted_kappa(a, b) == pytest.approx(cohen_kappa_score(a, b))
-    assert roc_auc(np.array([0.1, 0.2]), np.array([1.0, 1.0])) is None
+    one_class = roc_auc(np.array([0.1, 0.2]), np.array([1.0, 1.0]))
+    assert isinstance(one_class, Undefined) and "one class" in one_class.reason
     estimate = bootstrap(roc_auc, [0.1, 0.9, 0.4, 0.8], [0, 1, 0, 1])
     assert estimate.value == 1.0 and estimate.n == 4
 
 
-def test_wikieval_as_scored_plus_labels_gives_the_same_agreement(shared_data: Path, embedder: Embedder) -> None:
-    path = shared_data / "wikieval" / "wikieval.jsonl"
+def test_wikieval_as_scored_plus_labels_gives_the_same_agreement(test_data: Path, embedder: Embedder) -> None:
+    path = test_data / "wikieval" / "wikieval.jsonl"
     table = run_wikieval(path, embedder=embedder, limit=12)
     scored, labels = wikieval_labelled(path, table)
     assert len(scored) == 12 * 6 and len(labels) == 12 * 6
@@ -119,3 +121,61 @@ def test_wikieval_as_scored_plus_labels_gives_the_same_agreement(shared_data: Pa
         pairwise = report.metrics[metric].pairwise_accuracy
         assert pairwise is not None and pairwise.n == 12
         assert pairwise.value == pytest.approx(table.agreement[label])
+
+
+def test_one_class_labels_make_roc_auc_and_kappa_undefined() -> None:
+    frame, labels = frame_and_labels(rows=30)
+    ana = [{**row, "faithfulness": 1.0, "answer_correctness": 0.5} for row in labels if row["labeller"] == "ana"]
+    report = label_agreement(frame, ana)
+    faith, correct = report.metrics["faithfulness"], report.metrics["answer_correctness"]
+    assert faith.roc_auc is not None and faith.roc_auc.value is None and faith.roc_auc.ci_low is None
+    assert "yes on every row (one class)" in faith.roc_auc.undefined
+    assert faith.kappa is not None and faith.kappa.value is None and "one class" in faith.kappa.undefined
+    assert correct.spearman is not None and correct.spearman.value is None
+    assert "every human label is 0.5" in correct.spearman.undefined
+    text = format_label_agreement(report)
+    assert "ROC-AUC            undefined: the humans said yes on every row (one class)" in text
+    assert "Cohen's kappa      undefined: the humans said yes on every row (one class) at 0.5" in text
+    assert "n/a" not in text and "1.00 [1.00, 1.00]" not in text
+    # the judge saying yes throughout (the new user's case: all labels and all scores yes): kappa 0/0, undefined
+    judged_yes = frame.assign(faithfulness=0.9)
+    kappa = label_agreement(judged_yes, ana).metrics["faithfulness"].kappa
+    assert kappa is not None and kappa.value is None and kappa.text().startswith("undefined: ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.isnan(cohen_kappa_score([1, 1, 1], [1, 1, 1]))  # scikit-learn: undefined too
+
+
+def test_too_few_rows_leave_statistics_or_intervals_undefined() -> None:
+    one = bootstrap(spearman, [0.4], [1.0])
+    assert one.value is None and "1 labelled row(s) with a judge score" in one.undefined
+    single = bootstrap(lambda a, b: float(np.mean(a == b)), [1.0], [1.0])
+    assert single.value == 1.0 and single.ci_low is None and "1 row" in single.text()
+    # defined on the three rows, but in most resamples one side holds one class: no interval, and why
+    kappa = bootstrap(kappa_at(0.5), [0.9, 0.1, 0.9], [1.0, 1.0, 0.0])
+    assert kappa.value == pytest.approx(-0.5) and kappa.ci_low is None and kappa.ci_high is None
+    assert "undefined in" in kappa.no_interval and "interval undefined" in kappa.text()
+
+
+def test_most_disagreeing_rows_are_only_rows_that_disagree() -> None:
+    frame, labels = frame_and_labels(rows=40, seed=5)
+    ana = [row for row in labels if row["labeller"] == "ana"]
+    entry = label_agreement(frame, ana).metrics["faithfulness"]
+    off_diagonal = entry.confusion["judge_yes_human_no"] + entry.confusion["judge_no_human_yes"]
+    assert 0 < off_diagonal < 5 and len(entry.disagreeing) == off_diagonal  # never padded with agreeing rows
+    assert all((row.score >= 0.5) != (row.label >= 0.5) for row in entry.disagreeing)
+    agreeing = frame.assign(faithfulness=[row["faithfulness"] for row in ana])  # the judge says what ana says
+    entry = label_agreement(agreeing, ana).metrics["faithfulness"]
+    assert entry.disagreeing == []
+    assert "no disagreeing row: judge and humans agree at 0.5" in format_label_agreement(label_agreement(agreeing, ana))
+
+
+def test_labels_for_a_metric_not_scored_are_named() -> None:
+    frame, labels = frame_and_labels(rows=20)
+    ana = [{**row, "answer_similarity": 1.0} for row in labels if row["labeller"] == "ana"]
+    report = label_agreement(frame.assign(faithfulness=None), ana)
+    assert report.not_scored == {"answer_similarity": 20, "faithfulness": 20}
+    assert list(report.metrics) == ["answer_correctness"]
+    text = format_label_agreement(report)
+    assert "no scores for: faithfulness (20 label(s)), answer_similarity (20 label(s))" in text
+    assert label_agreement(frame, ana, metrics=["faithfulness"]).not_scored == {}  # only the metrics asked for

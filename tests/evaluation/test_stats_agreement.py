@@ -56,4 +56,4 @@ def test_correlations_and_kappa() -> None:
     assert correlations([0.5, 0.5], [1, 2])["pearson"] is None
     # predictions [1, 1, 0, 0] vs labels [1, 0, 0, 0]: po = 3/4, pe = 1/2 * 1/4 + 1/2 * 3/4 = 1/2 -> kappa 1/2
     assert cohen_kappa([0.9, 0.6, 0.1, 0.2], [1, 0, 0, 0]) == pytest.approx(0.5)
-    assert cohen_kappa([0.9, 0.9], [1, 1]) == 1.0
+    assert cohen_kappa([0.9, 0.9], [1, 1]) is None  # one class on both sides: 0/0, as scikit-learn's NaN
