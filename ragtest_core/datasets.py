@@ -214,21 +214,24 @@ def normalise_columns(
 ) -> pd.DataFrame:
     """Rename ragas' newer names to ours, check every row (`DatasetError` naming each problem) and make list
     columns real lists. With `text_cells` (a CSV, or a DataFrame a user built), a list column may hold text: a JSON
-    list, a Python list (read as a list, with a warning) or a plain text (one item); elsewhere it must be a list."""
+    list, a Python list (read as a list, with a warning) or a plain text (one item); elsewhere it must be a list.
+    Problems and warnings name each column as the input names it (`retrieved_contexts`, not `contexts`)."""
     renames = {old: new for old, new in RAGAS_ALIASES.items() if old in frame.columns and new not in frame.columns}
-    frame = frame.rename(columns=renames)
+    given = {new: old for old, new in renames.items()}  # our name -> the input's
+    frame = frame.copy()  # the caller's frame is left as it was
     where = list(locations) if locations is not None else [f"row {n}" for n in range(1, len(frame) + 1)]
     cells = ListCells(source)
-    for column in LIST_COLUMNS:
-        if column in frame.columns and text_cells:
-            frame[column] = [cells.parse(v, column, at) for v, at in zip(frame[column], where, strict=True)]
+    for name in (given.get(column, column) for column in LIST_COLUMNS):
+        if name in frame.columns and text_cells:
+            frame[name] = [cells.parse(v, name, at) for v, at in zip(frame[name], where, strict=True)]
     if cells.problems:
         raise DatasetError(cells.problems)
-    checker = RowChecker(source, text_lists=text_cells)
+    checker = RowChecker(source, text_lists=text_cells)  # reads ragas' names as well as ours
     for row, at in zip(records(frame), where, strict=True):
         checker.check(row, at)
     checker.raise_if_any()
     cells.report()
+    frame = frame.rename(columns=renames)
     for column in LIST_COLUMNS:
         if column in frame.columns:
             frame[column] = [as_str_list(value) for value in frame[column]]

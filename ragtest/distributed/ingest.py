@@ -17,11 +17,13 @@ from typing import Any
 
 import numpy as np
 from langchain_core.documents import Document
+from tqdm.auto import tqdm
 
 import testgen
 import testgen.store
 import testgen.structure
-from ragtest.distributed.session import ensure_ray, worker_count
+from ragtest.distributed.logs import RayLog
+from ragtest.distributed.session import ray_for, worker_count
 from ragtest.documents import (
     Corpus,
     SourceRecord,
@@ -32,6 +34,8 @@ from ragtest.documents import (
 from ragtest.run_state import RunState
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import RagtestError
+from testgen.chunking import Chunk
+from testgen.files import list_files, read_file
 from testgen.loaders.references import LABELS_KEY, merge_labels, resolve_document
 
 #: Chunks a worker embeds and writes at a time.
@@ -60,7 +64,7 @@ def resolved_row(row: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
 def load_file(row: dict[str, Any]) -> list[dict[str, Any]]:
     """One listed file: its documents (testgen's reader for its format, `:ref:`s left as marks until every file's
     labels are known), or why it was skipped."""
-    loaded = testgen.read_file(Path(row["path"]), resolve=False)
+    loaded = read_file(Path(row["path"]), resolve=False)
     rows = [document_row(doc) for doc in loaded.documents]
     rows += [
         {"kind": "skipped", "text": path, "metadata": "{}", "described": reason, "labels": "[null, {}]"}
@@ -78,11 +82,18 @@ def chunk_rows(row: dict[str, Any], chunking: testgen.ChunkingConfig) -> list[di
     ]
 
 
-def chunks_of(batch: dict[str, Any]) -> list[testgen.Chunk]:
+def chunks_of(batch: dict[str, Any]) -> list[Chunk]:
     return [
-        testgen.Chunk.from_record(str(i), str(t), json.loads(m))
+        Chunk.from_record(str(i), str(t), json.loads(m))
         for i, t, m in zip(batch["chunk_id"], batch["text"], batch["metadata"], strict=True)
     ]
+
+
+def not_stored(batch: dict[str, np.ndarray], present: frozenset[str]) -> dict[str, np.ndarray]:
+    """The batch's chunks whose ids are not in `present` (a function over a batch: Ray Data's row `filter` with a
+    function warns on the console that it is slow)."""
+    keep = np.array([str(chunk_id) not in present for chunk_id in batch["chunk_id"]], dtype=bool)
+    return {name: values[keep] for name, values in batch.items()}
 
 
 class EmbedAndStore:
@@ -96,7 +107,7 @@ class EmbedAndStore:
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         chunks = chunks_of(batch)
         if self.store is not None:
-            return {"written": np.array([self.store.add(chunks)])}
+            return {"written": np.array([self.store.add(chunks)]), "chunks": np.array([len(chunks)])}
         vectors = self.embedder.embed(
             [testgen.structure.embedding_text(c.text) for c in chunks]
         )  # as ChunkStore.add embeds
@@ -105,9 +116,13 @@ class EmbedAndStore:
 
 def ingest_on_ray(state: RunState, store_dir: Path, embedder: Embedder) -> Corpus:
     """The run's corpus into its store collection through Ray (see the module docstring)."""
+    check_sources(state.config)
+    with ray_for(state) as (ray, log):
+        return _ingest(ray, log, state, store_dir, embedder)
+
+
+def _ingest(ray: Any, log: RayLog, state: RunState, store_dir: Path, embedder: Embedder) -> Corpus:
     config = state.config
-    check_sources(config)
-    ray = ensure_ray(config.ray_address, state.show_progress)
     workers = worker_count(config.ray_workers)
     with state.timed("load_sources"):
         documents, record = _load(ray, config.sources.source, load_topic_pages(config), workers)
@@ -122,7 +137,7 @@ def ingest_on_ray(state: RunState, store_dir: Path, embedder: Embedder) -> Corpu
     meta = testgen.store.corpus_description([], embedder.model_name, keys["source"].astype(str), len(set(ids)))
     store = testgen.ChunkStore(store_dir, embedder, collection=name, url=config.store_url, metadata=meta)
     with state.timed("embed"):
-        embedded = _embed(ray, store, chunks, config.store_url, embedder.model_name, workers)
+        embedded = _embed(ray, log, store, chunks, workers, state.show_progress)
     store.embedded = embedded
     return Corpus(store, len(record.documents), len(set(ids)), embedded, record)
 
@@ -131,7 +146,7 @@ def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> 
     """The documents as a materialized dataset (files read on the workers), and their record for the manifest."""
     parts = []
     if source:
-        files = [{"path": str(path)} for path in testgen.list_files(source)]
+        files = [{"path": str(path)} for path in list_files(source)]
         parts.append(ray.data.from_items(files, override_num_blocks=min(len(files), 4 * workers)).flat_map(load_file))
     if pages:
         parts.append(ray.data.from_items([document_row(page) for page in pages]))
@@ -150,25 +165,34 @@ def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> 
     return documents, record
 
 
-def _embed(ray: Any, store: testgen.ChunkStore, chunks: Any, url: str | None, model: str, workers: int) -> int:
-    """Embed (and write) the chunks not stored yet; returns how many were written."""
+def _embed(ray: Any, log: RayLog, store: testgen.ChunkStore, chunks: Any, workers: int, show_progress: bool) -> int:
+    """Embed (and write) the chunks not stored yet, a bar moving as each batch is done; returns how many were
+    written."""
+    url = store.url
     if url is None:  # one writer for an embedded store: only the new chunks go to the workers
         present = store.existing_ids(chunks.select_columns(["chunk_id"]).to_pandas()["chunk_id"].tolist())
-        chunks = chunks.filter(lambda row: row["chunk_id"] not in present)
+        if present:
+            chunks = chunks.map_batches(not_stored, fn_kwargs={"present": frozenset(present)}, batch_format="numpy")
     # spread over the workers, and done before the pool takes every CPU
     chunks = chunks.repartition(max(1, 4 * workers)).materialize()
-    if chunks.count() == 0:
+    total = chunks.count()
+    if total == 0:
         return 0
     pool = chunks.map_batches(
         EmbedAndStore,
-        fn_constructor_kwargs={"model": model, "collection": store.collection_name, "url": url},
+        fn_constructor_kwargs={"model": store.embedder.model_name, "collection": store.collection_name, "url": url},
         batch_size=EMBED_BATCH,
         compute=ray.data.ActorPoolStrategy(size=workers),
         num_cpus=1,
     )
-    if url is not None:
-        return sum(int(n) for batch in pool.iter_batches(batch_size=None) for n in batch["written"])
     written = 0
-    for batch in pool.iter_batches(batch_size=EMBED_BATCH):
-        written += store.write_embedded(chunks_of(batch), [list(map(float, v)) for v in batch["embedding"]])
+    with tqdm(total=total, desc="embedding on Ray", unit="chunk", disable=not show_progress) as bar:
+        if url is not None:  # the workers wrote them
+            for batch in log.batches(pool, batch_size=None):
+                written += sum(int(n) for n in batch["written"])
+                bar.update(sum(int(n) for n in batch["chunks"]))
+            return written
+        for batch in log.batches(pool, batch_size=EMBED_BATCH):
+            written += store.write_embedded(chunks_of(batch), [list(map(float, v)) for v in batch["embedding"]])
+            bar.update(len(batch["chunk_id"]))
     return written

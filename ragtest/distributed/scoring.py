@@ -10,6 +10,9 @@ retries), so no row is lost.
 
 With the LLM judge every worker's client shares the run's budget (`ragtest.distributed.budget`), and each
 partition's token usage is added to the driver's.
+
+The scoring bar moves as each partition comes back; Ray's own lines go to the run folder's ray.log
+(`ragtest.distributed.logs`).
 """
 
 from __future__ import annotations
@@ -17,17 +20,21 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tqdm.auto import tqdm
 
 import evaluation
 from evaluation.engine import score_records
+from evaluation.identity import judge_settings
 from ragtest.config import LLMSettings
 from ragtest.distributed.budget import SharedCache, SharedConcurrency, SharedLimits, start_budget
-from ragtest.distributed.session import ensure_ray, worker_count
+from ragtest.distributed.logs import RayLog
+from ragtest.distributed.session import ray_for, worker_count
 from ragtest.run_state import RunState
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.llm.usage import StageUsage, load_prices
@@ -118,10 +125,9 @@ def ray_row_scorer(state: RunState, progress_path: Path) -> RowScorer:
 
     def score(metrics: Sequence[evaluation.Metric], rows: list[dict[str, Any]]) -> list[dict[str, MetricResult]]:
         config = state.config
-        ray = ensure_ray(config.ray_address, state.show_progress)
         judge = config.resolved_judge()
         llm = [config.llm.spec, config.llm.base_url] if judge == "llm" else []
-        settings = evaluation.judge_settings(judge)["fingerprint"]
+        settings = judge_settings(judge)["fingerprint"]
         identity = json.dumps(
             [sorted(m.name for m in metrics), config.retrieval_k, judge, config.embedding_model, llm, settings,
              config.max_field_chars]
@@ -135,21 +141,34 @@ def ray_row_scorer(state: RunState, progress_path: Path) -> RowScorer:
             if key not in done
         ]
         if todo:
-            _score_on_ray(ray, state, metrics, judge, todo, progress_path, done)
+            rows_of = Counter(keys)  # a row that occurs twice is scored once and counts twice
+            resumed = len(keys) - sum(rows_of[item["key"]] for item in todo)
+            with rows_bar(state, judge, len(keys), resumed) as bar, ray_for(state) as (ray, log):
+                for scored in _score_on_ray(ray, log, state, metrics, judge, todo, progress_path, done):
+                    bar.update(sum(rows_of[key] for key in scored))
         return [{name: MetricResult.model_validate(value) for name, value in done[key].items()} for key in keys]
 
     return score
 
 
+def rows_bar(state: RunState, judge: str, total: int, resumed: int) -> tqdm:
+    """The scoring bar: `resumed` rows done from the start, then each partition's as it comes back."""
+    desc = f"scoring ({judge} judge) on Ray"
+    return tqdm(total=total, initial=resumed, desc=desc, unit="row", disable=not state.show_progress)
+
+
 def _score_on_ray(
     ray: Any,
+    log: RayLog,
     state: RunState,
     metrics: Sequence[evaluation.Metric],
     judge: str,
     todo: list[dict[str, str]],
     progress_path: Path,
     done: dict[str, dict[str, Any]],
-) -> None:
+) -> Iterator[list[str]]:
+    """Score `todo` on Ray; as each partition comes back, its results go into `done` and the progress file, and its
+    row keys are yielded."""
     config = state.config
     workers = worker_count(config.ray_workers)
     kwargs: dict[str, Any] = {"metrics": list(metrics), "judge": judge, "model": config.embedding_model}
@@ -172,13 +191,14 @@ def _score_on_ray(
     progress_path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with progress_path.open("a", encoding="utf-8") as out:
-            for batch in scored.iter_batches(batch_size=None):
+            for batch in log.batches(scored, batch_size=None):
                 for key, results, usage in zip(batch["key"], batch["results"], batch["usage"], strict=True):
                     done[str(key)] = json.loads(results)
                     out.write(json.dumps({"key": str(key), "results": done[str(key)]}) + "\n")
                     if usage and state.llm is not None:
                         state.llm.usage.merge(json.loads(usage))
                 out.flush()
+                yield [str(key) for key in batch["key"]]
     finally:
         if budget is not None:
             ray.kill(budget)

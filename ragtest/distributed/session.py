@@ -1,12 +1,16 @@
-"""Joining or starting Ray once per process, and how many workers a stage gets."""
+"""Joining or starting Ray once per process, a stage's Ray with its lines in the run folder's log, and how many
+workers a stage gets."""
 
 from __future__ import annotations
 
 import atexit
-import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from ragtest.distributed.logs import RayLog, note
+from ragtest.run_state import RunState
 from ragtest_core.errors import RagtestError
 
 #: What every worker process of a run gets in its environment: no model-hub access, no usage reporting, one
@@ -22,36 +26,47 @@ _started_here = False
 
 
 def import_ray() -> Any:
+    """Ray, with Ray Data imported (importing it sets up its loggers: before `RayLog.captured` redirects them)."""
     try:
         import ray
+        import ray.data
     except ImportError as exc:
         raise RagtestError("--ray needs Ray: pip install 'ragtest[distributed]'") from exc
     return ray
 
 
-def ensure_ray(address: str | None, show_progress: bool = False) -> Any:
+@contextmanager
+def ray_for(state: RunState) -> Iterator[tuple[Any, RayLog]]:
+    """Ray for one stage of a run (`ensure_ray`), with Ray's lines in the run folder's log (`ragtest.distributed.logs`)
+    while the stage runs, and on the console too with `--ray-logs`."""
+    log = RayLog.in_folder(state.run_dir, echo=state.config.ray_logs)
+    import_ray()
+    with log.captured():
+        yield ensure_ray(state.config.ray_address, worker_output=log.echo), log
+
+
+def ensure_ray(address: str | None, worker_output: bool = False) -> Any:
     """Ray, joined (or started) once per process: `address` "auto" joins the cluster `ray start` runs on this
     machine, or starts a local one; any other address joins that cluster. A Ray this process already joined (a test's
-    cluster, a notebook's `ray.init`) is used as it is."""
+    cluster, a notebook's `ray.init`) is used as it is. `worker_output`: the workers' stdout and stderr are streamed
+    to this process's console (else they stay in Ray's session logs). Ray Data shows no progress bars of its own: the
+    stages show theirs, per batch."""
     global _started_here
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     ray = import_ray()
     if not ray.is_initialized():
         env = {name: os.environ.get(name, value) for name, value in WORKER_ENV.items()}
-        options: dict[str, Any] = {"runtime_env": {"env_vars": env}, "log_to_driver": show_progress}
+        options: dict[str, Any] = {"runtime_env": {"env_vars": env}, "log_to_driver": worker_output}
         if address and address != "auto":
-            ray.init(address=address, **options)
+            joined = ray.init(address=address, **options)
         else:
-            ray.init(include_dashboard=False, **options)
+            joined = ray.init(include_dashboard=False, **options)
         _started_here = True
         atexit.register(shutdown)
-    import ray.data
-
-    if not show_progress:
-        for name in ("ray", "ray.data"):
-            logging.getLogger(name).setLevel(logging.WARNING)
+        session = getattr(joined, "address_info", {}).get("session_dir")
+        note("Ray's session folder (its own logs and the workers' output, under logs/): %s", session or "unknown")
     context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = show_progress
+    context.enable_progress_bars = False
     context.execution_options.preserve_order = True
     return ray
 

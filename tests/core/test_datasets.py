@@ -8,7 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ragtest_core.datasets import read_dataset, write_dataset
+from ragtest_core.dataset_checks import DatasetError, InputRepairWarning
+from ragtest_core.datasets import normalise_columns, read_dataset, write_dataset
 from ragtest_core.errors import RagtestError
 from ragtest_core.files import atomic_write
 
@@ -52,3 +53,27 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> 
         atomic_write(path, explode)
     assert path.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+
+
+def test_a_ragas_csv_is_named_by_its_own_columns(tmp_path: Path) -> None:
+    """ragas' names (user_input, response, retrieved_contexts, reference) in a CSV from pandas' to_csv: the repair
+    warning and a bad cell's problem name `retrieved_contexts`, as the file does; the rows read under our names."""
+    rows = [
+        {"user_input": q, "response": "An answer.", "retrieved_contexts": ["first", "second"], "reference": "Ref."}
+        for q in ("Who?", "When?")
+    ]
+    path = tmp_path / "ragas.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)  # lists written as Python reprs: "['first', 'second']"
+    with pytest.warns(InputRepairWarning) as caught:
+        frame = read_dataset(path)
+    (message,) = [str(w.message) for w in caught]
+    assert "column 'retrieved_contexts' holds Python lists" in message and "'contexts'" not in message
+    assert [list(c) for c in frame["contexts"]] == [["first", "second"]] * 2
+    assert list(frame["question"]) == ["Who?", "When?"] and "retrieved_contexts" not in frame.columns
+
+    pd.DataFrame([{**rows[0], "retrieved_contexts": "[not a list"}]).to_csv(path, index=False)
+    with pytest.raises(DatasetError, match="column 'retrieved_contexts': starts with"):
+        read_dataset(path)
+    broken = pd.DataFrame([{**rows[0], "retrieved_contexts": [1, 2]}])
+    with pytest.raises(DatasetError, match=r"column 'retrieved_contexts', item 0: must be text"):
+        normalise_columns(broken, text_cells=False)

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +58,7 @@ def test_ray_ingest_into_a_chroma_server_and_scores_equal_one_process(
     ray_cluster: str,
     chroma_server: str,
     wiki_dir: Path,
-    shared_data: Path,
+    test_data: Path,
     tmp_path: Path,
     embedder: Embedder,
     monkeypatch: pytest.MonkeyPatch,
@@ -74,23 +78,23 @@ def test_ray_ingest_into_a_chroma_server_and_scores_equal_one_process(
         " :ref:`topics-spiders` for processing, and the requests and items that come out of them.\n",
         "utf-8",
     )
-    ingest_and_score(ray_cluster, chroma_server, corpus, 4, shared_data, tmp_path, embedder, monkeypatch)
+    ingest_and_score(ray_cluster, chroma_server, corpus, 4, test_data, tmp_path, embedder, monkeypatch)
 
 
 @pytest.mark.slow
 def test_ray_ingests_every_shared_corpus_and_scores_equal_one_process(
     ray_cluster: str,
     chroma_server: str,
-    shared_data: Path,
+    test_data: Path,
     tmp_path: Path,
     embedder: Embedder,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The seven Wikipedia articles and the HTTPX docs (Markdown), one Ray ingest, 12 questions."""
     corpus = tmp_path / "corpus"
-    shutil.copytree(shared_data / "wikipedia", corpus / "wikipedia")
-    shutil.copytree(shared_data / "docs" / "httpx", corpus / "httpx")
-    ingest_and_score(ray_cluster, chroma_server, corpus, 12, shared_data, tmp_path, embedder, monkeypatch)
+    shutil.copytree(test_data / "wikipedia", corpus / "wikipedia")
+    shutil.copytree(test_data / "docs" / "httpx", corpus / "httpx")
+    ingest_and_score(ray_cluster, chroma_server, corpus, 12, test_data, tmp_path, embedder, monkeypatch)
 
 
 def ingest_and_score(
@@ -98,7 +102,7 @@ def ingest_and_score(
     chroma_server: str,
     corpus: Path,
     size: int,
-    shared_data: Path,
+    test_data: Path,
     tmp_path: Path,
     embedder: Embedder,
     monkeypatch: pytest.MonkeyPatch,
@@ -128,7 +132,7 @@ def ingest_and_score(
         == 0
     )
     monkeypatch.setattr(ray_scoring, "ROWS_PER_PARTITION", 8)  # several partitions for the two workers
-    fiqa = shared_data / "fiqa" / "fiqa.jsonl"
+    fiqa = test_data / "fiqa" / "fiqa.jsonl"
     for dataset in (answers, fiqa):
         on_ray, here = tmp_path / "scored-ray" / dataset.name, tmp_path / "scored-here" / dataset.name
         assert (
@@ -137,3 +141,59 @@ def ingest_and_score(
         assert main(["--quiet", "evaluate", "--input", str(dataset), "--output", str(here)]) == 0
         assert_same_scores(read(on_ray), read(here), FIVE)
         assert not (on_ray.parent / "scores.partial.jsonl").exists()  # the progress file goes once all is scored
+
+
+#: The CLI, with the scoring bar's counts written to a file at each update and partitions of 8 rows.
+CLI_WITH_BAR_RECORD = """\
+import json, sys
+import ragtest.distributed.scoring as scoring
+from ragtest.cli import main
+
+class RecordedBar(scoring.tqdm):
+    def update(self, n=1):
+        shown = super().update(n)
+        with open(sys.argv[1], "a") as out:
+            out.write(json.dumps([self.n, self.total]) + "\\n")
+        return shown
+
+scoring.ROWS_PER_PARTITION = 8
+scoring.tqdm = RecordedBar
+sys.exit(main(sys.argv[2:]))
+"""
+#: Ray's own lines: its Python loggers' format, its C++ format, its workers' prefixes, its usual words.
+RAY_LINE = re.compile(
+    r"\t(DEBUG|INFO|WARNING|ERROR) \S+\.py:\d+ -- |\[\d{4}-\d\d-\d\d [\d:,]+ [DIWEF] \d+ \d+\]|\((raylet|\w+ )?pid=\d+"
+    r"|core_worker|streaming_executor|Dataset dataset_|Ray instance|Ray cluster|ray\.data|/ray/|authentication"
+)
+
+
+def test_ray_is_quiet_on_the_console_its_lines_in_the_run_log_and_the_bar_moves_per_batch(
+    ray_cluster: str, test_data: Path, tmp_path: Path
+) -> None:
+    """`evaluate --ray` as a user runs it (its own process, bars on): stdout and stderr, read at the descriptors,
+    hold ragtest's lines and the bar but no Ray line; the run folder's ray.log holds Ray's (its loggers' and its C++
+    core worker's); the bar counts each partition as it comes back, not all rows at the end."""
+    out = tmp_path / "run" / "scores.jsonl"
+    counts = tmp_path / "bar.jsonl"
+    args = ["evaluate", "--input", str(test_data / "fiqa" / "fiqa.jsonl"), "--output", str(out), "--ray", ray_cluster]
+    args += ["--metrics", "faithfulness,context_recall"]
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", CLI_WITH_BAR_RECORD, str(counts), *args], env=env, capture_output=True, timeout=600
+    )
+    console = (done.stdout + done.stderr).decode("utf-8", "replace")
+    assert done.returncode == 0, console[-3000:]
+    lines = [line for line in re.split(r"[\r\n]+", console) if line.strip()]
+    assert not [line for line in lines if RAY_LINE.search(line)], console
+    assert any("wrote 30 scored rows" in line for line in lines)
+    assert any("scoring (local judge) on Ray" in line and "30/30" in line for line in lines)
+
+    log = (out.parent / "ray.log").read_text(encoding="utf-8")
+    assert "Starting execution of Dataset" in log  # Ray Data's logger
+    assert "core_worker.cc" in log  # Ray's C++ core worker, which writes to the process's stderr itself
+    assert "Ray's session folder" in log
+
+    shown = [json.loads(line) for line in counts.read_text().splitlines()]  # [rows counted, total] per update
+    assert {total for _, total in shown} == {30}
+    counted = [n for n, _ in shown]  # partitions of 8 rows: Ray Data may hand two back as one batch
+    assert len(counted) >= 2 and counted[0] <= 16 and counted == sorted(set(counted)) and counted[-1] == 30
