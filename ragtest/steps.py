@@ -11,11 +11,13 @@ from typing import Any
 
 import pandas as pd
 
-import evaluation
 import rag_under_test
 import testgen
 import testgen.store
-from rag_under_test.collect import default_concurrency
+from evaluation.engine import EvaluationResult, RowScorer, evaluate_dataset
+from rag_under_test.adapter import AnyAdapter
+from rag_under_test.collect import answer_samples, default_concurrency
+from rag_under_test.loader import load_adapter
 from ragtest import dry_run, partial_testsets, trust
 from ragtest.config import RunConfig
 from ragtest.documents import SourceRecord
@@ -170,7 +172,7 @@ def answer_testset(
     samples: list[dict[str, Any]],
     output: Path | None = None,
     store_dir: Path | None = None,
-    adapter: rag_under_test.AnyAdapter | None = None,
+    adapter: AnyAdapter | None = None,
     columns: str = "ragtest",
 ) -> list[dict[str, Any]]:
     """Ask the RAG under test every question; rows are saved as they complete (`<output stem>.partial.jsonl`,
@@ -182,7 +184,7 @@ def answer_testset(
     if not samples:
         raise RagtestError("the test set holds no rows: nothing to answer")
     if adapter is None and config.rag:
-        adapter = rag_under_test.load_adapter(config.rag, **config.rag_args)
+        adapter = load_adapter(config.rag, **config.rag_args)
     elif adapter is None:
         adapter = reference_rag(state, store_dir or state.run_dir / STORE_DIR, samples)
     concurrency = config.rag_concurrency or default_concurrency(adapter)
@@ -198,7 +200,7 @@ def answer_testset(
     secrets = config_secrets(config)
     with state.timed("answer"), state.llm_stage("answer", expected):
         rows = run_sync(
-            rag_under_test.answer_samples(
+            answer_samples(
                 samples,
                 adapter,
                 concurrency=concurrency,
@@ -225,7 +227,7 @@ def progress_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}{PARTIAL_SUFFIX}")
 
 
-def answer_identity(config: RunConfig, adapter: rag_under_test.AnyAdapter) -> Identity:
+def answer_identity(config: RunConfig, adapter: AnyAdapter) -> Identity:
     """What makes the answers: the adapter and its arguments (the reference RAG: its k, LLM, embedding model and,
     with an index of its own, that index's chunking).
     Arguments are shown redacted; their real values only enter the fingerprint."""
@@ -255,7 +257,7 @@ def written_value_of(config: RunConfig, keyword: str) -> Any:
     return written_value(setting, setting.value_in(config))
 
 
-def describe_adapter(config: RunConfig, adapter: rag_under_test.AnyAdapter, concurrency: int) -> str:
+def describe_adapter(config: RunConfig, adapter: AnyAdapter, concurrency: int) -> str:
     """The RAG under test in words, for the manifest and the report (credentials in its arguments redacted)."""
     if isinstance(adapter, rag_under_test.ReferenceRAG):
         llm = redact_text(str(config.llm.spec or config.llm.base_url))
@@ -270,7 +272,7 @@ def describe_adapter(config: RunConfig, adapter: rag_under_test.AnyAdapter, conc
     return f"{name}; {concurrency} question(s) at a time"
 
 
-def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.EvaluationResult:
+def evaluate_frame(state: RunState, frame: pd.DataFrame) -> EvaluationResult:
     """Score `frame` with the run's metrics and judge (the LLM judge's calls counted for the progress bar)."""
     config = state.config
     mark_stage(state, "evaluate")
@@ -283,7 +285,7 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
     progress = state.run_dir / SCORES_PROGRESS_FILE
     scorer = distributed_scorer(state, judge, progress)
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
-        result = evaluation.evaluate_dataset(
+        result = evaluate_dataset(
             frame,
             metrics=config.metrics,
             judge=judge,
@@ -304,7 +306,7 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> evaluation.Evaluatio
     return result
 
 
-def distributed_scorer(state: RunState, judge: str, progress: Path) -> evaluation.engine.RowScorer | None:
+def distributed_scorer(state: RunState, judge: str, progress: Path) -> RowScorer | None:
     """Scoring on Ray with `--ray` (the LLM judge too, unless its calls go in provider batches or are repeated),
     else None."""
     config = state.config
@@ -317,7 +319,7 @@ def distributed_scorer(state: RunState, judge: str, progress: Path) -> evaluatio
 
 def evaluate_file(
     state: RunState, input_path: Path, output: Path, columns: str = "ragtest"
-) -> tuple[evaluation.EvaluationResult, dict[str, Any]]:
+) -> tuple[EvaluationResult, dict[str, Any]]:
     """Score any dataset file (ragtest's or ragas' column names) and write the scored rows, summary and report
     beside `output`; the report takes the adapter, seed and generation warnings from the input's manifest."""
     result = evaluate_frame(state, read_dataset(input_path))

@@ -4,7 +4,9 @@ Roots come from `draw_roots` (documents, then sections, in turn). Each question 
 own pointer, so types start on different roots. Batches ask the writer for the types still missing (more roots
 for types whose yield is low), the `Screen` filters and de-duplicates, and the loop draws new roots until every
 type is full. A type the corpus cannot fill is topped up with other types (a warning in the stats) unless
-`strict_types`; when nothing more can be drawn, `RagtestError` names the counts.
+`strict_types`; when nothing more can be drawn, `ShortfallError` names the counts and what would help, and carries
+the samples made (with `allow_fewer` they are returned, and `shortfall` says why). Given a partial set's samples and
+walk (`prior`, `testgen.topup`), it keeps them first and writes only the missing ones.
 
 Drafts come in tiers (`Draft.tier`; the offline documentation writer ranks its strategies by how often their
 questions read well): a tier joins the screened ones when the roots run out, or after `StopRules.tier_lookahead`
@@ -35,9 +37,10 @@ from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS, Questio
 from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution, renormalise
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD, Candidate, Screen
 from testgen.stats import GenerationStats
-from testgen.stopping import StopRules, advice, llm_failure
+from testgen.stopping import Shortfall, ShortfallError, StopRules, pass_on_shares, stop_barren_types
 from testgen.store import ChunkKey, ChunkStore
 from testgen.structure import PATH_SEPARATOR
+from testgen.topup import PriorWork, WalkLog, fit_targets, keep, kept_counts, take_unwritten
 from testgen.walkers import Walker, batch_sizes, missing_counts, start_walkers
 from testgen.writers.base import QuestionWriter
 
@@ -77,6 +80,10 @@ class TestsetGenerator:
         if problems:
             raise RagtestError("; ".join(problems))
         self.stats = GenerationStats()
+        #: Why the last `agenerate_size` made fewer samples than asked (None: it made them all).
+        self.shortfall: Shortfall | None = None
+        #: The roots the last generation wrote, for a later top-up (`testgen.topup`).
+        self.walk = WalkLog()
 
     def _make_critic(self, critic: Critic | str) -> Critic:
         if not isinstance(critic, str):
@@ -103,29 +110,38 @@ class TestsetGenerator:
         num_questions_per_context: int | None = None,
         k_neighbours: int = DEFAULT_K_NEIGHBOURS,
         show_progress: bool = False,
+        prior: PriorWork | None = None,
+        allow_fewer: bool = False,
     ) -> list[TestSample]:
-        """Exactly `size` samples in the configured type distribution; RagtestError with the counts if impossible.
+        """Exactly `size` samples in the configured type distribution; `ShortfallError` with the counts (and the
+        samples made) if impossible, or, with `allow_fewer`, the samples made (`shortfall` says why).
 
         `num_questions_per_context` (None: the writer's default) is where each type starts; when a type's roots run
         out, it walks the roots that still had questions to give again, asking one more question each, up to
-        the stop rules' `max_questions_per_context`."""
+        the stop rules' `max_questions_per_context`. `prior` (a partial set, fewer than `size`) is kept first."""
         if size <= 0:
             return []
         roots, screen = self._start(seed)
         screen.page_quota = self.stop_rules.page_quota(size)
+        samples: list[TestSample] = []
+        if prior is not None:  # a top-up: the partial set first, its walk as the earlier run's
+            self.walk = prior.walk.continued()
+            samples = keep(prior, self.store, screen, self._asked, self.stats)
+        if len(samples) >= size:
+            raise RagtestError(f"the partial set to top up holds {len(samples)} samples, not fewer than {size}")
+        produced = kept_counts(samples)
         targets = self._targets(size)
+        fit_targets(targets, produced)
         per_context = self._per_context(num_questions_per_context)
         walkers = start_walkers(roots, targets, per_context, self.stop_rules.max_questions_per_context)
-        samples: list[TestSample] = []
-        produced: Counter[str] = Counter()
         tried: Counter[str] = Counter()
         opened_at = 0  # contexts written when the open tier of drafts opened
         max_tier = self.stop_rules.max_tier
-        progress = _progress(size, show_progress)
+        progress = _progress(size, show_progress, len(samples))
         while len(samples) < size:
-            self._stop_barren(walkers, produced, tried, targets)
+            stop_barren_types(walkers, produced, tried, targets, self.stop_rules, self.stats.warnings)
             missing = missing_counts(targets, produced)
-            self._top_up_exhausted(missing, targets, walkers)
+            pass_on_shares(missing, targets, walkers, self.strict_types, self.stats.warnings)
             missing = missing_counts(targets, produced)
             if screen.held and sum(tried.values()) - opened_at >= self.stop_rules.tier_lookahead * size:
                 opened_at = sum(tried.values())  # looked far enough in the open tiers: the next tier joins them
@@ -133,7 +149,10 @@ class TestsetGenerator:
                     self._accept(await screen.screen(released, missing), samples, produced, progress)
                     continue
             reserved = screen.take_reserve(missing)
+            passed_over = self.stats.roots_skipped  # roots a partial set's run wrote (a top-up): not written again
             pairs = self._plan(missing, walkers, produced, tried) if len(reserved) < sum(missing.values()) else []
+            if not pairs and not reserved and self.stats.roots_skipped > passed_over:
+                continue  # every root of this batch was written before: walk on
             if pairs or reserved:
                 pairs, fetched = self._writable(pairs, walkers)
                 for _, kind in pairs:
@@ -149,10 +168,11 @@ class TestsetGenerator:
             progress.close()
         self._finish(screen, samples, produced)
         if len(samples) < size:
-            self._raise_llm_failure(size)
-            raise RagtestError(
-                self.stats.shortfall_message(size) + advice(self.stats, self.stop_rules, self.writer.name)
-            )
+            self.shortfall = Shortfall.of(self.stats, size, self.stop_rules, self.writer, self.critic)
+            if not allow_fewer and self.shortfall.llm_failure is not None:
+                raise LLMError(self.shortfall.text())
+            if not allow_fewer:
+                raise ShortfallError(self.shortfall, samples)
         return samples
 
     def _accept(
@@ -165,12 +185,6 @@ class TestsetGenerator:
         if progress is not None:
             progress.update(len(accepted))
 
-    def _raise_llm_failure(self, size: int) -> None:
-        """When the LLM calls failed, the shortfall is an LLM error naming the model, its URL and the last error."""
-        error = llm_failure(self.writer, self.critic, self.stats.llm_calls)
-        if error is not None:
-            raise LLMError(f"{error} {self.stats.shortfall_message(size)}")
-
     def generate_size(
         self,
         size: int,
@@ -178,10 +192,17 @@ class TestsetGenerator:
         *,
         num_questions_per_context: int | None = None,
         k_neighbours: int = DEFAULT_K_NEIGHBOURS,
+        prior: PriorWork | None = None,
+        allow_fewer: bool = False,
     ) -> list[TestSample]:
         return run_sync(
             self.agenerate_size(
-                size, seed, num_questions_per_context=num_questions_per_context, k_neighbours=k_neighbours
+                size,
+                seed,
+                num_questions_per_context=num_questions_per_context,
+                k_neighbours=k_neighbours,
+                prior=prior,
+                allow_fewer=allow_fewer,
             )
         )
 
@@ -229,6 +250,7 @@ class TestsetGenerator:
             chunks_available=len(keys), sources=sorted({k.source for k in keys}), critic=self.critic.name
         )
         self._asked: dict[tuple[str, str], set[str]] = {}
+        self.shortfall, self.walk = None, WalkLog()
         rules = QuestionRules(max_words=self.max_question_words, max_copied_words=self.max_copied_words)
         screen = Screen(rules, self.store.embedder, self.critic, self.store, self.dedup_threshold)
         return draw_roots(keys, seed), screen
@@ -264,24 +286,6 @@ class TestsetGenerator:
         self.stats.requested_types = dict(targets)
         return targets
 
-    def _top_up_exhausted(
-        self, missing: dict[str, int], targets: dict[str, int], walkers: dict[str, Walker[ChunkKey]]
-    ) -> None:
-        """Move the missing count of types with no roots left to the open types (or fail when strict)."""
-        for kind, count in missing.items():
-            if walkers[kind].active:
-                continue
-            open_kinds = [k for k in targets if walkers[k].active]
-            if self.strict_types or not open_kinds:
-                continue
-            heir = max(open_kinds, key=lambda k: (targets[k], -QUESTION_TYPES.index(k)))
-            targets[kind] -= count
-            targets[heir] += count
-            self.stats.warnings.append(
-                f"question type {kind!r}: the corpus gave only {targets[kind]} of {targets[kind] + count}; "
-                f"{count} filled with {heir!r}"
-            )
-
     def _plan(
         self,
         missing: dict[str, int],
@@ -296,7 +300,7 @@ class TestsetGenerator:
             want = batch_sizes(
                 {kind: missing[kind]}, produced, tried, walker.per_context, self.stop_rules.zero_yield_patience
             )[kind]
-            pairs.extend((root, kind) for root in walker.take(want))
+            pairs.extend((root, kind) for root in take_unwritten(walker, kind, want, self.walk, tried, self.stats))
         return pairs
 
     async def _run(
@@ -322,6 +326,7 @@ class TestsetGenerator:
         candidates: list[Candidate] = []
         for context, (root, kind), drafts in zip(contexts, pairs, written, strict=True):
             walkers[kind].note(root, len(drafts))
+            self.walk.record(root.chunk_id, kind, walkers[kind].per_context, len(drafts))
             asked = self._asked.setdefault((root.chunk_id, kind), set())
             for draft in drafts:
                 if draft.question in asked:
@@ -346,6 +351,7 @@ class TestsetGenerator:
                 kept.append((key, kind))
             else:
                 walkers[kind].note(key, 0)
+                self.walk.record_barren(key.chunk_id, kind)
                 self.stats.roots_barren += 1
         return kept, chunks
 
@@ -368,24 +374,6 @@ class TestsetGenerator:
         """The writer's own number of questions per context (1 when it names none)."""
         return int(getattr(self.writer, "default_questions_per_context", 1))
 
-    def _stop_barren(
-        self,
-        walkers: Mapping[str, Walker[ChunkKey]],
-        produced: Counter[str],
-        tried: Counter[str],
-        targets: Mapping[str, int],
-    ) -> None:
-        """Stop a type that gave nothing from its first `zero_yield_patience` contexts, or almost nothing from its
-        first `low_yield_contexts` (the stop rules; a warning says so; its share goes to the other types)."""
-        for kind, walker in walkers.items():
-            if targets.get(kind, 0) <= produced[kind] or not walker.active:
-                continue
-            why = self.stop_rules.why_stop(produced[kind], tried[kind])
-            if why is None:
-                continue
-            walker.stop()
-            self.stats.warnings.append(f"question type {kind!r}: {why}; stopped early")
-
     def _finish(self, screen: Screen, samples: list[TestSample], produced: Counter[str]) -> None:
         self.stats.rejections = Counter(screen.rejections)
         self.stats.rejected_by_strategy = Counter(screen.rejections_by_strategy)
@@ -402,9 +390,9 @@ class TestsetGenerator:
         return candidate.to_sample(self.writer.name, self.store.collection_name)
 
 
-def _progress(total: int, enabled: bool) -> Any:
+def _progress(total: int, enabled: bool, done: int = 0) -> Any:
     if not enabled:
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, desc="questions", unit="q")
+    return tqdm(total=total, initial=done, desc="questions", unit="q")

@@ -28,13 +28,14 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ragtest_core.embeddings import Embedder
 from ragtest_core.schema import TestSample, stable_id
+from testgen.chunking import Chunk
 from testgen.contexts import Context
 from testgen.critic import Critic
 from testgen.filters import QuestionRules, normalise_question
@@ -270,15 +271,29 @@ class Screen:
         return self._too_close(self.embedder.embed_one(candidate.draft.question), [])
 
     def _remember(self, candidate: Candidate) -> None:
-        if candidate.context.root.heading_path is not None:
-            self._per_page[candidate.context.root.doc_id] += 1
-        question = candidate.draft.question
+        draft = candidate.draft
+        self._note(candidate.context.root, draft.question, draft.question_type, draft.answer)
+        self._add_vectors(self.embedder.embed([draft.question]))
+
+    def remember_samples(self, samples: Sequence[TestSample], roots: Mapping[str, Chunk]) -> None:
+        """Samples a partial set already holds (a top-up, `testgen.topup`), as if accepted here: later drafts may
+        not repeat them, and their pages' shares count them (`roots`: their root chunks by id)."""
+        if not samples:
+            return
+        for sample in samples:
+            self._note(roots.get(sample.root_id), sample.question, sample.question_type, sample.ground_truth)
+        self._add_vectors(self.embedder.embed([sample.question for sample in samples]))
+
+    def _note(self, root: Chunk | None, question: str, question_type: str, answer: str) -> None:
+        if root is not None and root.heading_path is not None:
+            self._per_page[root.doc_id] += 1
         self._keys.add(normalise_question(question))
-        reference = _reference_key(candidate)
+        reference = _reference_of(root, question_type, answer)
         if reference is not None:
             self._references.add(reference)
-        vector = self.embedder.embed([question])
-        self._vectors = vector if self._vectors.shape[0] == 0 else np.vstack([self._vectors, vector])
+
+    def _add_vectors(self, vectors: np.ndarray) -> None:
+        self._vectors = vectors if self._vectors.shape[0] == 0 else np.vstack([self._vectors, vectors])
 
     async def _judge(self, candidates: list[Candidate]) -> list[str | None]:
         """The critic's verdicts, one context's drafts per request, in the candidates' order."""
@@ -315,9 +330,13 @@ def _reference_key(candidate: Candidate) -> str | None:
     of a set ("How do you add extensions?" and "How do you add extensions after creation time?", both answered by
     "To add extensions after creation time, use ...", are one question asked twice). None for other questions
     (an encyclopedia sentence may answer a "when" and a "who")."""
-    if candidate.context.root.heading_path is None or candidate.draft.question_type != "simple":
+    return _reference_of(candidate.context.root, candidate.draft.question_type, candidate.draft.answer)
+
+
+def _reference_of(root: Chunk | None, question_type: str, answer: str) -> str | None:
+    if root is None or root.heading_path is None or question_type != "simple":
         return None
-    return normalise_question(candidate.draft.answer)
+    return normalise_question(answer)
 
 
 def _key(candidate: Candidate) -> tuple[str, str]:

@@ -37,6 +37,10 @@ class GenerationStats:
     accepted_by_tier: Counter[str] = field(default_factory=Counter)
     #: Drafts that waited a tier because their documentation page had given its share (`StopRules.page_share`).
     page_deferred: int = 0
+    #: A top-up (`testgen.topup`): samples kept from the partial set (counted in `accepted`, first), and roots an
+    #: earlier run wrote for a type that were passed over, not written again.
+    kept: int = 0
+    roots_skipped: int = 0
 
     def count_accepted(self, drafts: Iterable[Draft]) -> None:
         """Accepted drafts by strategy ("llm" for the LLM writer's) and by tier."""
@@ -81,6 +85,8 @@ class GenerationStats:
             "rejected_by_strategy": dict(sorted(self.rejected_by_strategy.items())),
             "accepted_by_tier": dict(sorted(self.accepted_by_tier.items())),
             "page_deferred": self.page_deferred,
+            "kept": self.kept,
+            "roots_skipped": self.roots_skipped,
         }
 
     def shortfall_message(self, size: int) -> str:
@@ -88,10 +94,15 @@ class GenerationStats:
         reasons = ", ".join(f"{reason} {count}" for reason, count in sorted(self.rejections.items())) or "none"
         warnings = f" Warnings: {'; '.join(dict.fromkeys(self.warnings))}." if self.warnings else ""
         barren = f" ({self.roots_barren} more passed over: nothing to turn)" if self.roots_barren else ""
+        kept = (
+            f" ({self.kept} kept from the partial set; {self.roots_skipped} contexts it wrote not written again)"
+            if self.kept
+            else ""
+        )
         return (
-            f"the corpus supplied only {self.accepted} of the {size} requested samples: {self.roots_drawn} contexts"
-            f"{barren} from {self.chunks_available} chunks gave {self.candidates} candidate questions = "
-            f"{self.accepted} accepted + {rejected} rejected ({reasons}) + {self.unused} unused (their type was "
-            f"full, or their tier was not opened). Types requested {self.requested_types}, produced "
+            f"the corpus supplied only {self.accepted} of the {size} requested samples{kept}: {self.roots_drawn} "
+            f"contexts{barren} from {self.chunks_available} chunks gave {self.candidates} candidate questions = "
+            f"{self.accepted - self.kept} accepted + {rejected} rejected ({reasons}) + {self.unused} unused (their "
+            f"type was full, or their tier was not opened). Types requested {self.requested_types}, produced "
             f"{self.produced_types}.{warnings}"
         )

@@ -8,16 +8,31 @@ first `low_yield_contexts`, stops early and its share goes to the other types; a
 (`can_write`): a barren root is passed over. Drafts of a later tier (`Draft.tier`) join after `tier_lookahead`
 written contexts per requested question, or when the roots run out, up to `max_tier`; a documentation page past
 `page_share` of the set gives more only from the next tier.
-`advice` reads a run's stats and names what would actually help.
+`advice` reads a run's stats and names what would actually help; a run that falls short records it, by reason, in
+a `Shortfall` (raised as `ShortfallError`, with the samples made, unless the caller accepts fewer).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from ragtest_core.errors import RagtestError
+from ragtest_core.schema import TestSample
+from testgen.question_types import QUESTION_TYPES
 from testgen.stats import GenerationStats
+
+
+class Walk(Protocol):
+    """A question type's walk over the roots (`testgen.walkers.Walker`, which reads its defaults from here)."""
+
+    @property
+    def active(self) -> bool: ...
+
+    def stop(self) -> None: ...
+
 
 #: What relaxes each rejection reason (the option to change), for the shortfall message.
 _RELAX = {
@@ -78,29 +93,77 @@ class StopRules:
         return found
 
 
+def stop_barren_types(
+    walkers: Mapping[str, Walk],
+    produced: Mapping[str, int],
+    tried: Mapping[str, int],
+    targets: Mapping[str, int],
+    rules: StopRules,
+    warnings: list[str],
+) -> None:
+    """Stop a type that gave nothing from its first `zero_yield_patience` contexts, or almost nothing from its
+    first `low_yield_contexts` (the stop rules; a warning says so; its share goes to the other types)."""
+    for kind, walker in walkers.items():
+        if targets.get(kind, 0) <= produced.get(kind, 0) or not walker.active:
+            continue
+        why = rules.why_stop(produced.get(kind, 0), tried.get(kind, 0))
+        if why is None:
+            continue
+        walker.stop()
+        warnings.append(f"question type {kind!r}: {why}; stopped early")
+
+
+def pass_on_shares(
+    missing: Mapping[str, int],
+    targets: dict[str, int],
+    walkers: Mapping[str, Walk],
+    strict_types: bool,
+    warnings: list[str],
+) -> None:
+    """Move the missing count of types with no roots left to the open types (none when `strict_types`: the set
+    then falls short)."""
+    for kind, count in missing.items():
+        if walkers[kind].active:
+            continue
+        open_kinds = [k for k in targets if walkers[k].active]
+        if strict_types or not open_kinds:
+            continue
+        heir = max(open_kinds, key=lambda k: (targets[k], -QUESTION_TYPES.index(k)))
+        targets[kind] -= count
+        targets[heir] += count
+        warnings.append(
+            f"question type {kind!r}: the corpus gave only {targets[kind]} of {targets[kind] + count}; "
+            f"{count} filled with {heir!r}"
+        )
+
+
 def advice(stats: GenerationStats, rules: StopRules, writer: str) -> str:
     """What would help a run that fell short, from what stopped it."""
-    tips: list[str] = []
+    return " What would help: " + "; ".join(advice_by_reason(stats, rules, writer).values()) + "."
+
+
+def advice_by_reason(stats: GenerationStats, rules: StopRules, writer: str) -> dict[str, str]:
+    """What would help a run that fell short, keyed by what stopped it (for the manifest's partial record)."""
+    tips: dict[str, str] = {}
     stopped = [w for w in stats.warnings if w.endswith("stopped early")]
     if stopped:
-        tips.append(
+        tips["types_stopped_early"] = (
             f"{len(stopped)} question type(s) stopped early under the stop rules: raise --zero-yield-patience "
             f"(now {rules.zero_yield_patience}) or --low-yield-contexts (now {rules.low_yield_contexts}), or set "
             f"--low-yield-rate 0 (now {rules.low_yield_rate}) to keep trying them"
         )
-    used_up = stats.roots_drawn + stats.roots_barren >= stats.chunks_available
-    if used_up:
-        tips.append(
+    if stats.roots_drawn + stats.roots_barren + stats.roots_skipped >= stats.chunks_available:
+        tips["corpus_used_up"] = (
             f"every chunk was used as a root (up to {rules.max_questions_per_context} questions each): add sources, "
             "raise --max-questions-per-context, or lower --size"
         )
     if rules.max_tier is not None and stats.unused:
-        tips.append(
+        tips["tiers_closed"] = (
             f"{stats.unused} draft(s) were left unused, past a full type or in tiers above --max-tier (now "
             f"{rules.max_tier}): raise it, or leave it unset to let every tier fill the set"
         )
     if rules.max_tier is not None and stats.page_deferred:
-        tips.append(
+        tips["page_share"] = (
             f"{stats.page_deferred} draft(s) waited a tier because their page had given its share of the set "
             f"(--page-share now {rules.page_share}): raise it"
         )
@@ -108,15 +171,61 @@ def advice(stats: GenerationStats, rules: StopRules, writer: str) -> str:
         reason, count = max(stats.rejections.items(), key=lambda item: (item[1], item[0]))
         option = _RELAX.get(reason)
         if option is not None and count >= max(3, stats.accepted // 4):
-            tips.append(f"the most common rejection is {reason} ({count}): see {option}")
+            tips[f"rejected_{reason}"] = f"the most common rejection is {reason} ({count}): see {option}"
     if writer == "extractive" and stats.candidates < (stats.roots_drawn + stats.roots_barren) // 4:
-        tips.append(
+        tips["few_sentences_to_turn"] = (
             "the offline writer found few sentences it can turn in this text: an LLM writer (--llm) writes from any "
             "prose"
         )
     if not tips:
-        tips.append("add sources or lower --size")
-    return " What would help: " + "; ".join(tips) + "."
+        tips["corpus_too_small"] = "add sources or lower --size"
+    return tips
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """Why a generation made fewer samples than asked: the counts, the stats' account, what would help (by
+    reason) and, when the LLM calls failed, that failure."""
+
+    size: int
+    made: int
+    message: str
+    advice: dict[str, str]
+    llm_failure: str | None = None
+
+    @classmethod
+    def of(cls, stats: GenerationStats, size: int, rules: StopRules, writer: Any, critic: Any) -> Shortfall:
+        return cls(
+            size=size,
+            made=stats.accepted,
+            message=stats.shortfall_message(size),
+            advice=advice_by_reason(stats, rules, writer.name),
+            llm_failure=llm_failure(writer, critic, stats.llm_calls),
+        )
+
+    def text(self) -> str:
+        """The message a run that stops here prints: the LLM failure when there was one, else what would help."""
+        if self.llm_failure is not None:
+            return f"{self.llm_failure} {self.message}"
+        return f"{self.message} What would help: {'; '.join(self.advice.values())}."
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "asked": self.size,
+            "made": self.made,
+            "message": self.message,
+            "advice": dict(self.advice),
+            "llm_failure": self.llm_failure,
+        }
+
+
+class ShortfallError(RagtestError):
+    """The corpus gave fewer samples than asked (`shortfall` says why); `samples` are the ones it did give."""
+
+    def __init__(self, shortfall: Shortfall, samples: Sequence[TestSample]) -> None:
+        super().__init__(shortfall.text())
+        self.shortfall = shortfall
+        self.samples = list(samples)
 
 
 def llm_failure(writer: Any, critic: Any, calls: int) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -72,6 +72,14 @@ class GenerationConfig(Section):
     strict_types: Annotated[bool, Field(description="fail instead of filling a type's shortfall with other types")] = (
         False
     )
+    allow_fewer: Annotated[
+        bool,
+        Field(
+            description="accept a test set smaller than --size when the sources give no more (exit 0; its manifest "
+            "still marks it partial and says why); without it, the questions made are written and the command "
+            "stops with exit 2"
+        ),
+    ] = False
     zero_yield_patience: Annotated[
         int,
         Field(
@@ -115,6 +123,21 @@ class GenerationConfig(Section):
             "for the next tier (1: no limit)",
         ),
     ] = _STOP.page_share
+
+    #: The settings a partial test set may be topped up under when they differ from its manifest (`--size`, and
+    #: those that only decide how far the search goes): any other generation setting changes the questions, so a
+    #: later generate that changes one starts afresh (`ragtest.partial_testsets`).
+    TOP_UP_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "size",
+            "allow_fewer",
+            "zero_yield_patience",
+            "low_yield_contexts",
+            "low_yield_rate",
+            "max_questions_per_context",
+            "tier_lookahead",
+        }
+    )
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> GenerationConfig:

@@ -38,7 +38,7 @@ def test_the_breaker_trips_after_connection_failures_in_a_row() -> None:
 
 
 def test_an_unreachable_llm_is_named_and_stops_early(
-    tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, test_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Real HTTP to a closed loopback port: the error names the model, its URL and the connection error; the
     breaker ends the run after a few attempts (not every call's six retries); the manifest is written."""
@@ -47,7 +47,7 @@ def test_an_unreachable_llm_is_named_and_stops_early(
     source = tmp_path / "docs"
     source.mkdir()
     (source / "quickstart.md").write_text(
-        (shared_data / "docs" / "httpx" / "quickstart.md").read_text(encoding="utf-8"), encoding="utf-8"
+        (test_data / "docs" / "httpx" / "quickstart.md").read_text(encoding="utf-8"), encoding="utf-8"
     )
     url = f"http://127.0.0.1:{_closed_port()}/v1"
     output = tmp_path / "run" / "testset.jsonl"
@@ -63,27 +63,30 @@ def test_an_unreachable_llm_is_named_and_stops_early(
 
 
 def test_offline_shortfall_names_what_would_help(
-    tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, test_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """One short page cannot give 40 questions offline: the message says the corpus was used up and which
-    settings to change, and the manifest keeps the candidates and rejections by reason."""
+    settings to change; the questions made are written, and the manifest marks the set partial and keeps the
+    candidates and rejections by reason."""
     monkeypatch.setenv("RAGTEST_CACHE_DIR", str(tmp_path / "cache"))
     source = tmp_path / "docs"
     source.mkdir()
     (source / "http2.md").write_text(
-        (shared_data / "docs" / "httpx" / "http2.md").read_text(encoding="utf-8"), encoding="utf-8"
+        (test_data / "docs" / "httpx" / "http2.md").read_text(encoding="utf-8"), encoding="utf-8"
     )
     output = tmp_path / "run" / "testset.jsonl"
     argv = ["--quiet", "generate", "--source", str(source), "--size", "40", "--offline", "--output", str(output)]
-    assert main(argv) != 0
+    assert main(argv) == 2
     error = capsys.readouterr().err
     assert "requested samples" in error and "What would help:" in error
     assert "every chunk was used as a root" in error and "--max-questions-per-context" in error
     assert "LLM" not in error.split("What would help:")[0]  # no LLM was involved: not reported as an LLM error
-    generation = json.loads(output.with_name("testset.manifest.json").read_text(encoding="utf-8"))["stats"][
-        "generation"
-    ]
+    stats = json.loads(output.with_name("testset.manifest.json").read_text(encoding="utf-8"))["stats"]
+    generation = stats["generation"]
     assert generation["candidates"] >= generation["accepted"] and generation["accepted"] < 40
+    made = len(output.read_text(encoding="utf-8").splitlines())
+    assert made == generation["accepted"] > 0 and f"wrote {made} of the 40 questions asked to {output}" in error
+    assert stats["testset_partial"]["made"] == made and "corpus_used_up" in stats["testset_partial"]["advice"]
 
 
 def test_advice_names_the_stop_rules_with_their_values() -> None:
@@ -99,7 +102,7 @@ def test_advice_names_the_stop_rules_with_their_values() -> None:
 
 
 def test_chunks_the_offline_writer_cannot_turn_do_not_stop_the_run(
-    tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, test_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Sparse documentation (here one real HTTPX page among 30 pages of release notes and code, as anyio's docs
     are mostly API notes and code) gave 0 questions: the first 20 roots were barren and the stop rule fired. Roots
@@ -108,7 +111,7 @@ def test_chunks_the_offline_writer_cannot_turn_do_not_stop_the_run(
     source = tmp_path / "docs"
     source.mkdir()
     (source / "quickstart.md").write_text(
-        (shared_data / "docs" / "httpx" / "quickstart.md").read_text(encoding="utf-8"), encoding="utf-8"
+        (test_data / "docs" / "httpx" / "quickstart.md").read_text(encoding="utf-8"), encoding="utf-8"
     )
     for number in range(30):
         notes = f"# Release notes\n\n## 0.{number}.0\n\n- Fixed a crash on empty bodies.\n- Added `timeout` support.\n"
@@ -126,7 +129,7 @@ def test_chunks_the_offline_writer_cannot_turn_do_not_stop_the_run(
 
 
 def test_how_to_answers_naming_no_means_only_fill_a_shortfall(
-    tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, test_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """HTTPX's quickstart gives eight questions offline; "How do you upload files?" is answered by "You can also
     upload files, using HTTP multipart encoding." (no means named). Such how-to answers read well about half as
@@ -135,7 +138,7 @@ def test_how_to_answers_naming_no_means_only_fill_a_shortfall(
     source = tmp_path / "docs"
     source.mkdir()
     (source / "quickstart.md").write_text(
-        (shared_data / "docs" / "httpx" / "quickstart.md").read_text(encoding="utf-8"), encoding="utf-8"
+        (test_data / "docs" / "httpx" / "quickstart.md").read_text(encoding="utf-8"), encoding="utf-8"
     )
 
     def generate(size: int) -> tuple[list[str], dict[str, int]]:

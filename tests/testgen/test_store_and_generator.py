@@ -13,11 +13,11 @@ import pytest
 
 from ragtest_core.datasets import write_dataset
 from ragtest_core.embeddings import Embedder
-from ragtest_core.errors import RagtestError
 from ragtest_core.llm import LLMClient, ScriptedChatModel
 from testgen import ChunkStore, ExtractiveWriter, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
 from testgen.contexts import build_contexts, draw_roots
 from testgen.sources import make_document
+from testgen.stopping import ShortfallError
 
 PYTHON = "Python (programming language)"
 
@@ -98,9 +98,13 @@ def test_size_beyond_the_corpus_fails_with_counts(tmp_path: Path, embedder: Embe
     doc = make_document("Python is a programming language. Java was designed by James Gosling.", source="tiny")
     store = ChunkStore(tmp_path / "tiny", embedder)
     store.add(chunk_documents([doc]))
-    with pytest.raises(RagtestError, match=r"only 2 of the 5 requested samples") as info:
+    with pytest.raises(ShortfallError, match=r"only 2 of the 5 requested samples") as info:
         TestsetGenerator(store, ExtractiveWriter()).generate_size(5, seed=1, num_questions_per_context=3)
-    assert "candidate questions" in str(info.value)
+    assert "candidate questions" in str(info.value) and len(info.value.samples) == 2  # the samples made, kept
+    generator = TestsetGenerator(store, ExtractiveWriter())
+    fewer = generator.generate_size(5, seed=1, num_questions_per_context=3, allow_fewer=True)
+    assert [s.question for s in fewer] == [s.question for s in info.value.samples]
+    assert generator.shortfall is not None and generator.shortfall.made == 2 and generator.shortfall.size == 5
 
 
 def test_llm_generation_filters_and_marks_multi_context(python_store: ChunkStore) -> None:
