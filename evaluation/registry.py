@@ -6,7 +6,9 @@ context, or the run's `retrieval_k`). "all" selects every registered metric.
 
 from __future__ import annotations
 
-from evaluation.metric import Metric
+from dataclasses import replace as with_fields
+
+from evaluation.metric import NO_DEFINITION, Metric, MetricExplanation, explain
 from evaluation.metrics import BUILTIN_METRICS, MRR, NDCG, HitRate
 from evaluation.metrics.retrieval import CUT_OFF_METRICS, at_k
 from ragtest_core.errors import RagtestError
@@ -104,18 +106,32 @@ def resolve_metrics(metrics: object, retrieval_k: int | None = None) -> list[Met
     return resolved
 
 
+def _registered_class(name: str) -> type[Metric] | None:
+    """The class registered as `name`, or as its base name ("hit_rate" for "hit_rate@10"); None when neither is."""
+    return _REGISTRY.get(name) or _REGISTRY.get(name.partition("@")[0])
+
+
 def metric_scale(name: str) -> str | None:
     """The `scale` (binary, rank or graded) of the metric registered as `name` ("hit_rate@10" included); None for
     a name not registered here (a user's metric scored in another process)."""
-    base = name.partition("@")[0]
-    metric_class = _REGISTRY.get(name) or _REGISTRY.get(base)
+    metric_class = _registered_class(name)
     return metric_class.scale if metric_class is not None else None
 
 
 def higher_is_better(name: str) -> bool:
     """Whether a higher score of the metric registered as `name` is better (True for a name not registered here)."""
-    metric_class = _REGISTRY.get(name) or _REGISTRY.get(name.partition("@")[0])
+    metric_class = _registered_class(name)
     return metric_class.higher_is_better if metric_class is not None else True
+
+
+def metric_explanation(name: str) -> MetricExplanation:
+    """The definition and scale note the metric registered as `name` declares on its class ("hit_rate@10"
+    included: hit_rate's), read without building the metric; a name not registered here, or a metric that declares
+    none, gets `NO_DEFINITION`. What the reports print beside a score and the docs' metrics table list."""
+    metric_class = _registered_class(name)
+    if metric_class is None:
+        return MetricExplanation(name, NO_DEFINITION)
+    return with_fields(explain(metric_class), name=name)
 
 
 for _builtin in BUILTIN_METRICS:

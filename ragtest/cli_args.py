@@ -228,7 +228,9 @@ def build_parser(root: type[BaseModel] = RunConfig) -> argparse.ArgumentParser:
     source.add_argument(
         "--wikieval",
         metavar="FILE",
-        help="WikiEval JSONL, e.g. ../shared/data/wikieval/wikieval.jsonl (default: none; this or --labels)",
+        help="the WikiEval dataset (the RAGAS paper's, explodinggradients/WikiEval on Hugging Face) as JSON Lines: "
+        "one row per question with question, answer, ungrounded_answer, poor_answer, context_v1 and context_v2 "
+        "(default: none; this or --labels)",
     )
     meta.add_argument(
         "--judge", choices=("local", "llm"), default="local", help="WikiEval: the judge to measure (default: local)"

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from ragtest import plots
 from ragtest.breakdowns import min_group_rows
 from ragtest.compare_groups import paired_breakdowns
-from ragtest.comparison import SHOWN_DIGITS, Comparison
+from ragtest.comparison import SHOWN_DIGITS, Comparison, shown_score
 from ragtest.gates import GateResult
 from ragtest.report import render
 from ragtest.report_explain import JUDGE_SETTINGS_ID, PPI_CHANGE, metric_explanations
@@ -58,7 +58,9 @@ def format_comparison(comparison: Comparison, rows: int = 3) -> str:
     if moved and rows:
         lines.append("rows that changed most:")
         for row in moved[:rows]:
-            lines.append(f"  {row.metric} {row.base_score:.2f} -> {row.new_score:.2f}: {row.question}")
+            lines.append(
+                f"  {row.metric} {shown_score(row.base_score)} -> {shown_score(row.new_score)}: {row.question}"
+            )
             lines.append(f"    base: {row.base_answer[:150]}")
             lines.append(f"    new:  {row.new_answer[:150]}")
     return "\n".join(lines)

@@ -23,10 +23,12 @@ from typing import Any
 
 import pandas as pd
 
-import evaluation
+from evaluation.engine import EvaluationResult
+from evaluation.identity import judge_settings
 from ragtest.config import RunConfig
 from ragtest.manifest import MANIFEST_FILE
 from ragtest.report import write_run_report
+from ragtest.review.testset_review import REVIEWED_SUFFIX
 from ragtest.run_state import SCORES_FILE, SUMMARY_FILE, RunState
 from ragtest_core.datasets import SUPPORTED_SUFFIXES, records, write_dataset
 from ragtest_core.embeddings import get_embedder
@@ -144,7 +146,7 @@ def scoring_identity(config: RunConfig, metrics: Sequence[str]) -> dict[str, Any
     return {
         "judge": judge,
         "judge_model": _model_identity(llm.spec, llm.base_url) if judge == "llm" else None,
-        "judge_settings": evaluation.judge_settings(judge)["fingerprint"],
+        "judge_settings": judge_settings(judge)["fingerprint"],
         "embedding_model": config.embedding_model,
         "embedding_precision": get_embedder(config.embedding_model).precision,
         "retrieval_k": config.retrieval_k,
@@ -177,7 +179,7 @@ def rows_without_any_score(frame: pd.DataFrame, metrics: Sequence[str]) -> int:
 
 
 def summary_document(
-    state: RunState, result: evaluation.EvaluationResult, inherited: Mapping[str, Any] | None = None
+    state: RunState, result: EvaluationResult, inherited: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     names = result.metric_names
     return {
@@ -214,7 +216,7 @@ def write_rows(frame: pd.DataFrame | Sequence[Mapping[str, Any]], path: Path, co
 
 def write_scored(
     state: RunState,
-    result: evaluation.EvaluationResult,
+    result: EvaluationResult,
     paths: OutputPaths,
     columns: str = "ragtest",
     inherited: Mapping[str, Any] | None = None,
@@ -228,8 +230,15 @@ def write_scored(
 
 
 def input_manifest(input_path: Path) -> dict[str, Any] | None:
-    """The manifest written with a stage's input (`<stem>.manifest.json`, else the folder's manifest.json)."""
-    for candidate in (input_path.with_name(f"{input_path.stem}.manifest.json"), input_path.parent / MANIFEST_FILE):
+    """The manifest written with a stage's input: `<stem>.manifest.json`; for a reviewed copy (`X.reviewed.jsonl`,
+    which `ragtest review` writes beside `X.jsonl`) also the test set's own `X.manifest.json`; else the folder's
+    manifest.json. Every stage that reads an input's manifest (`answer`, `evaluate`, `run --testset`, in the CLI and
+    in Python) finds it by this one rule."""
+    stems = [input_path.stem]
+    if input_path.stem.endswith(REVIEWED_SUFFIX):
+        stems.append(input_path.stem.removesuffix(REVIEWED_SUFFIX))
+    candidates = [input_path.with_name(f"{stem}.manifest.json") for stem in stems]
+    for candidate in (*candidates, input_path.parent / MANIFEST_FILE):
         if candidate.is_file():
             try:
                 value = json.loads(candidate.read_text(encoding="utf-8"))

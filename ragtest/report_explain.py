@@ -1,30 +1,22 @@
 """What the reports and the console say so that a reader needs nothing else: each metric's definition and how its
-scale reads (declared once, on the metric: `evaluation.metric.explain`), what each id printed is for, and what the
-prediction-powered means correct. The templates and the console print these texts; none keeps a copy.
+scale reads (declared once, on the metric's class: `evaluation.registry.metric_explanation` reads it for the reports
+and for the docs' metrics table), what each id printed is for, and what the prediction-powered means correct. The
+templates and the console print these texts; none keeps a copy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from evaluation import get_metric
-from evaluation.metric import NO_DEFINITION, MetricExplanation, explain
+from evaluation.metric import MetricExplanation
+from evaluation.registry import metric_explanation
 from ragtest.report_rows import TOP_BAND, TOP_VALUE
-from ragtest_core.errors import RagtestError
-
-
-def metric_explanation(name: str) -> MetricExplanation:
-    """The definition and scale note the metric registered as `name` declares ("hit_rate@10" included); a name not
-    registered in this process, or a metric that declares none, gets `NO_DEFINITION`."""
-    try:
-        metric = get_metric(name)
-    except (RagtestError, TypeError):  # not registered here; or a user's metric that needs constructor arguments
-        return MetricExplanation(name, NO_DEFINITION)
-    return replace(explain(metric), name=name)
 
 
 def metric_explanations(names: Iterable[str]) -> dict[str, MetricExplanation]:
+    """Each metric's definition and scale note as its class declares them (`evaluation.registry.metric_explanation`;
+    a name not registered here reads "no definition given")."""
     return {name: metric_explanation(name) for name in names}
 
 

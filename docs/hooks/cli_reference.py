@@ -1,24 +1,37 @@
-"""MkDocs hook: the CLI page's reference, generated at build time from the settings declarations.
+"""MkDocs hook: the pages whose reference parts are generated at build time from the code's declarations.
 
-`docs/cli.md` holds the marker below; this hook replaces it with `ragtest.cli_reference.render_cli_reference()`,
-so the page always lists the flags, defaults, environment variables and help texts the code declares.
+- `docs/cli.md` holds the CLI marker; it becomes `ragtest.cli_reference.render_cli_reference()`: the flags, defaults,
+  environment variables and help texts the settings declare.
+- `docs/metrics.md` holds the metrics marker; it becomes `ragtest.metric_reference.render_metric_reference()`: each
+  metric's definition and scale note as its class declares them, the words the report prints beside its score.
+
+A page that has lost its marker fails the build, so a generated part cannot silently disappear.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mkdocs.exceptions import PluginError
 
 from ragtest.cli_reference import render_cli_reference
+from ragtest.metric_reference import render_metric_reference
 
 MARKER = "<!-- ragtest:cli-reference -->"
-PAGE = "cli.md"
+METRICS_MARKER = "<!-- ragtest:metric-definitions -->"
+#: page -> (its marker, what replaces it: called at each build, so it reads the declarations of that moment).
+GENERATED: dict[str, tuple[str, Callable[[], str]]] = {
+    "cli.md": (MARKER, render_cli_reference),
+    "metrics.md": (METRICS_MARKER, render_metric_reference),
+}
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    if page.file.src_uri != PAGE:
+    generated = GENERATED.get(page.file.src_uri)
+    if generated is None:
         return markdown
-    if MARKER not in markdown:
-        raise PluginError(f"{PAGE} has lost its marker {MARKER}: the generated CLI reference has nowhere to go")
-    return markdown.replace(MARKER, render_cli_reference())
+    marker, render = generated
+    if marker not in markdown:
+        raise PluginError(f"{page.file.src_uri} has lost its marker {marker}: its generated part has nowhere to go")
+    return markdown.replace(marker, render())

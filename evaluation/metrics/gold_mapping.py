@@ -8,7 +8,10 @@ retrieved context is matched to a gold chunk (`reference_contexts`) by text:
 2. high overlap: at least `OVERLAP_THRESHOLD` of the shorter text's word trigrams occur in the other, so a chunk
    that contains a gold chunk, or lies inside one (another chunker's boundaries), still counts.
 
-The score's reason says which mapping was used ("ids", "exact text" or "text overlap").
+The score's reason says which mapping was used ("ids", "exact text" or "text overlap"). Two retrieved chunks may
+match one gold chunk (another chunker cut it in two, or the RAG returned one passage twice): the gold chunk counts
+once, at its first rank, and the reason says how many retrieved chunks shared it (the RAG's ids were distinct: no
+"repeated id" was ignored).
 """
 
 from __future__ import annotations
@@ -55,8 +58,16 @@ class TextMapping:
     matched: int
 
 
+_GOLD = "gold#"
+
+
 def gold_label(index: int) -> str:
-    return f"gold#{index + 1}"
+    return f"{_GOLD}{index + 1}"
+
+
+def is_gold_label(label: str) -> bool:
+    """True for a retrieved context's label that names a gold chunk (`gold_label`)."""
+    return label.startswith(_GOLD)
 
 
 def map_by_text(contexts: Sequence[str], reference_contexts: Sequence[str]) -> TextMapping:
@@ -77,5 +88,5 @@ def map_by_text(contexts: Sequence[str], reference_contexts: Sequence[str]) -> T
         else:
             labels.append(f"retrieved#{i + 1}")
     method = OVERLAP if OVERLAP in methods else EXACT
-    matched = sum(1 for label in labels if label.startswith("gold#"))
+    matched = sum(1 for label in labels if is_gold_label(label))
     return TextMapping(labels, [gold_label(j) for j in range(len(reference_contexts))], method, matched)

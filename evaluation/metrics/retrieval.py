@@ -25,11 +25,12 @@ where a RAG without ids gives None) and after the file round trip (`answer` + `e
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from typing import ClassVar
 
 from evaluation.metric import BINARY, RANK, JudgeFreeMetric
-from evaluation.metrics.gold_mapping import IDS, gold_label, map_by_text
+from evaluation.metrics.gold_mapping import IDS, gold_label, is_gold_label, map_by_text
 from evaluation.sample import Sample
 from ragtest_core.schema import CONTEXT_IDS, CONTEXTS, REFERENCE_CONTEXT_IDS, REFERENCE_CONTEXTS, MetricResult
 
@@ -73,6 +74,22 @@ def ndcg(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = None
     dcg = sum(1.0 / math.log2(rank + 1) for rank, i in enumerate(dedupe(retrieved)[:k], start=1) if i in gold)
     ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(len(gold), k) + 1))
     return min(1.0, dcg / ideal)
+
+
+def shared_gold_note(labels: Sequence[str]) -> str:
+    """With retrieved texts matched to gold chunks: how many retrieved chunks matched a gold chunk that an earlier
+    one matched too (each gold chunk counts once, at its first rank), e.g. " (2 retrieved chunks match the same gold
+    chunk: counted once, at the first rank)"; "" when no two share one."""
+    counts = Counter(label for label in labels if is_gold_label(label))
+    shared = [count for count in counts.values() if count > 1]
+    if not shared:
+        return ""
+    if len(shared) == 1:
+        return f" ({shared[0]} retrieved chunks match the same gold chunk: counted once, at the first rank)"
+    return (
+        f" ({sum(shared)} retrieved chunks match {len(shared)} gold chunks between them: each gold chunk counted "
+        "once, at its first rank)"
+    )
 
 
 class _RetrievalMetric(JudgeFreeMetric):
@@ -122,15 +139,16 @@ class _RetrievalMetric(JudgeFreeMetric):
 
     def note(self, sample: Sample) -> str:
         retrieved, _, method = self.resolved(sample)
-        repeats = len(retrieved) - len(dedupe(retrieved))
         found = self.ranks(sample)
         if method == IDS:
             text = f"gold ids at ranks {found}" if found else "no gold id retrieved"
-        elif found:
+            repeats = len(retrieved) - len(dedupe(retrieved))
+            return text + (f" ({repeats} repeated id(s) ignored)" if repeats else "")
+        if found:
             text = f"gold chunks at ranks {found} (matched by {method}: the retrieved ids are not the test set's)"
         else:
             text = "no gold chunk retrieved (no retrieved id is a gold id, and no retrieved text matches a gold chunk)"
-        return text + (f" ({repeats} repeated id(s) ignored)" if repeats else "")
+        return text + shared_gold_note(retrieved)
 
     def reason_label(self, sample: Sample) -> str:
         return self.name
@@ -154,7 +172,7 @@ class _RetrievalMetric(JudgeFreeMetric):
         own = list(sample.context_ids or ())
         by_label = {gold_label(j): ref for j, ref in enumerate(references)}
         return [
-            by_label.get(label, label) if label.startswith("gold#") else (own[i] if i < len(own) else label)
+            by_label.get(label, label) if is_gold_label(label) else (own[i] if i < len(own) else label)
             for i, label in enumerate(retrieved)
         ]
 

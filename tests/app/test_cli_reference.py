@@ -1,11 +1,13 @@
 """The docs site's CLI reference is generated from the settings declarations (`ragtest.cli_reference`, written into
 docs/cli.md by the MkDocs hook docs/hooks/cli_reference.py): a setting added the way a developer adds one, a field of
 a section model in `ragtest.config`, is on the page with its flag, keyword, default, environment variable and help,
-and the site builds strictly with it."""
+and the site builds strictly with it. The same hook writes the metrics page's table of definitions
+(`ragtest.metric_reference`): a metric registered before the build is on it."""
 
 from __future__ import annotations
 
 import argparse
+import html as html_text
 from pathlib import Path
 from typing import Annotated
 
@@ -13,10 +15,13 @@ import pytest
 from pydantic import Field
 
 import ragtest.cli_reference
+from evaluation import register_metric, unregister_metric
+from evaluation.registry import metric_explanation
 from ragtest.cli_args import build_parser
 from ragtest.cli_reference import render_cli_reference, subcommands
 from ragtest.config import GenerationConfig, RunConfig
 from ragtest.settings import Opt, iter_settings
+from tests.app.test_metric_reference import WobbleMetric
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,7 +74,7 @@ def test_every_flag_of_every_command_and_every_setting_is_on_the_page() -> None:
         if setting.opt.env:
             assert f"| `{setting.opt.env}` | `{setting.flag}` |" in page
     assert "`--chunk-size N` | `chunk_size` | `512` |" in page
-    assert "`--llm-timeout SECONDS` | `llm_timeout_s` | `60` |" in page
+    assert "`--llm-timeout SECONDS` | `llm_timeout` | `60` |" in page
 
 
 def test_the_site_builds_strictly_with_the_generated_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,10 +84,24 @@ def test_the_site_builds_strictly_with_the_generated_page(tmp_path: Path, monkey
 
     monkeypatch.setattr(ragtest.cli_reference, "RunConfig", WobbleConfig)
     site = tmp_path / "site"
-    build(load_config(str(ROOT / "mkdocs.yml"), site_dir=str(site), strict=True))
+    register_metric(WobbleMetric)  # and a metric, registered as a user registers one: on the metrics page
+    try:
+        build(load_config(str(ROOT / "mkdocs.yml"), site_dir=str(site), strict=True))
+    finally:
+        unregister_metric(WobbleMetric.name)
     html = (site / "cli" / "index.html").read_text(encoding="utf-8")
     assert 'id="settings-generation"' in html
     assert "<code>--chunk-size N</code>" in html
     assert "<code>--wobble-factor X</code>" in html and "<code>RAGTEST_WOBBLE</code>" in html
     assert "ragtest:cli-reference" not in html  # the marker was replaced
-    assert (site / "metrics" / "index.html").exists() and (site / "api" / "index.html").exists()
+    assert "../shared" not in html  # no path a clone lacks
+    metrics = (site / "metrics" / "index.html").read_text(encoding="utf-8")
+    assert "<td><code>wobble_score</code></td>" in metrics
+    assert "<td>How far the answer wobbles | between &lt;two&gt; readings.</td>" in metrics
+    faithfulness = metric_explanation("faithfulness")
+    assert (
+        f"<td>{html_text.escape(faithfulness.definition, quote=False)}</td>" in metrics
+        and "ragtest:metric-definitions" not in metrics
+    )
+    assert "faithfulness = supported statements / all statements" in metrics  # the hand-written formulas stay
+    assert (site / "api" / "index.html").exists()

@@ -1,0 +1,39 @@
+"""The metrics page's table of definitions, rendered from what the reports print: each registered metric's
+`definition` and `scale_note` as its class declares them (`evaluation.registry.metric_explanation`, the function the
+report calls beside every score). The docs site's hook (`docs/hooks/cli_reference.py`) writes it into docs/metrics.md
+at build time, so the page and the report cannot drift: a new metric, or a reworded definition, is on the page the
+next build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from evaluation.registry import available_metrics, metric_explanation
+from ragtest.markdown_text import markdown_inline
+
+HEADER = ("metric", "definition", "how its scale reads", "better")
+
+
+def render_metric_reference(names: Iterable[str] | None = None) -> str:
+    """A Markdown table of `names` (default: every metric registered in this process, by name): each metric's
+    definition, its scale note and which way is better, in the words the report prints them."""
+    rows = []
+    for name in sorted(available_metrics()) if names is None else names:
+        explained = metric_explanation(name)
+        rows.append(
+            [
+                f"`{name}`",
+                markdown_inline(explained.definition),
+                markdown_inline(explained.scale_note),
+                "higher" if explained.higher_is_better else "lower",
+            ]
+        )
+    return markdown_table(HEADER, rows) + "\n"
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A Markdown table; an empty cell is written as a space, so that every row keeps its columns."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell or " " for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
