@@ -2,7 +2,7 @@
 
 Every method works on a batch of samples at once (a 2-D array, one sample per row), so the coverage simulation
 (`bench/interval_coverage.py`, pinned by tests/evaluation/test_intervals.py) measures exactly the code the summaries
-and comparisons run. The rule ragtest uses (`RAGTEST_RULE`), chosen on that simulation:
+and comparisons run. The rule ragtest uses (`ragtest_rule`), chosen on that simulation against the usual methods:
 
 - a sample whose scores are all 0 or 1 (hit rate, exact match, a one-sentence recall): the Wilson score interval
   for a proportion;
@@ -13,8 +13,8 @@ and comparisons run. The rule ragtest uses (`RAGTEST_RULE`), chosen on that simu
   corrects the percentile interval's known narrowness at small n (Hesterberg 2015, "What teachers should know
   about the bootstrap"): the tail probability a/2 becomes Phi(-sqrt(n / (n - 1)) * t_{1-a/2, n-1}).
 
-BCa (the previous method) is listed for the simulation: at n = 15 on 0/1-heavy scores it covers 0.91-0.96
-depending on the shape, and gives [c, c] for a constant sample.
+BCa (the previous method), one of the methods the simulation compares, covers 0.91-0.96 at n = 15 on 0/1-heavy
+scores depending on the shape, and gives [c, c] for a constant sample.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Literal
 
 import numpy as np
 
@@ -32,11 +31,6 @@ BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
 #: Resamples held in memory at once by scipy.stats.bootstrap (per sample row).
 BOOTSTRAP_BATCH = 500
-
-Method = Literal["percentile", "basic", "bca", "expanded", "studentized", "t", "wilson", "ragtest"]
-METHODS: tuple[Method, ...] = ("percentile", "basic", "bca", "expanded", "studentized", "t", "wilson", "ragtest")
-#: The rule the summaries and comparisons use (see the module docstring).
-RAGTEST_RULE: Method = "ragtest"
 
 #: What each interval in a summary is called (the `interval_method` field).
 WILSON = "wilson"
@@ -96,38 +90,6 @@ def scipy_bootstrap(
     return np.atleast_1d(result.confidence_interval.low), np.atleast_1d(result.confidence_interval.high)
 
 
-def studentized(
-    data: np.ndarray, level: float, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED
-) -> tuple[np.ndarray, np.ndarray]:
-    """The bootstrap-t interval (scipy has none): quantiles of (mean* - mean) / se* around the sample mean.
-    A resample without spread counts as an infinite t in the direction it moved."""
-    rng = np.random.default_rng(seed)
-    rows, n = data.shape
-    means = data.mean(axis=1)
-    errors = data.std(axis=1, ddof=1) / np.sqrt(n)
-    low, high = np.empty(rows), np.empty(rows)
-    tails = [0.5 + level / 2, 0.5 - level / 2]
-    for i in range(rows):
-        resampled = data[i][rng.integers(0, n, (resamples, n))]
-        boot_means = resampled.mean(axis=1)
-        boot_errors = resampled.std(axis=1, ddof=1) / np.sqrt(n)
-        shift = boot_means - means[i]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = np.where(boot_errors > 0, shift / boot_errors, np.sign(shift) * np.inf)
-        upper_t, lower_t = np.quantile(np.nan_to_num(t, nan=0.0), tails)
-        low[i] = means[i] - upper_t * errors[i]
-        high[i] = means[i] - lower_t * errors[i]
-    return low, high
-
-
-def student_t(data: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
-    """The classic t interval: mean +- t_{n-1} * s / sqrt(n)."""
-    n = data.shape[1]
-    means = data.mean(axis=1)
-    half = scipy_stats().t.ppf(0.5 + level / 2, n - 1) * data.std(axis=1, ddof=1) / np.sqrt(n)
-    return means - half, means + half
-
-
 def wilson(data: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson score interval of a proportion, taking each row's mean as the share of 1s (exact for 0/1 rows;
     for other rows it treats the scores as if they were 0/1, which overstates their spread)."""
@@ -137,28 +99,6 @@ def wilson(data: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     centre = (share + z2 / (2 * n)) / (1 + z2 / n)
     half = np.sqrt(z2) / (1 + z2 / n) * np.sqrt(share * (1 - share) / n + z2 / (4 * n * n))
     return centre - half, centre + half
-
-
-def raw_interval(
-    data: np.ndarray, method: Method, level: float = CONFIDENCE_LEVEL, seed: int = BOOTSTRAP_SEED
-) -> tuple[np.ndarray, np.ndarray]:
-    """One method on every row of `data` (shape rows x n, n >= 2), as it comes: no rule for special samples."""
-    if method in ("percentile", "basic"):
-        return scipy_bootstrap(data, method, level, seed=seed)
-    if method == "bca":
-        return scipy_bootstrap(data, "BCa", level, seed=seed)
-    if method == "expanded":
-        return scipy_bootstrap(data, "percentile", expanded_level(data.shape[1], level), seed=seed)
-    if method == "studentized":
-        return studentized(data, level, seed=seed)
-    if method == "t":
-        return student_t(data, level)
-    if method == "wilson":
-        return wilson(data, level)
-    if method == "ragtest":
-        low, high, _ = ragtest_rule(data, (0.0, 1.0), level, seed)
-        return low, high
-    raise ValueError(f"unknown interval method {method!r}; use one of {', '.join(METHODS)}")
 
 
 def ragtest_rule(

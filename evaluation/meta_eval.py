@@ -120,7 +120,7 @@ def run_wikieval(
             list(
                 evaluate_dataset(
                     side_frame(rows, side),
-                    [pairing.metric],
+                    metrics=[pairing.metric],
                     judge=judge,
                     llm=llm,
                     embedder=embedder,

@@ -14,7 +14,7 @@ than either, asymptotically. The interval is the normal one, estimate +- z * se.
 rectifier mean(Y - lam f) measures it on the labelled rows. What must hold: the labelled rows are a random sample
 of the rows (the review page's default seeded, stratified order gives that; rows picked where the judge was least
 sure do not). `tests/evaluation/test_ppi.py` checks these numbers against the `ppi-python` package (1e-6) and by a
-coverage simulation (`evaluation.ppi_sim`).
+coverage simulation (`bench/ppi_coverage.py`).
 
 Every function works on batches (arrays with the rows on the last axis), so the simulation runs the same code.
 """

@@ -8,25 +8,16 @@ it. Fewer than 2 scored rows: no interval (ci_low/ci_high None).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from evaluation.intervals import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL, mean_ci
+from evaluation.intervals import BOOTSTRAP_SEED, CONFIDENCE_LEVEL, mean_ci
 from ragtest_core.schema import MetricResult
 
 #: How many distinct failure reasons the summary lists per metric.
 TOP_REASONS = 3
-
-
-def bootstrap_ci(
-    values: Sequence[float], level: float = CONFIDENCE_LEVEL, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0
-) -> tuple[float | None, float | None]:
-    """The 95% interval of the mean as (low, high), by the rule in `evaluation.intervals` (Wilson for 0/1 scores,
-    the expanded percentile bootstrap otherwise); seeded."""
-    interval = mean_ci(np.asarray(values, dtype=float), level=level, resamples=resamples, seed=seed)
-    return interval.low, interval.high
 
 
 def describe(values: Sequence[float], failed: int, seed: int = BOOTSTRAP_SEED) -> dict[str, Any]:
@@ -78,14 +69,3 @@ def summarise(
 ) -> dict[str, dict[str, Any]]:
     """Per metric: mean with its bootstrap interval, rows scored/failed, top failure reasons, breakdowns."""
     return {name: summarise_metric([r[name] for r in results], groups) for name in names}
-
-
-def format_interval(entry: dict[str, Any], digits: int = 3) -> str:
-    """ "0.812 [0.770, 0.850] (n=30)" for a summary entry (or "n/a")."""
-    mean = entry.get("mean")
-    if mean is None:
-        return "n/a"
-    fmt: Callable[[float], str] = lambda x: f"{x:.{digits}f}"  # noqa: E731
-    low, high = entry.get("ci_low"), entry.get("ci_high")
-    interval = f" [{fmt(low)}, {fmt(high)}]" if low is not None and high is not None else ""
-    return f"{fmt(mean)}{interval} (n={entry.get('rows_scored', 0)})"

@@ -23,7 +23,7 @@ CELLS = [
     new_markdown_cell("## 1. Generate: chunks -> Chroma -> root + neighbours -> questions"),
     new_code_cell(
         "testset = ragtest.generate(config, RUN_DIR, show_progress=False)\n"
-        "testset[['question', 'ground_truth', 'question_type', 'reference_context_ids']]"
+        "testset.to_pandas()[['question', 'ground_truth', 'question_type', 'reference_context_ids']]"
     ),
     new_markdown_cell("## 2. Answer with the reference RAG (or pass `adapter=YourRAG()`)"),
     new_code_cell(
@@ -32,13 +32,13 @@ CELLS = [
     ),
     new_markdown_cell("## 3. Score with the local judge"),
     new_code_cell(
-        "result = ragtest.evaluate(answers, config, RUN_DIR, show_progress=False)\n"
-        "for name, entry in result.summary.items():\n"
-        "    print(f\"{name:<20} mean={entry['mean']} scored={entry['rows_scored']} failed={entry['rows_failed']}\")"
+        "report = ragtest.evaluate(answers, config, RUN_DIR, show_progress=False)\n"
+        "for name, m in report.metrics.items():\n"
+        '    print(f"{name:<20} mean={m.mean} scored={m.rows_scored}/{m.rows} interval={m.interval}")'
     ),
     new_code_cell(
         "cols = ['question', 'answer', 'faithfulness', 'faithfulness_reason']\n"
-        "result.frame.sort_values('faithfulness')[cols].head(3)"
+        "report.to_pandas().sort_values('faithfulness')[cols].head(3)"
     ),
 ]
 

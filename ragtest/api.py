@@ -1,15 +1,15 @@
-"""The small public Python API: the CLI's steps as functions that take and return pandas DataFrames."""
+"""The small public Python API: the CLI's steps as functions. `generate` returns a typed `TestSet`, `evaluate` a
+typed `EvaluationReport`; `answer` returns the answered rows as a DataFrame."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-import evaluation
-import rag_under_test
+from rag_under_test.adapter import AnyAdapter
 from ragtest import steps
 from ragtest.compare_report import write_compare_report
 from ragtest.comparison import Comparison
@@ -18,16 +18,24 @@ from ragtest.config import RunConfig
 from ragtest.config.scope import check_given
 from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_scored
+from ragtest.results import EvaluationReport, TestSet
 from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, RunState, open_run
 from ragtest.settings import config_factory
+from ragtest.testset_input import testset_store_dir
 from ragtest_core.datasets import normalise_columns, read_dataset, read_rows, records
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from ragtest.config.keywords import ConfigKeywords
 
 _MAKE_CONFIG = config_factory(RunConfig, positional=("topic", "source"))
 
 
-def make_config(topic: str | None = None, source: str | None = None, **settings: Any) -> RunConfig:
+def make_config(topic: str | None = None, source: str | None = None, **settings: Unpack[ConfigKeywords]) -> RunConfig:
     """A RunConfig from keyword arguments named like the CLI flags (`--chunk-size` is `chunk_size`, `--llm-timeout`
-    is `llm_timeout_s`; `inspect.signature(make_config)` lists every one with its default). None means "not given".
+    is `llm_timeout_s`; `inspect.signature(make_config)` lists every one with its default, and type checkers see
+    each one's type). None means "not given".
     An unknown keyword is a TypeError naming the close ones; a setting that cannot work is a RagtestError naming the
     option (e.g. a chunk overlap not smaller than the chunk size). A setting that the run would not use is a
     RagtestError naming it and what would use it (`testset=` skips generation, so `chunk_size=` is refused and
@@ -40,25 +48,30 @@ def make_config(topic: str | None = None, source: str | None = None, **settings:
 make_config.__signature__ = _MAKE_CONFIG.__signature__  # type: ignore[attr-defined]
 
 
-def generate(config: RunConfig, run_dir: str | Path, show_progress: bool = True) -> pd.DataFrame:
-    """Build the test set into `run_dir` (testset.jsonl plus the Chroma store) and return it."""
+def generate(config: RunConfig, run_dir: str | Path, show_progress: bool = True) -> TestSet:
+    """Build the test set into `run_dir` (testset.jsonl, its manifest and the Chroma store) and return it."""
     with open_run(config, run_dir, show_progress=show_progress) as state:
         samples = steps.generate_testset(state)
-        write_manifest(state, stage_manifest_path(state.run_dir / TESTSET_FILE))
-    return pd.DataFrame([s.model_dump() for s in samples])
+        path = state.run_dir / TESTSET_FILE
+        write_manifest(state, stage_manifest_path(path))
+    return TestSet(samples=samples, path=path, manifest=input_manifest(path) or {})
 
 
 def answer(
-    testset: pd.DataFrame | str | Path,
+    testset: TestSet | pd.DataFrame | str | Path,
     config: RunConfig,
     run_dir: str | Path,
-    adapter: rag_under_test.AnyAdapter | None = None,
+    adapter: AnyAdapter | None = None,
     show_progress: bool = True,
 ) -> pd.DataFrame:
     """Run every question through `adapter` (any object with answer()/aanswer()), else config.rag, else the
-    reference RAG on the run's store. A test set file that `ragtest review` reviewed is read from its reviewed copy
-    (X.reviewed.jsonl: rejected questions left out, edits applied). Writes answers.jsonl and returns the rows."""
-    if isinstance(testset, pd.DataFrame):
+    reference RAG on the test set's store: the one its manifest records (a test set a run copied from another keeps
+    its origin's), else the one beside the file (a DataFrame: `run_dir`'s). A test set file that `ragtest review`
+    reviewed is read from its reviewed copy (X.reviewed.jsonl: rejected questions left out, edits applied), with the
+    manifest of the test set. Writes answers.jsonl and returns the rows."""
+    if isinstance(testset, TestSet):
+        rows, source = [sample.model_dump() for sample in testset.samples], testset.path
+    elif isinstance(testset, pd.DataFrame):
         rows = records(normalise_columns(testset.copy(), source="the test set DataFrame"))
     else:
         source = steps.testset_to_answer(Path(testset))  # the reviewed copy, when `ragtest review` wrote one
@@ -67,7 +80,8 @@ def answer(
         if isinstance(testset, pd.DataFrame):
             source = state.run_dir / TESTSET_FILE
         steps.inherit_testset_facts(state, input_manifest(source))
-        answered = steps.answer_testset(state, rows, adapter=adapter)
+        store_dir = testset_store_dir(state, source)  # the store its manifest records, else the one beside it
+        answered = steps.answer_testset(state, rows, store_dir=store_dir, adapter=adapter)
         write_manifest(state, stage_manifest_path(state.run_dir / ANSWERS_FILE))
     return pd.DataFrame(answered)
 
@@ -78,11 +92,12 @@ def evaluate(
     run_dir: str | Path | None = None,
     show_progress: bool = True,
     columns: str = "ragtest",
-) -> evaluation.EvaluationResult:
-    """Score a dataset (DataFrame or file; ragas' column names accepted). Returns an EvaluationResult with
-    `.frame` (one score and one reason column per metric) and `.summary`. With `run_dir`, also writes
-    scores.jsonl, summary.json, manifest.json, report.md and report.html there (`columns="ragas"`: the scored rows
-    under ragas' column names)."""
+) -> EvaluationReport:
+    """Score a dataset (DataFrame or file; ragas' column names accepted) with the metrics and judge of `config`.
+    Returns an `EvaluationReport`: each metric's mean with its interval, coverage, prediction-powered mean (with
+    `labels=`) and breakdowns; `to_pandas()` gives the rows with one score and one reason column per metric. With
+    `run_dir`, also writes scores.jsonl, summary.json, manifest.json, report.md and report.html there
+    (`columns="ragas"`: the scored rows under ragas' column names)."""
     if isinstance(dataset, pd.DataFrame):
         frame = normalise_columns(dataset.copy(), source="the DataFrame")
     else:
@@ -95,7 +110,7 @@ def evaluate(
             source = Path(run_dir) / ANSWERS_FILE if isinstance(dataset, pd.DataFrame) else Path(dataset)
             write_scored(state, result, OutputPaths.in_dir(run_dir), columns, inherited=input_manifest(source))
             write_manifest(state)
-    return result
+    return EvaluationReport.of(result)
 
 
 def run(config: RunConfig, run_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:

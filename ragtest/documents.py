@@ -13,6 +13,9 @@ from langchain_core.documents import Document
 import testgen
 from ragtest.config import RunConfig
 from ragtest_core.errors import RagtestError
+from testgen.chunking import Chunk
+from testgen.files import LoadedFiles, read_files
+from testgen.wikipedia_source import read_topics
 
 
 def describe_document(doc: Document) -> dict[str, Any]:
@@ -58,7 +61,7 @@ class Corpus:
     sources: SourceRecord
 
 
-class Sources(testgen.LoadedFiles):
+class Sources(LoadedFiles):
     """The documents of a run (Wikipedia pages and files), the files skipped (path -> reason) and their warnings."""
 
     def described(self) -> list[dict[str, Any]]:
@@ -80,7 +83,7 @@ def topics_of(config: RunConfig) -> list[str]:
     if sources.topic:
         topics.append(f"{sources.topic}@{sources.revision}" if sources.revision else sources.topic)
     if sources.topics_file:
-        topics.extend(testgen.read_topics(sources.topics_file))
+        topics.extend(read_topics(sources.topics_file))
     return topics
 
 
@@ -118,7 +121,7 @@ def load_sources(config: RunConfig) -> Sources:
     loaded = Sources()
     loaded.documents.extend(load_topic_pages(config))
     if sources.source:
-        files = testgen.read_files(sources.source)
+        files = read_files(sources.source)
         loaded.documents.extend(files.documents)
         loaded.skipped.update(files.skipped)
     for warning in loaded.warnings():
@@ -131,6 +134,6 @@ def load_documents(config: RunConfig) -> list[Document]:
     return load_sources(config).documents
 
 
-def load_chunks(config: RunConfig) -> list[testgen.Chunk]:
+def load_chunks(config: RunConfig) -> list[Chunk]:
     """The chunks of the run's documents, cut as `config.generation` says."""
     return testgen.chunk_documents(load_documents(config), config.generation.chunking())

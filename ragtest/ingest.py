@@ -16,11 +16,10 @@ from ragtest.run_state import RunState
 from ragtest_core.embedding_cache import CachedEmbeddings, embedding_cache_enabled
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
+from testgen.chunking import Chunk
 
 
-def corpus_store(
-    config: RunConfig, store_dir: Path, embedder: Embedder, chunks: list[testgen.Chunk]
-) -> testgen.ChunkStore:
+def corpus_store(config: RunConfig, store_dir: Path, embedder: Embedder, chunks: list[Chunk]) -> testgen.ChunkStore:
     """The store of this run's corpus: its own collection (keyed by sources, chunk settings and model), filled; chunk
     vectors come from the user-level embedding cache when it holds them."""
     cache = CachedEmbeddings(embedder) if embedding_cache_enabled() else None

@@ -9,7 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import evaluation
+from evaluation.identity import judge_settings
 from ragtest.config import RunConfig
 from ragtest.config.scope import applied
 from ragtest.run_state import RunState
@@ -55,7 +55,7 @@ def build_manifest(state: RunState) -> dict[str, Any]:
         ),
         "seed": state.config.generation.seed,
         "judge": state.config.resolved_judge(),
-        "judge_settings": evaluation.judge_settings(state.config.resolved_judge()),
+        "judge_settings": judge_settings(state.config.resolved_judge()),
         "versions": library_versions(),
         "embedding": {
             "model": state.config.embedding_model,

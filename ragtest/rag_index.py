@@ -23,6 +23,7 @@ from typing import Any
 import rag_under_test
 import testgen
 import testgen.store
+from rag_under_test.reference import Passage
 from ragtest.config import RunConfig
 from ragtest.documents import describe_document, load_sources
 from ragtest.ingest import corpus_store
@@ -170,9 +171,9 @@ class StoreRetriever:
             f"{index['embedding_model']}"
         )
 
-    def retrieve(self, question: str, k: int) -> list[rag_under_test.Passage]:
+    def retrieve(self, question: str, k: int) -> list[Passage]:
         hits = self.store.query([question], k=k)[0]
-        return [rag_under_test.Passage(id=hit.id, text=hit.text) for hit in hits]
+        return [Passage(id=hit.id, text=hit.text) for hit in hits]
 
 
 def test_set_store(

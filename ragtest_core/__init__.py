@@ -1,4 +1,5 @@
-"""ragtest_core: the ground floor every stage stands on. It imports nothing else of ragtest's.
+"""ragtest_core: the ground floor every stage stands on. It imports nothing else of ragtest's, and users import
+its types from `ragtest` (which re-exports the data contract); the stages import them from the submodules:
 
 - `schema`: the data contract (test sample, RAG answer, metric result, column names);
 - `datasets`: reading and writing datasets (JSONL, JSON, Parquet, CSV; ragas' column names accepted);
@@ -8,8 +9,4 @@
 - `llm`: the LLM runtime (concurrency, rate limits, retries, cache, token accounting, structured output).
 """
 
-from ragtest_core.datasets import read_dataset, write_dataset
-from ragtest_core.errors import RagtestError
-from ragtest_core.schema import MetricResult, RAGAnswer, TestSample
-
-__all__ = ["MetricResult", "RAGAnswer", "RagtestError", "TestSample", "read_dataset", "write_dataset"]
+__all__: list[str] = []
