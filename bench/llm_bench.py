@@ -61,8 +61,8 @@ def measure(calls: int, latency_ms: float, *, client_rps: float | None = None, s
         latency_ms=latency_ms, rate_limit_rps=server_rps, fault_rates=faults or {}, seed=11, retry_after=0.2,
         hang_s=1.5, lifetime_s=900,
     ) as server:  # fmt: skip
-        config = LLMConfig(max_concurrency=concurrency, adaptive=adaptive, requests_per_second=client_rps,
-                           timeout_s=1.0, max_retries=8, backoff_base_s=0.1, backoff_max_s=2.0)  # fmt: skip
+        config = LLMConfig(concurrency=concurrency, fixed_concurrency=not adaptive, rps=client_rps, timeout=1.0,
+                           retries=8, backoff=0.1)  # fmt: skip
         client = build_client("stub-model", base_url=server.url, config=config)
         assert client is not None
         wall, answered = run_calls(client, calls, tag or str(time.time()))

@@ -5,9 +5,9 @@ rows (speed only: a row's scores depend on nothing but the row, the judge's sett
 is taken over a partition). A partition's texts fit in half of the embedder's memo, so memory stays bounded
 however many rows a run has, and the vectors embedded ahead are still there when the rows are scored. The LLM judge
 scores every row and metric at once: all their calls wait in the client's one queue (`LLMClient`: the in-flight
-limit stays full), ordered by row (`CALL_ORDER`), with calls that others wait for first; the only waits are a
-call's own data dependencies, and CPU work (embedding) runs in the judge's worker thread, so the event loop that
-reads replies and sends the next calls is never held up. Nothing is written to disk here.
+limit stays full), ordered by row (each row asks through `LLMJudge.for_row`), with calls that others wait for
+first; the only waits are a call's own data dependencies, and CPU work (embedding) runs in the judge's worker
+thread, so the event loop that reads replies and sends the next calls is never held up. Nothing is written to disk here.
 """
 
 from __future__ import annotations
@@ -29,11 +29,10 @@ from evaluation.registry import ALL, resolve_metrics
 from evaluation.sample import DEFAULT_MAX_FIELD_CHARS, Sample
 from evaluation.stability import combine_rows, repeats_column, spread_column, stability_summary
 from evaluation.stats import summarise
-from ragtest_core.asyncio_utils import run_sync
+from ragtest_core.asyncio_utils import blocking, run_sync
 from ragtest_core.datasets import records
 from ragtest_core.embeddings import Embedder, get_embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
-from ragtest_core.llm.limits import CALL_ORDER, REPEAT
 from ragtest_core.relevance import load_centring_mean
 from ragtest_core.schema import MAPPED_CONTEXT_IDS, MetricResult, reason_column
 
@@ -81,14 +80,15 @@ def check_columns(frame: pd.DataFrame, metrics: Sequence[Metric]) -> None:
         raise MissingColumnsError(f"{'; '.join(problems)}; the dataset has: {', '.join(map(str, frame.columns))}")
 
 
-def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None) -> Judge:
+def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None, repeat: int = 0) -> Judge:
+    """The judge named `judge`; an LLM judge asks as repeat `repeat` (r > 0: calls of its own, see `LLMJudge`)."""
     embedder = embedder or get_embedder()
     if judge == "local":
         return LocalJudge(embedder)
     if judge == "llm":
         if llm is None:
             raise RagtestError("judge='llm' needs an LLM client (pass llm=..., or use judge='local' offline)")
-        return LLMJudge(llm=llm, embedder=embedder, reference_mean=load_centring_mean())
+        return LLMJudge(llm=llm, embedder=embedder, reference_mean=load_centring_mean(), repeat=repeat)
     raise RagtestError(f"unknown judge {judge!r}; use 'local' or 'llm'")
 
 
@@ -125,6 +125,7 @@ def texts_to_embed(metric: Metric, sample: Sample, judge: LocalJudge) -> list[st
 
 async def aevaluate_dataset(
     frame: pd.DataFrame,
+    *,
     metrics: Sequence[str | Metric] | None = None,
     judge: JudgeName | str = "local",
     llm: LLMClient | None = None,
@@ -135,7 +136,22 @@ async def aevaluate_dataset(
     max_field_chars: int | None = DEFAULT_MAX_FIELD_CHARS,
     row_scorer: RowScorer | None = None,
 ) -> EvaluationResult:
-    """Score `frame` with `metrics` (default: the five RAGAS metrics). See `evaluate_dataset`."""
+    """Score every row of `frame` with every selected metric.
+
+    `metrics` are names (see `available_metrics()`) and/or `Metric` instances. `judge` is "local" (offline:
+    embeddings plus lexical alignment) or "llm" (the RAGAS prompts through `llm`). All metrics' columns are
+    checked first (`MissingColumnsError`, before any LLM call); `judge="llm"` without `llm` is a `RagtestError`.
+    Rows with an `answer_error` get failed results ("RAG error: ...") for metrics that need the RAG output.
+    The result's frame has the input columns, one score column per metric (float in [0, 1] or None, never NaN)
+    and a non-empty `<metric>_reason` column per metric; with a retrieval metric, also `mapped_context_ids`: each
+    retrieved context's gold id where it is a gold chunk (matched by id or text), else its own id.
+    `metrics="all"` (or a list holding "all") scores every registered metric the dataset has the columns for
+    (the others are in `result.skipped`). `retrieval_k` cuts hit_rate and ndcg at k (default: all retrieved).
+    `repeats` > 1 (LLM judge only) scores every row that many times and keeps the mean, with each metric's
+    stability in the summary (`evaluation.stability`). `row_scorer` scores the rows elsewhere (a cluster:
+    `ragtest.distributed`); the rest is the same. A text longer than `max_field_chars` is scored on its first
+    `max_field_chars` characters (None: no limit); the row's reasons and `fields_cut` say so.
+    """
     selected = resolve_metrics(metrics, retrieval_k)
     skipped: dict[str, str] = {}
     if metrics is not None and ALL in ([metrics] if isinstance(metrics, str) else list(metrics)):
@@ -185,25 +201,25 @@ async def score_with_new_judge(
     bar: tqdm | None,
     repeat: int = 0,
 ) -> list[dict[str, MetricResult]]:
-    """Every row scored by a judge of its own (repeat r > 0: calls of its own, see `ragtest_core.llm.REPEAT`)."""
-    return await score_samples(metrics, make_judge(judge, llm, embedder), samples, bar, repeat)
+    """Every row scored by a judge of its own (repeat r > 0: calls of its own, see `LLMJudge.repeat`)."""
+    return await score_samples(metrics, make_judge(judge, llm, embedder, repeat), samples, bar)
 
 
 async def score_samples(
-    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], bar: tqdm | None, repeat: int = 0
+    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], bar: tqdm | None
 ) -> list[dict[str, MetricResult]]:
     """Every metric on every row, in row order: the local judge partition by partition (`local_partitions`),
     the LLM judge all at once (then closed)."""
     if isinstance(judge, LLMJudge):
         try:
-            return await score_rows(metrics, judge, samples, bar, repeat)
+            return await score_rows(metrics, judge, samples, bar)
         finally:
             judge.close()
     results: list[dict[str, MetricResult]] = []
     for rows, texts in local_partitions(judge, metrics, samples):
         embed_in_batches(judge.embedder, texts)
         part = [samples[i] for i in rows]
-        results.extend(await score_rows(metrics, judge, part, bar, repeat, offset=rows.start))
+        results.extend(await score_rows(metrics, judge, part, bar, offset=rows.start))
     return results
 
 
@@ -236,15 +252,13 @@ async def score_rows(
     judge: Judge,
     samples: Sequence[Sample],
     bar: tqdm | None,
-    repeat: int = 0,
     offset: int = 0,
 ) -> list[dict[str, MetricResult]]:
     """Every metric on every row, all at once; a row's calls carry its index, so earlier rows finish first."""
 
     async def score_row(index: int, sample: Sample) -> dict[str, MetricResult]:
-        CALL_ORDER.set(offset + index)
-        REPEAT.set(repeat)
-        scored = await asyncio.gather(*(m.ascore(sample, judge) for m in metrics))
+        row_judge = judge.for_row(offset + index) if isinstance(judge, LLMJudge) else judge
+        scored = await asyncio.gather(*(m.ascore(sample, row_judge) for m in metrics))
         if bar is not None:
             bar.update(1)
         return {m.name: r for m, r in zip(metrics, scored, strict=True)}
@@ -280,39 +294,8 @@ def add_repeat_columns(frame: pd.DataFrame, names: Sequence[str], results: Seque
         )
 
 
-def evaluate_dataset(
-    frame: pd.DataFrame,
-    metrics: Sequence[str | Metric] | None = None,
-    judge: JudgeName | str = "local",
-    llm: LLMClient | None = None,
-    embedder: Embedder | None = None,
-    show_progress: bool = True,
-    retrieval_k: int | None = None,
-    repeats: int = 1,
-    max_field_chars: int | None = DEFAULT_MAX_FIELD_CHARS,
-    row_scorer: RowScorer | None = None,
-) -> EvaluationResult:
-    """Score every row of `frame` with every selected metric.
-
-    `metrics` are names (see `available_metrics()`) and/or `Metric` instances. `judge` is "local" (offline:
-    embeddings plus lexical alignment) or "llm" (the RAGAS prompts through `llm`). All metrics' columns are
-    checked first (`MissingColumnsError`, before any LLM call); `judge="llm"` without `llm` is a `RagtestError`.
-    Rows with an `answer_error` get failed results ("RAG error: ...") for metrics that need the RAG output.
-    The result's frame has the input columns, one score column per metric (float in [0, 1] or None, never NaN)
-    and a non-empty `<metric>_reason` column per metric; with a retrieval metric, also `mapped_context_ids`: each
-    retrieved context's gold id where it is a gold chunk (matched by id or text), else its own id.
-    `metrics="all"` (or a list holding "all") scores every registered metric the dataset has the columns for
-    (the others are in `result.skipped`). `retrieval_k` cuts hit_rate and ndcg at k (default: all retrieved).
-    `repeats` > 1 (LLM judge only) scores every row that many times and keeps the mean, with each metric's
-    stability in the summary (`evaluation.stability`). `row_scorer` scores the rows elsewhere (a cluster:
-    `ragtest.distributed`); the rest is the same. A text longer than `max_field_chars` is scored on its first
-    `max_field_chars` characters (None: no limit); the row's reasons and `fields_cut` say so.
-    """
-    return run_sync(
-        aevaluate_dataset(
-            frame, metrics, judge, llm, embedder, show_progress, retrieval_k, repeats, max_field_chars, row_scorer
-        )
-    )
+#: `aevaluate_dataset` from synchronous code (the app's stage step; users score through `ragtest.evaluate`).
+evaluate_dataset = blocking(aevaluate_dataset)
 
 
 def scored_frame(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> pd.DataFrame:

@@ -4,13 +4,15 @@ Within one run the judge sends each distinct prompt once (`ask` memoises by the 
 citation_recall and citation_precision share their support verdicts, noise_robustness its correctness call with
 answer_correctness), and extracts each text's statements once (`statements`: faithfulness, answer_correctness and
 the citation metrics share them). CPU work runs in `cpu` (see `evaluation.cpu_work`), never on the event loop.
+Each row asks through its own view of the run's judge (`for_row`): the same memo and CPU worker, its calls queued
+at the row's place; a judge of a later repeat (`repeat`) asks again, past the cache entries of the first.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -38,6 +40,10 @@ class LLMJudge:
     #: The fixed reference mean for centred similarities (`ragtest_core.relevance.load_centring_mean`, shipped with
     #: the package; never taken from the rows), set by the engine when it makes the judge.
     reference_mean: np.ndarray | None = None
+    #: Which repeat of the run's judgements this judge asks (`repeats`): repeat r > 0 gets its own cache entries.
+    repeat: int = 0
+    #: The row this judge's calls serve: among calls of equal priority, earlier rows leave the client's queue first.
+    order: int = 0
     _memo: dict[Hashable, asyncio.Future[Any]] = field(default_factory=dict, repr=False)
     _cpu: CPUWorker | None = field(default=None, repr=False)
 
@@ -47,6 +53,10 @@ class LLMJudge:
             self._cpu = CPUWorker(self.embedder)
         return self._cpu
 
+    def for_row(self, order: int) -> LLMJudge:
+        """This judge for one row: the same client, memo and CPU worker; its calls queue at the row's place."""
+        return replace(self, order=order, _cpu=self.cpu)
+
     async def ask(self, call: PlannedCall, schema: type[T], priority: int = 0) -> T:
         """The reply to `call`, parsed into `schema`; a prompt already asked in this run is not sent again."""
         if call.schema is not schema:
@@ -55,7 +65,11 @@ class LLMJudge:
         future = self._memo.get(key)
         if future is None or future.get_loop() is not asyncio.get_running_loop():
             messages = call.base_messages()
-            future = asyncio.ensure_future(self.llm.structured(messages, schema, stage=call.stage, priority=priority))
+            future = asyncio.ensure_future(
+                self.llm.structured(
+                    messages, schema, stage=call.stage, priority=priority, order=self.order, repeat=self.repeat
+                )
+            )
             self._memo[key] = future
         result: T = await asyncio.shield(future)
         return result

@@ -141,4 +141,4 @@ def usage_for_prices(config: RunConfig) -> UsageTracker:
     from ragtest_core.llm.spec import model_identity  # here: the module imports LangChain (seconds)
 
     model_id = model_identity(config.llm.spec, config.llm.base_url)
-    return UsageTracker(model_id, prices=load_prices(config.llm.prices_file))
+    return UsageTracker(model_id, prices=load_prices(config.llm.prices))

@@ -119,7 +119,7 @@ def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:
     from ragtest_core.llm import build_client  # here: it imports LangChain's chat models, which offline runs skip
 
     cache_path = None
-    if settings.use_cache:
+    if settings.cache:
         cache_dir = settings.resolved_cache_dir()
         cache_path = Path(cache_dir).expanduser() / CACHE_FILE if cache_dir else run_dir / CACHE_FILE
     return build_client(
@@ -127,6 +127,6 @@ def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:
         settings.base_url,
         cache_path=cache_path,
         config=settings.runtime(),
-        prices=load_prices(settings.prices_file),
+        prices=load_prices(settings.prices),
         batch_journal=run_dir / BATCH_JOURNAL_FILE,
     )

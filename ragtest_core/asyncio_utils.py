@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -18,3 +20,13 @@ def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(coroutine)
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+def blocking(function: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, T]:
+    """The synchronous twin of an async function: the same parameters and docstring, run by `run_sync`."""
+
+    @functools.wraps(function)
+    def call(*args: P.args, **kwargs: P.kwargs) -> T:
+        return run_sync(function(*args, **kwargs))
+
+    return call

@@ -1,21 +1,27 @@
-"""Which LLM to use (none: offline), how its calls are made, its cache, prices and batch mode."""
+"""Which LLM to use (none: offline), how its calls are made, its cache and prices.
+
+How calls are made is declared once, by the LLM runtime (`ragtest_core.llm.LLMConfig`): `LLMSettings` derives from
+that model, so each of those settings has its type, default, validation and help text there, and one name here:
+the field `timeout` is the flag `--llm-timeout`, the `make_config` keyword `llm_timeout` and the manifest's
+`llm.timeout`.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
 from ragtest.config.parsing import CACHE_DIR_ENV, PRICES_ENV
 from ragtest.settings import Opt, Section
-from ragtest_core.llm import LLMConfig
-from ragtest_core.llm.config import StructuredOutput
+from ragtest_core.llm.config import LLMConfig
 
-_RUNTIME = LLMConfig()
+#: The runtime's settings whose value is a time (the others' metavar follows from their type).
+_SECONDS = frozenset({"timeout", "backoff", "batch_poll", "batch_poll_max"})
 
 
-class LLMSettings(Section):
-    """Which LLM to use (none: offline) and how its calls are made."""
+class ModelChoice(Section):
+    """Which LLM answers (none: offline)."""
 
     group = "llm"
 
@@ -32,85 +38,24 @@ class LLMSettings(Section):
         Field(description="an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1"),
         Opt(keyword="llm_base_url", metavar="URL"),
     ] = None
-    max_concurrency: Annotated[
-        int,
-        Field(ge=1, description="LLM calls in flight at most; halved on a 429, raised again on success"),
-        Opt(keyword="llm_concurrency"),
-    ] = _RUNTIME.max_concurrency
-    fixed_concurrency: Annotated[
-        bool,
-        Field(description="keep --llm-concurrency fixed (no adaptive cut on 429s)"),
-        Opt(keyword="llm_fixed_concurrency"),
-    ] = not _RUNTIME.adaptive
-    timeout_s: Annotated[
-        float, Field(gt=0, description="seconds per LLM call"), Opt(keyword="llm_timeout_s", flag="--llm-timeout")
-    ] = _RUNTIME.timeout_s
-    requests_per_second: Annotated[
-        float | None, Field(gt=0, description="LLM requests per second at most"), Opt(keyword="llm_rps")
-    ] = _RUNTIME.requests_per_second
-    tokens_per_minute: Annotated[
-        float | None,
-        Field(gt=0, description="LLM prompt tokens per minute at most (estimated before sending)"),
-        Opt(keyword="llm_tpm"),
-    ] = _RUNTIME.tokens_per_minute
-    max_retries: Annotated[int, Field(ge=0, description="retries of a failed LLM call"), Opt(keyword="llm_retries")] = (
-        _RUNTIME.max_retries
+
+
+class LLMSettings(LLMConfig, ModelChoice):
+    """Which LLM to use (none: offline) and how its calls are made (the fields of `LLMConfig`)."""
+
+    cache: Annotated[bool, Field(description="read and write the LLM reply cache (a re-run repeats no paid call)")] = (
+        True
     )
-    backoff_base_s: Annotated[
-        float,
-        Field(ge=0, description="first retry delay in seconds, doubled each retry, jittered"),
-        Opt(keyword="llm_backoff_s", flag="--llm-backoff"),
-    ] = _RUNTIME.backoff_base_s
-    temperature: Annotated[
-        float, Field(ge=0, description="sampling temperature of every LLM call"), Opt(keyword="llm_temperature")
-    ] = _RUNTIME.temperature
-    structured_output: Annotated[
-        StructuredOutput,
-        Field(
-            description="JSON replies: the provider's native schema parameter, falling back to the schema in the "
-            "prompt if the server rejects it (auto), always native, or always in the prompt"
-        ),
-        Opt(keyword="llm_structured_output"),
-    ] = _RUNTIME.structured_output
-    use_cache: Annotated[
-        bool,
-        Field(description="read and write the LLM reply cache (a re-run repeats no paid call)"),
-        Opt(flag="--cache"),
-    ] = True
     cache_dir: Annotated[
         str | None,
         Field(description="keep the LLM cache here instead of in the run directory"),
         Opt(env=CACHE_DIR_ENV, metavar="DIR"),
     ] = None
-    prices_file: Annotated[
+    prices: Annotated[
         str | None,
         Field(description="JSON or TOML price table, model -> [input, output] USD per million tokens"),
-        Opt(flag="--prices", env=PRICES_ENV, metavar="FILE"),
+        Opt(env=PRICES_ENV, metavar="FILE"),
     ] = None
-    batch: Annotated[
-        bool,
-        Field(
-            description="send LLM calls through the provider's Batch API (OpenAI): about half the price, results "
-            "within its completion window; the batch id is kept in the run folder, so running the same command "
-            "again resumes a batch instead of paying twice"
-        ),
-        Opt(keyword="llm_batch"),
-    ] = _RUNTIME.batch
-    batch_poll_s: Annotated[
-        float,
-        Field(gt=0, description="first wait between two polls of a batch, growing 1.5 times a poll"),
-        Opt(keyword="llm_batch_poll_s", flag="--llm-batch-poll"),
-    ] = _RUNTIME.batch_poll_s
-    batch_poll_max_s: Annotated[
-        float,
-        Field(gt=0, description="longest wait between two polls of a batch"),
-        Opt(keyword="llm_batch_poll_max_s", flag="--llm-batch-poll-max"),
-    ] = _RUNTIME.batch_poll_max_s
-    batch_retry: Annotated[
-        Literal["online", "batch"],
-        Field(description="where a batch line that failed goes: online at once, or into the next batch first"),
-        Opt(keyword="llm_batch_retry"),
-    ] = _RUNTIME.batch_retry
 
     @property
     def configured(self) -> bool:
@@ -121,19 +66,17 @@ class LLMSettings(Section):
         return self.cache_dir or None
 
     def runtime(self) -> LLMConfig:
-        """The LLM runtime's settings (`ragtest_core.llm.LLMConfig`) these settings name."""
-        return LLMConfig(
-            max_concurrency=self.max_concurrency,
-            adaptive=not self.fixed_concurrency,
-            timeout_s=self.timeout_s,
-            max_retries=self.max_retries,
-            backoff_base_s=self.backoff_base_s,
-            requests_per_second=self.requests_per_second,
-            tokens_per_minute=self.tokens_per_minute,
-            temperature=self.temperature,
-            structured_output=self.structured_output,
-            batch=self.batch,
-            batch_poll_s=self.batch_poll_s,
-            batch_poll_max_s=self.batch_poll_max_s,
-            batch_retry=self.batch_retry,
-        )
+        """The LLM runtime's settings alone (no model choice, cache or prices: nothing a URL's password is in)."""
+        return LLMConfig(**self.model_dump(include=set(LLMConfig.model_fields)))
+
+
+def _reach_users(section: type[LLMSettings]) -> None:
+    """Give each setting the section inherits from `LLMConfig` its `Opt`: the keyword `llm_<name>` (and so the
+    flag `--llm-<name>`), in the section's group. The declaration itself stays the runtime's."""
+    for name in LLMConfig.model_fields:
+        info = section.model_fields[name]
+        opt = Opt(keyword=f"llm_{name}", metavar="SECONDS" if name in _SECONDS else None)
+        info.metadata = [*info.metadata, opt]
+
+
+_reach_users(LLMSettings)

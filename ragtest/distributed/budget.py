@@ -12,7 +12,7 @@ from typing import Any
 
 from ragtest_core.llm.cache import LLMCache
 from ragtest_core.llm.config import LLMConfig
-from ragtest_core.llm.limits import AdaptiveConcurrency, QueueKey, RateLimits
+from ragtest_core.llm.limits import QueueKey, RateLimits, concurrency_of
 
 #: Calls that may wait on the actor at once (each waiting call holds one of its concurrency slots).
 ACTOR_CONCURRENCY = 10_000
@@ -22,9 +22,8 @@ class LLMBudget:
     """The shared state (run as a Ray actor, every method async on its one event loop)."""
 
     def __init__(self, config: LLMConfig, cache_path: str | None) -> None:
-        floor = config.min_concurrency if config.adaptive else config.max_concurrency
-        self.concurrency = AdaptiveConcurrency(config.max_concurrency, floor=floor)
-        self.limits = RateLimits.make(config.requests_per_second, config.tokens_per_minute)
+        self.concurrency = concurrency_of(config)
+        self.limits = RateLimits.of(config)
         self.cache = LLMCache(cache_path) if cache_path else None
         self.peak_in_flight = 0
 

@@ -102,7 +102,7 @@ def worker_client(settings: LLMSettings, budget: str, cache_path: str | None) ->
         settings.spec,
         settings.base_url,
         config=settings.runtime(),
-        prices=load_prices(settings.prices_file),
+        prices=load_prices(settings.prices),
         cache=SharedCache(actor, Path(cache_path)) if cache_path else None,
         concurrency=SharedConcurrency(actor),
         limits=SharedLimits(actor),

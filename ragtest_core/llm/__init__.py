@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ragtest_core.llm.cache import LLMCache
     from ragtest_core.llm.client import LLMClient
-    from ragtest_core.llm.config import STRUCTURED_OUTPUT_MODES, LLMConfig, structured_output_mode
+    from ragtest_core.llm.config import LLMConfig
     from ragtest_core.llm.guard import ModelUnfitError
-    from ragtest_core.llm.limits import CALL_ORDER, REPEAT
     from ragtest_core.llm.parsing import extract_json, parse_structured
     from ragtest_core.llm.plan import PlannedCall
     from ragtest_core.llm.scripted import ScriptedChatModel
@@ -22,11 +21,7 @@ if TYPE_CHECKING:
     from ragtest_core.llm.usage import UsageTracker
 
 _EXPORTS = {
-    "CALL_ORDER": "ragtest_core.llm.limits",
-    "REPEAT": "ragtest_core.llm.limits",
-    "STRUCTURED_OUTPUT_MODES": "ragtest_core.llm.config",
     "ModelUnfitError": "ragtest_core.llm.guard",
-    "structured_output_mode": "ragtest_core.llm.config",
     "LLMCache": "ragtest_core.llm.cache",
     "LLMClient": "ragtest_core.llm.client",
     "LLMConfig": "ragtest_core.llm.config",
@@ -40,9 +35,6 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "CALL_ORDER",
-    "REPEAT",
-    "STRUCTURED_OUTPUT_MODES",
     "LLMCache",
     "LLMClient",
     "LLMConfig",
@@ -54,7 +46,6 @@ __all__ = [
     "extract_json",
     "make_chat_model",
     "parse_structured",
-    "structured_output_mode",
 ]
 
 

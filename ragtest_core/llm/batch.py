@@ -2,7 +2,7 @@
 the completion window) instead of one request each.
 
 `BatchRunner.complete` is what a client awaits instead of an online request. Calls arriving together (every row's
-first judge step, every context of a generator round) are collected until none has arrived for `settle_s`, then
+first judge step, every context of a generator round) are collected until none has arrived for `SETTLE_S`, then
 sent as one batch: the request file uploaded, the batch created, both recorded in the run folder's journal at once
 (`batch_journal`). The batch is polled with backoff until it ends; its output and error files are read back and
 matched to the waiting calls by `custom_id` (the call's cache key), and every reply goes into the same LLM cache as
@@ -11,7 +11,7 @@ arrives, so multi-step metrics run as successive batches.
 
 A killed process, run again, finds its calls in the journal's pending batches and waits for those batches instead
 of submitting them again. A line that failed raises `BatchLineFailed`: the client then makes that call online (or,
-with `retry="batch"`, it goes into the next batch once before that).
+with `--llm-batch-retry batch`, it goes into the next batch once before that).
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from langchain_core.messages import AIMessage, BaseMessage
 
 from ragtest_core.errors import LLMPermanentError
 from ragtest_core.llm.batch_journal import BatchJournal
 from ragtest_core.llm.batch_openai import BatchStatus
+from ragtest_core.llm.config import LLMConfig
 from ragtest_core.llm.replies import finish_reason, reply_text
 
 logger = logging.getLogger(__name__)
@@ -60,22 +60,13 @@ class ReplyStore(Protocol):
     def put(self, key: str, model_id: str, reply: str, usage: dict[str, int]) -> None: ...
 
 
-@dataclass(frozen=True)
-class BatchSettings:
-    """How batches are sent and polled."""
-
-    #: First wait between two polls; each wait is 1.5 times the last (jittered), up to `poll_max_s`.
-    poll_s: float = 10.0
-    poll_max_s: float = 300.0
-    #: The provider's completion window (OpenAI accepts "24h").
-    window: str = "24h"
-    #: A batch is sent once no call has joined it for this long (or it holds `max_requests`).
-    settle_s: float = 1.0
-    max_requests: int = 50_000
-    #: Where a failed line goes: "online" (the normal path at once) or "batch" (the next batch, then online).
-    retry: Literal["online", "batch"] = "online"
-    #: Attempts of each Batch API request (upload, create, poll) on a transient error.
-    api_attempts: int = 5
+#: The provider's completion window (OpenAI accepts "24h").
+WINDOW = "24h"
+#: A batch is sent once no call has joined it for this long, or once it holds `MAX_REQUESTS`.
+SETTLE_S = 1.0
+MAX_REQUESTS = 50_000
+#: Attempts of each Batch API request (upload, create, poll) on a transient error.
+API_ATTEMPTS = 5
 
 
 Outcome = AIMessage | str
@@ -89,13 +80,15 @@ class BatchRunner:
         self,
         provider: BatchProvider,
         journal: BatchJournal,
-        settings: BatchSettings | None = None,
+        config: LLMConfig | None = None,
         cache: ReplyStore | None = None,
         model_id: str = "",
     ) -> None:
         self.provider = provider
         self.journal = journal
-        self.settings = settings or BatchSettings()
+        #: Polls start `config.batch_poll` apart and grow 1.5 times a poll up to `config.batch_poll_max`; a failed
+        #: line goes online or into the next batch (`config.batch_retry`).
+        self.config = config or LLMConfig()
         self.cache = cache
         self.model_id = model_id
         self.submitted = 0  # batches this runner created
@@ -120,7 +113,7 @@ class BatchRunner:
         if isinstance(outcome, AIMessage):
             return outcome
         reason = outcome or "the batch returned no line for this call"
-        if self.settings.retry == "batch" and key not in self._retried:
+        if self.config.batch_retry == "batch" and key not in self._retried:
             self._retried.add(key)
             logger.info("batch line failed (%s): into the next batch", reason)
             self._key_batch.pop(key, None)
@@ -143,10 +136,10 @@ class BatchRunner:
         self._open[key] = body
         if self._timer is not None:
             self._timer.cancel()
-        if len(self._open) >= self.settings.max_requests:
+        if len(self._open) >= MAX_REQUESTS:
             self._spawn(self._send())
         else:
-            self._timer = asyncio.get_running_loop().call_later(self.settings.settle_s, self._send_later)
+            self._timer = asyncio.get_running_loop().call_later(SETTLE_S, self._send_later)
         return future
 
     def _send_later(self) -> None:
@@ -169,7 +162,7 @@ class BatchRunner:
             file_id = await self._api("upload", lambda: self.provider.upload(data.encode("utf-8")))
             self.journal.uploaded(file_id, list(bodies))
             metadata = {"ragtest_calls": str(len(bodies))}
-            batch_id = await self._api("create", lambda: self.provider.create(file_id, self.settings.window, metadata))
+            batch_id = await self._api("create", lambda: self.provider.create(file_id, WINDOW, metadata))
             self.journal.created(file_id, batch_id)
             self.submitted += 1
             logger.info("submitted batch %s with %d calls", batch_id, len(bodies))
@@ -211,13 +204,13 @@ class BatchRunner:
         return task
 
     async def _wait_and_read(self, batch_id: str) -> Results:
-        delay = self.settings.poll_s
+        delay = self.config.batch_poll
         while True:
             status = await self._api("poll", lambda: self.provider.retrieve(batch_id))
             if status.terminal:
                 break
             await asyncio.sleep(delay * random.uniform(0.9, 1.1))
-            delay = min(self.settings.poll_max_s, delay * 1.5)
+            delay = min(self.config.batch_poll_max, delay * 1.5)
         results: Results = {}
         for file_id in (status.output_file_id, status.error_file_id):
             if file_id:
@@ -256,7 +249,7 @@ class BatchRunner:
                 status = getattr(exc, "status_code", None)
                 attempt += 1
                 rejected = status is not None and 400 <= status < 500 and status != 429
-                if rejected or attempt >= self.settings.api_attempts:
+                if rejected or attempt >= API_ATTEMPTS:
                     raise LLMPermanentError(f"the {self.provider.name} Batch API failed ({what}): {exc}") from exc
                 logger.warning("Batch API %s failed (%s); retrying", what, exc)
                 await asyncio.sleep(min(30.0, 0.5 * 2**attempt))

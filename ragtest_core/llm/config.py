@@ -1,61 +1,62 @@
-"""How LLM calls are made (`LLMConfig`), in a module of its own: the app's configuration reads these defaults without
-importing LangChain's chat models, which `ragtest_core.llm.client` needs (seconds of start-up)."""
+"""The LLM settings (`LLMConfig`): how calls are made, each setting declared once, here.
+
+A field is a setting: its type, default, constraint and help text. The app's LLM section
+(`ragtest.config.llm.LLMSettings`) derives from this model, so the field `name` is the flag `--llm-<name>` and the
+`make_config` keyword `llm_<name>`. The module imports no LangChain: the app reads it at start-up without loading
+the chat models (seconds).
+"""
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Annotated, Literal
 
-from ragtest_core.errors import RagtestError
+from pydantic import BaseModel, ConfigDict, Field
 
 #: How structured calls ask for JSON (see `LLMConfig.structured_output`).
 StructuredOutput = Literal["auto", "native", "prompt"]
-#: How a client asks for structured output: "auto" (native where the provider has it, else in the prompt),
-#: "native" or "prompt".
-STRUCTURED_OUTPUT_MODES: tuple[str, ...] = ("auto", "native", "prompt")
 
 
-def structured_output_mode(value: str) -> StructuredOutput:
-    """`value` checked as a structured-output mode (a `RagtestError` names the choices)."""
-    if value in STRUCTURED_OUTPUT_MODES:
-        return cast(StructuredOutput, value)
-    raise RagtestError(f"unknown structured output mode {value!r}; use one of {', '.join(STRUCTURED_OUTPUT_MODES)}")
-
-
-@dataclass(frozen=True)
-class LLMConfig:
+class LLMConfig(BaseModel):
     """How calls are made. Every field has a safe default for hosted providers."""
 
-    max_concurrency: int = 8  # the ceiling of the adaptive limit
-    adaptive: bool = True  # AIMD: halve the calls in flight on a 429, add one per window of successes
-    min_concurrency: int = 1
-    timeout_s: float = 60.0
-    max_retries: int = 6
-    backoff_base_s: float = 1.0
-    backoff_max_s: float = 60.0
-    retry_after_max_s: float = 300.0  # a server's Retry-After is honoured up to this long
-    requests_per_second: float | None = None
-    tokens_per_minute: float | None = None  # estimated prompt tokens, by a token bucket
-    temperature: float = 0.0
-    max_tokens: int | None = None
-    truncation_max_tokens: int = 4096
-    #: "auto": the provider's native structured output where it has one (falling back to the schema in the
-    #: prompt when the server rejects it), "native" (no fallback) or "prompt" (always the schema as text).
-    structured_output: StructuredOutput = "auto"
-    #: Batch mode (`--llm-batch`): calls go through the provider's Batch API at about half the price, within its
-    #: completion window (`ragtest_core.llm.batch`); failed lines are sent online ("online") or in the next batch
-    #: first ("batch"). Polls start `batch_poll_s` apart and grow to `batch_poll_max_s`.
-    batch: bool = False
-    batch_poll_s: float = 10.0
-    batch_poll_max_s: float = 300.0
-    batch_window: str = "24h"
-    batch_retry: Literal["online", "batch"] = "online"
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
-    def backoff_s(self, attempt: int, retry_after_s: float | None) -> float:
-        """How long to wait before retry `attempt` (1, 2, ...): the server's Retry-After (capped), else a jittered
-        exponential backoff."""
-        if retry_after_s is not None:
-            return min(self.retry_after_max_s, retry_after_s) + random.uniform(0, 0.1)
-        ceiling = min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1))
-        return random.uniform(ceiling / 2, ceiling)
+    concurrency: Annotated[
+        int, Field(ge=1, description="LLM calls in flight at most; halved on a 429, raised again on success")
+    ] = 8
+    fixed_concurrency: Annotated[bool, Field(description="keep --llm-concurrency fixed (no adaptive cut on 429s)")] = (
+        False
+    )
+    timeout: Annotated[float, Field(gt=0, description="seconds per LLM call")] = 60.0
+    rps: Annotated[float | None, Field(gt=0, description="LLM requests per second at most")] = None
+    tpm: Annotated[
+        float | None, Field(gt=0, description="LLM prompt tokens per minute at most (estimated before sending)")
+    ] = None
+    retries: Annotated[int, Field(ge=0, description="retries of a failed LLM call")] = 6
+    backoff: Annotated[float, Field(ge=0, description="first retry delay in seconds, doubled each retry, jittered")] = (
+        1.0
+    )
+    temperature: Annotated[float, Field(ge=0, description="sampling temperature of every LLM call")] = 0.0
+    structured_output: Annotated[
+        StructuredOutput,
+        Field(
+            description="JSON replies: the provider's native schema parameter, falling back to the schema in the "
+            "prompt if the server rejects it (auto), always native, or always in the prompt"
+        ),
+    ] = "auto"
+    batch: Annotated[
+        bool,
+        Field(
+            description="send LLM calls through the provider's Batch API (OpenAI): about half the price, results "
+            "within its completion window; the batch id is kept in the run folder, so running the same command "
+            "again resumes a batch instead of paying twice"
+        ),
+    ] = False
+    batch_poll: Annotated[
+        float, Field(gt=0, description="first wait between two polls of a batch, growing 1.5 times a poll")
+    ] = 10.0
+    batch_poll_max: Annotated[float, Field(gt=0, description="longest wait between two polls of a batch")] = 300.0
+    batch_retry: Annotated[
+        Literal["online", "batch"],
+        Field(description="where a batch line that failed goes: online at once, or into the next batch first"),
+    ] = "online"

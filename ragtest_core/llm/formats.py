@@ -30,16 +30,6 @@ _OPENAI_CLASSES = frozenset({"ChatOpenAI", "AzureChatOpenAI"})
 _OLLAMA_CLASSES = frozenset({"ChatOllama"})
 
 
-@lru_cache(maxsize=64)
-def _family_of(model_class: type) -> str | None:
-    names = {cls.__name__ for cls in model_class.__mro__}
-    if names & _OPENAI_CLASSES:
-        return "openai"
-    if names & _OLLAMA_CLASSES:
-        return "ollama"
-    return None
-
-
 def provider_family(model: BaseChatModel) -> str | None:
     """ "openai" or "ollama" when the model's class (or a base class) takes a native schema, else None."""
     names = {cls.__name__ for cls in type(model).__mro__}
@@ -73,12 +63,6 @@ def initial_mode(asked: StructuredOutput, model: BaseChatModel, remembered: str 
     if asked == "auto" and remembered == "prompt":
         return "prompt"
     return "native"
-
-
-def format_key(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The format a native request asks for, as it goes into the cache key (whatever carries it to the provider)."""
-    carried = kwargs.get("extra_body", kwargs)
-    return {name: carried[name] for name in ("response_format", "format") if name in carried}
 
 
 @lru_cache(maxsize=256)

@@ -10,20 +10,14 @@ import asyncio
 import heapq
 import itertools
 import time
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
 
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
-#: Where the work a call serves stands in its stage (e.g. the row index): among calls of equal priority, earlier
-#: work goes first, so a row's dependent calls follow its first ones instead of queueing behind every other row.
-CALL_ORDER: ContextVar[int] = ContextVar("ragtest_call_order", default=0)
-#: Which repeat of a judgement a call serves (`--repeats N`): repeat r > 0 is a call of its own, with its own cache
-#: entry, so the N repeats really ask the model N times (and a re-run of the same command repeats no paid call).
-REPEAT: ContextVar[int] = ContextVar("ragtest_repeat", default=0)
+from ragtest_core.llm.config import LLMConfig
 
-#: Sort key of a waiting call: (-priority, order); ties go first come, first served.
+#: Sort key of a waiting call: (-priority, order) of its `LLMRequest`; ties go first come, first served.
 QueueKey = tuple[int, int]
 
 
@@ -56,9 +50,9 @@ class AdaptiveConcurrency:
     `1 / limit`, so a full window of successes raises it by one. The limit stays within [floor, ceiling].
 
     Every call of a client waits in one queue: a freed slot goes to the waiting call with the smallest key
-    (`-priority`, then `CALL_ORDER`), then to the one that came first. A call that others wait for (a statement
-    extraction before its verdicts) asks with a higher priority, so chains finish early and the last wave of a
-    run is full of independent calls.
+    (`LLMRequest.queue_key`: `-priority`, then `order`), then to the one that came first. A call that others wait
+    for (a statement extraction before its verdicts) asks with a higher priority, so chains finish early and the
+    last wave of a run is full of independent calls.
     """
 
     def __init__(
@@ -144,6 +138,11 @@ class AdaptiveConcurrency:
         self.lowest = min(self.lowest, self.limit)
 
 
+def concurrency_of(config: LLMConfig) -> AdaptiveConcurrency:
+    """The limit on calls in flight `config` sets: adaptive between one and `config.concurrency`, or fixed."""
+    return AdaptiveConcurrency(config.concurrency, floor=config.concurrency if config.fixed_concurrency else 1)
+
+
 class TokenBucket:
     """At most `per_minute` tokens a minute, refilled continuously; a request larger than the bucket waits for
     a full bucket (it is never refused)."""
@@ -183,17 +182,16 @@ class RateLimits:
     tokens: TokenBucket | None = None
 
     @classmethod
-    def make(cls, requests_per_second: float | None, tokens_per_minute: float | None) -> RateLimits:
+    def of(cls, config: LLMConfig) -> RateLimits:
+        """The limits `config.rps` and `config.tpm` set (none when unset)."""
         requests = (
             InMemoryRateLimiter(
-                requests_per_second=requests_per_second,
-                check_every_n_seconds=0.01,
-                max_bucket_size=max(1.0, requests_per_second),
+                requests_per_second=config.rps, check_every_n_seconds=0.01, max_bucket_size=max(1.0, config.rps)
             )
-            if requests_per_second
+            if config.rps
             else None
         )
-        return cls(requests=requests, tokens=TokenBucket(tokens_per_minute) if tokens_per_minute else None)
+        return cls(requests=requests, tokens=TokenBucket(config.tpm) if config.tpm else None)
 
     async def acquire(self, prompt_tokens: int) -> None:
         if self.tokens is not None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from ragtest_core.errors import RagtestError
-from ragtest_core.llm.batch import BatchRunner, BatchSettings
+from ragtest_core.llm.batch import BatchRunner
 from ragtest_core.llm.batch_journal import BATCH_JOURNAL_FILE, BatchJournal
 from ragtest_core.llm.batch_openai import OpenAIBatches
 from ragtest_core.llm.cache import LLMCache, ReplyCache
@@ -54,7 +54,7 @@ def make_chat_model(spec: str | None, base_url: str | None = None, config: LLMCo
     from langchain.chat_models import init_chat_model
 
     try:
-        model = init_chat_model(spec, temperature=config.temperature, max_retries=0, timeout=config.timeout_s)
+        model = init_chat_model(spec, temperature=config.temperature, max_retries=0, timeout=config.timeout)
     except Exception as exc:  # a missing provider package, pydantic validation (missing key), unknown provider
         raise RagtestError(_model_error(spec, exc)) from exc
     if not isinstance(model, BaseChatModel):
@@ -84,7 +84,7 @@ def _openai_compatible(base_url: str, model_name: str, config: LLMConfig) -> Bas
         api_key=api_key,  # type: ignore[arg-type]
         temperature=config.temperature,
         max_retries=0,
-        timeout=config.timeout_s,
+        timeout=config.timeout,
     )
 
 
@@ -127,7 +127,7 @@ def build_client(
     batch = None
     if config.batch:
         journal = BatchJournal(Path(batch_journal or BATCH_JOURNAL_FILE))
-        batch = BatchRunner(OpenAIBatches(chat_model), journal, batch_settings(config), cache, model_id)
+        batch = BatchRunner(OpenAIBatches(chat_model), journal, config, cache, model_id)
     return LLMClient(
         chat_model,
         model_id=model_id,
@@ -137,13 +137,4 @@ def build_client(
         batch=batch,
         concurrency=concurrency,
         limits=limits,
-    )
-
-
-def batch_settings(config: LLMConfig) -> BatchSettings:
-    return BatchSettings(
-        poll_s=config.batch_poll_s,
-        poll_max_s=config.batch_poll_max_s,
-        window=config.batch_window,
-        retry=config.batch_retry,
     )

@@ -99,8 +99,8 @@ def test_flags_keep_their_names_and_read_as_declared() -> None:
     )  # fmt: skip
     config = config_from_args(args)
     assert config.sources.topics_file == "t.txt" and config.sources.wiki_timeout_s == 3.0
-    assert config.llm.timeout_s == 7.0 and config.llm.use_cache is False
-    assert config.llm.runtime().adaptive is False and config.sources.offline is True
+    assert config.llm.timeout == 7.0 and config.llm.cache is False
+    assert config.llm.runtime().fixed_concurrency is True and config.sources.offline is True
     assert config.rag_args == {"k": 3, "url": "http://x"}
     assert config.metrics == ["faithfulness", "hit_rate"]
     assert config.generation.separators == ("\n\n", ". ")

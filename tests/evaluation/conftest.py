@@ -17,7 +17,7 @@ def scripted_client() -> MakeClient:
 
     def make(responder: Callable[[str], str]) -> tuple[LLMClient, ScriptedChatModel]:
         model = ScriptedChatModel(responder=responder)
-        client = LLMClient(model, "scripted", config=LLMConfig(max_retries=0, max_concurrency=4))
+        client = LLMClient(model, "scripted", config=LLMConfig(retries=0, concurrency=4))
         return client, model
 
     return make

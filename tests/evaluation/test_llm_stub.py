@@ -8,7 +8,7 @@ import json
 import pandas as pd
 import pytest
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.llm import LLMConfig, build_client
 from tests.evaluation.helpers import one_row
@@ -51,13 +51,13 @@ def test_llm_judge_through_the_stub_server(
     weights: tuple[float, float],
 ) -> None:
     openai_server.responder = judge
-    client = build_client("stub-model", base_url=openai_server.url, config=LLMConfig(max_retries=0, timeout_s=10))
+    client = build_client("stub-model", base_url=openai_server.url, config=LLMConfig(retries=0, timeout=10))
     frame = pd.concat(
         [one_row(answer=CITED, question_type="simple"), one_row(answer="I don't know.", question_type="unanswerable")],
         ignore_index=True,
     )
     metrics = ["answer_correctness", "citation_recall", "citation_precision", "negative_rejection", "answer_relevancy"]
-    result = evaluate_dataset(frame, metrics, judge="llm", llm=client, embedder=embedder, show_progress=False)
+    result = evaluate_dataset(frame, metrics=metrics, judge="llm", llm=client, embedder=embedder, show_progress=False)
     row = result.frame.iloc[0]
     similarity = float(embedder.similarity([CITED], [str(frame.loc[0, "ground_truth"])])[0, 0])
     assert row["answer_correctness"] == pytest.approx(weights[0] * 2 / 2.5 + weights[1] * similarity, abs=1e-6)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from evaluation.stability import repeats_column, spread_column
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
@@ -41,13 +41,13 @@ class FlipFlop:
 def client(tmp_path: Path, responder: FlipFlop) -> tuple[LLMClient, ScriptedChatModel]:
     model = ScriptedChatModel(responder=responder)
     cache = LLMCache(tmp_path / "llm_cache.sqlite")
-    return LLMClient(model, "scripted", config=LLMConfig(max_retries=0, max_concurrency=4), cache=cache), model
+    return LLMClient(model, "scripted", config=LLMConfig(retries=0, concurrency=4), cache=cache), model
 
 
 def test_repeats_ask_again_and_report_stability(tmp_path: Path, embedder: Embedder) -> None:
     llm, model = client(tmp_path, FlipFlop())
     result = evaluate_dataset(
-        frame(), ["faithfulness"], judge="llm", llm=llm, embedder=embedder, show_progress=False, repeats=3
+        frame(), metrics=["faithfulness"], judge="llm", llm=llm, embedder=embedder, show_progress=False, repeats=3
     )
     # the statements of one answer are extracted once per repeat; one verdict call per row and repeat
     assert len(model.prompts) == 3 * (1 + 4)
@@ -66,7 +66,7 @@ def test_repeats_ask_again_and_report_stability(tmp_path: Path, embedder: Embedd
     # a re-run of the same command repeats no paid call: each repeat has its own cache entry
     again, model_again = client(tmp_path, FlipFlop())
     rerun = evaluate_dataset(
-        frame(), ["faithfulness"], judge="llm", llm=again, embedder=embedder, show_progress=False, repeats=3
+        frame(), metrics=["faithfulness"], judge="llm", llm=again, embedder=embedder, show_progress=False, repeats=3
     )
     assert model_again.prompts == []
     assert list(rerun.frame["faithfulness"]) == list(result.frame["faithfulness"])
@@ -75,7 +75,7 @@ def test_repeats_ask_again_and_report_stability(tmp_path: Path, embedder: Embedd
 def test_a_steady_judge_is_stable(tmp_path: Path, embedder: Embedder) -> None:
     llm, _ = client(tmp_path, FlipFlop(steady=True))
     result = evaluate_dataset(
-        frame(2), ["faithfulness"], judge="llm", llm=llm, embedder=embedder, show_progress=False, repeats=2
+        frame(2), metrics=["faithfulness"], judge="llm", llm=llm, embedder=embedder, show_progress=False, repeats=2
     )
     stability = result.summary["faithfulness"]["stability"]
     assert stability["share_verdict_changed"] == 0.0 and stability["mean_spread"] == 0.0
@@ -84,4 +84,6 @@ def test_a_steady_judge_is_stable(tmp_path: Path, embedder: Embedder) -> None:
 
 def test_repeats_need_the_llm_judge(embedder: Embedder) -> None:
     with pytest.raises(RagtestError, match="LLM judge"):
-        evaluate_dataset(frame(1), ["faithfulness"], judge="local", embedder=embedder, show_progress=False, repeats=2)
+        evaluate_dataset(
+            frame(1), metrics=["faithfulness"], judge="local", embedder=embedder, show_progress=False, repeats=2
+        )

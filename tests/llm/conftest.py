@@ -19,7 +19,7 @@ def make_client(openai_server: OpenAIStubServer, tmp_path: Path) -> ClientFactor
     """Build an LLMClient on the stub server through the real ChatOpenAI, with fast retries."""
 
     def make(cache: bool = True, **overrides: Any) -> LLMClient:
-        settings: dict[str, Any] = {"timeout_s": 2.0, "max_retries": 3, "backoff_base_s": 0.01, "backoff_max_s": 0.05}
+        settings: dict[str, Any] = {"timeout": 2.0, "retries": 3, "backoff": 0.01}
         settings.update(overrides)
         client = build_client(
             "stub-model",

@@ -10,6 +10,7 @@ import pytest
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.errors import LLMPermanentError
 from ragtest_core.llm import LLMConfig, build_client
+from ragtest_core.llm.client import backoff_s
 from ragtest_core.llm.limits import AdaptiveConcurrency, TokenBucket
 from tests.llm.conftest import ClientFactory
 from tests.stubs.openai_server import OpenAIStubServer
@@ -46,10 +47,10 @@ def test_aimd_floor_and_ceiling() -> None:
 
 
 def test_backoff_honours_retry_after_up_to_its_cap_and_doubles_otherwise() -> None:
-    config = LLMConfig(backoff_base_s=1.0, backoff_max_s=8.0, retry_after_max_s=30.0)
-    assert 5.0 <= config.backoff_s(1, 5.0) <= 5.1 and 30.0 <= config.backoff_s(1, 600.0) <= 30.1
-    waits = {attempt: [config.backoff_s(attempt, None) for _ in range(50)] for attempt in (1, 2, 3, 6)}
-    for attempt, ceiling in ((1, 1.0), (2, 2.0), (3, 4.0), (6, 8.0)):  # jittered in [ceiling / 2, ceiling]
+    config = LLMConfig(backoff=1.0)
+    assert 5.0 <= backoff_s(config, 1, 5.0) <= 5.1 and 300.0 <= backoff_s(config, 1, 600.0) <= 300.1
+    waits = {attempt: [backoff_s(config, attempt, None) for _ in range(50)] for attempt in (1, 2, 3, 6, 9)}
+    for attempt, ceiling in ((1, 1.0), (2, 2.0), (3, 4.0), (6, 32.0), (9, 60.0)):  # jittered in [ceiling / 2, ceiling]
         assert all(ceiling / 2 <= wait <= ceiling for wait in waits[attempt])
     assert len(set(waits[6])) > 1
 
@@ -70,7 +71,7 @@ def test_tokens_per_minute_limit_through_the_client(
     openai_server: OpenAIStubServer, make_client: ClientFactory
 ) -> None:
     prompt = "word " * 396  # ~500 estimated tokens a call
-    client = make_client(tokens_per_minute=60_000, cache=False)  # 1000 tokens/s: the bucket holds 120 calls
+    client = make_client(tpm=60_000, cache=False)  # 1000 tokens/s: the bucket holds 120 calls
 
     async def many() -> list[str]:
         return await asyncio.gather(*(client.text(f"{prompt}{i}", stage="s") for i in range(124)))
@@ -82,7 +83,7 @@ def test_tokens_per_minute_limit_through_the_client(
 
 def test_aimd_keeps_429s_low_against_a_rate_limited_server() -> None:
     with OpenAIStubServer(rate_limit_rps=20, latency_ms=100) as server:
-        config = LLMConfig(max_concurrency=16, timeout_s=5, backoff_base_s=0.05)
+        config = LLMConfig(concurrency=16, timeout=5, backoff=0.05)
         client = build_client("stub-model", base_url=server.url, config=config)
         assert client is not None
 
@@ -101,7 +102,7 @@ def test_per_call_parameters_never_touch_the_shared_model(
 ) -> None:
     """ragas sets n/temperature on a shared model and races; here they travel with each call only."""
     openai_server.latency_ms = 50
-    client = make_client(cache=False, max_concurrency=8)
+    client = make_client(cache=False, concurrency=8)
     before = client.model.model_dump()
 
     async def mixed() -> None:

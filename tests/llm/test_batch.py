@@ -36,7 +36,7 @@ def reply(request: Any) -> str:
 
 
 def make(server: OpenAIStubServer, folder: Path, batch: bool = True, **settings: Any) -> LLMClient:
-    config = LLMConfig(batch=batch, batch_poll_s=0.05, batch_poll_max_s=0.2, max_retries=1, **settings)
+    config = LLMConfig(batch=batch, batch_poll=0.05, batch_poll_max=0.2, retries=1, **settings)
     client = build_client(
         "openai:stub-model",
         server.url,

@@ -71,7 +71,7 @@ def test_429_retry_after_is_honoured(openai_server: OpenAIStubServer, make_clien
     assert reply == "done"
     first, second = openai_server.chat_requests
     assert first.status == 429 and second.status == 200
-    assert second.received_at - first.received_at >= 0.6  # backoff_max_s is 0.05: Retry-After wins
+    assert second.received_at - first.received_at >= 0.6  # the backoff is 0.01 s: Retry-After wins
     assert client.usage.stages["s"].retries == 1
 
 
@@ -98,7 +98,7 @@ def test_500_is_retried(openai_server: OpenAIStubServer, make_client: ClientFact
 
 def test_retries_give_up_with_a_reason(openai_server: OpenAIStubServer, make_client: ClientFactory) -> None:
     openai_server.fault_rates["server_error"] = 1.0
-    client = make_client(max_retries=2)
+    client = make_client(retries=2)
 
     with pytest.raises(LLMError, match=r"server error \(500\).*gave up after 3 attempts") as info:
         run_sync(client.text("hello", stage="s"))
@@ -122,7 +122,7 @@ def test_hanging_connection_times_out_and_is_retried(
 ) -> None:
     openai_server.inject(0, "hang", hang_s=5)
     openai_server.script("after the hang")
-    client = make_client(timeout_s=0.5)
+    client = make_client(timeout=0.5)
 
     started = time.monotonic()
     reply = run_sync(client.text("hello", stage="s"))
@@ -137,7 +137,7 @@ def test_401_fails_at_once_with_an_actionable_message(
     openai_server: OpenAIStubServer, make_client: ClientFactory
 ) -> None:
     openai_server.fault_rates["unauthorized"] = 1.0
-    client = make_client(max_retries=5)
+    client = make_client(retries=5)
 
     with pytest.raises(LLMPermanentError, match="OPENAI_API_KEY") as info:
         run_sync(client.text("hello", stage="s"))
@@ -152,22 +152,35 @@ def test_truncated_reply_is_retried_with_more_tokens(
 ) -> None:
     openai_server.inject(0, "truncate")
     openai_server.script('{"answer": "a long and complete answer", "score": 0.5}')
-    client = make_client(max_tokens=100, truncation_max_tokens=1000)
+    client = make_client()
 
     result = run_sync(client.structured("question", Answer, stage="s"))
 
     assert result.answer == "a long and complete answer"
     first, second = openai_server.chat_requests
     assert first.response["choices"][0]["finish_reason"] == "length"
-    assert first.max_tokens == 100  # ChatOpenAI sends invoke-time max_tokens as max_completion_tokens
-    assert second.max_tokens == 1000
+    assert first.max_tokens is None  # ChatOpenAI sends invoke-time max_tokens as max_completion_tokens
+    assert second.max_tokens == 4096  # at least TRUNCATION_MAX_TOKENS
+    assert client.usage.stages["s"].retries == 1 and client.usage.stages["s"].calls == 2
+
+
+def test_a_truncated_text_reply_gets_twice_the_tokens_under_the_same_key(
+    openai_server: OpenAIStubServer, make_client: ClientFactory
+) -> None:
+    openai_server.inject(0, "truncate")
+    openai_server.script("the whole reply", "must not be used")
+    client = make_client()
+
+    assert run_sync(client.text("question", stage="s", max_tokens=3000)) == "the whole reply"
+    assert run_sync(client.text("question", stage="s", max_tokens=3000)) == "the whole reply"  # cached
+    assert [r.max_tokens for r in openai_server.chat_requests] == [3000, 6000]
 
 
 def test_empty_reply_is_an_output_error_for_structured(
     openai_server: OpenAIStubServer, make_client: ClientFactory
 ) -> None:
     openai_server.fault_rates["empty"] = 1.0
-    client = make_client(max_retries=1)
+    client = make_client(retries=1)
 
     with pytest.raises(LLMOutputError, match="empty reply"):
         run_sync(client.structured("question", Answer, stage="s"))
@@ -191,7 +204,7 @@ def test_empty_text_reply_after_every_retry_is_returned_but_not_cached(
 ) -> None:
     openai_server.inject(0, "empty")
     openai_server.inject(1, "empty")
-    client = make_client(max_retries=1)
+    client = make_client(retries=1)
 
     assert run_sync(client.text("hello", stage="s")) == ""
     assert run_sync(client.text("hello", stage="s")) == "ok"
@@ -228,7 +241,7 @@ def test_usage_comes_from_the_server(openai_server: OpenAIStubServer, make_clien
 
 def test_concurrency_is_bounded(openai_server: OpenAIStubServer, make_client: ClientFactory) -> None:
     openai_server.latency_ms = 200
-    client = make_client(max_concurrency=2, cache=False)
+    client = make_client(concurrency=2, cache=False)
 
     async def many() -> list[str]:
         return await asyncio.gather(*(client.text(f"question {i}", stage="s") for i in range(6)))
@@ -239,7 +252,7 @@ def test_concurrency_is_bounded(openai_server: OpenAIStubServer, make_client: Cl
 
 
 def test_requests_per_second_is_respected(openai_server: OpenAIStubServer, make_client: ClientFactory) -> None:
-    client = make_client(requests_per_second=5, max_concurrency=16, cache=False)
+    client = make_client(rps=5, concurrency=16, cache=False)
 
     async def for_one_second() -> int:
         tasks = [asyncio.create_task(client.text(f"q{i}", stage="s")) for i in range(30)]
@@ -260,7 +273,7 @@ def test_requests_per_second_is_respected(openai_server: OpenAIStubServer, make_
 def test_one_client_across_several_event_loops(openai_server: OpenAIStubServer, make_client: ClientFactory) -> None:
     """Each run_sync makes a new loop; pooled keep-alive connections must not break the next stage's calls."""
     openai_server.latency_ms = 20
-    client = make_client(max_concurrency=2, cache=False)
+    client = make_client(concurrency=2, cache=False)
 
     async def stage(name: str) -> list[str]:
         return await asyncio.gather(*(client.text(f"{name} {i}", stage=name) for i in range(4)))

@@ -23,7 +23,7 @@ class Verdict(BaseModel):
 
 def test_scripted_model_answers_by_content_under_concurrency(tmp_path: Path) -> None:
     model = ScriptedChatModel(responder=lambda prompt: f"answer to {prompt.splitlines()[0]}")
-    client = build_client(None, model=model, cache_path=tmp_path / "c.sqlite", config=LLMConfig(max_concurrency=3))
+    client = build_client(None, model=model, cache_path=tmp_path / "c.sqlite", config=LLMConfig(concurrency=3))
     assert client is not None
 
     async def ask() -> list[str]:
@@ -62,14 +62,14 @@ def test_schema_instructions_do_not_rewrite_a_system_message() -> None:
 
 
 def test_scripted_model_needs_a_script() -> None:
-    client = LLMClient(ScriptedChatModel(), model_id="scripted", config=LLMConfig(max_retries=0))
+    client = LLMClient(ScriptedChatModel(), model_id="scripted", config=LLMConfig(retries=0))
     with pytest.raises(RagtestError, match="responses or a responder"):
         run_sync(client.text("hi", stage="s"))
 
 
 def test_openai_spec_gets_timeout_and_no_provider_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    model = make_chat_model("openai:gpt-4o-mini", config=LLMConfig(timeout_s=7.5, temperature=0.0))
+    model = make_chat_model("openai:gpt-4o-mini", config=LLMConfig(timeout=7.5, temperature=0.0))
     assert isinstance(model, ChatOpenAI)
     assert model.max_retries == 0
     assert model.request_timeout == 7.5
@@ -80,7 +80,7 @@ def test_openai_spec_gets_timeout_and_no_provider_retries(monkeypatch: pytest.Mo
 def test_base_url_spec_builds_an_openai_compatible_model(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("RAGTEST_LLM_API_KEY", "local-key")
-    model = make_chat_model("llama3", base_url="http://127.0.0.1:9/v1", config=LLMConfig(timeout_s=3))
+    model = make_chat_model("llama3", base_url="http://127.0.0.1:9/v1", config=LLMConfig(timeout=3))
     assert isinstance(model, ChatOpenAI)
     assert (model.model_name, model.openai_api_base, model.max_retries) == ("llama3", "http://127.0.0.1:9/v1", 0)
     assert isinstance(model.openai_api_key, SecretStr) and model.openai_api_key.get_secret_value() == "local-key"
@@ -94,7 +94,7 @@ def test_base_url_sends_the_model_name_without_the_provider_prefix(spec: str, se
     from tests.stubs.openai_server import OpenAIStubServer
 
     with OpenAIStubServer(replies=["hello"]) as server:
-        client = build_client(spec, base_url=server.url, config=LLMConfig(max_retries=0, timeout_s=5))
+        client = build_client(spec, base_url=server.url, config=LLMConfig(retries=0, timeout=5))
         assert client is not None and client.model_id == f"{server.url}#{spec}"
         assert run_sync(client.text("hi", stage="s")) == "hello"
         assert server.chat_requests[0].body["model"] == sent

@@ -54,7 +54,7 @@ def test_native_request_carries_the_strict_schema_and_no_schema_text(
 
 def test_rejected_native_output_falls_back_and_is_remembered(tmp_path: Path) -> None:
     with OpenAIStubServer(responder=answer_by_schema, reject_response_format=True) as server:
-        config = LLMConfig(max_retries=0, timeout_s=5)
+        config = LLMConfig(retries=0, timeout=5)
         cache = tmp_path / "cache.sqlite"
         from ragtest_core.llm import build_client
 
@@ -111,7 +111,7 @@ def test_refusal_is_an_output_error_without_retries(
     openai_server: OpenAIStubServer, make_client: ClientFactory
 ) -> None:
     openai_server.fault_rates["refusal"] = 1.0
-    client = make_client(max_retries=3)
+    client = make_client(retries=3)
     with pytest.raises(LLMOutputError, match="refused"):
         run_sync(client.structured("Tell me something harmful.", Verdict, stage="judge"))
     assert openai_server.request_count == 1
@@ -140,7 +140,7 @@ def test_reasoning_preamble_and_comments_in_a_native_reply(
 
 def test_a_model_that_never_returns_json_is_stopped_after_twenty_calls() -> None:
     model = ScriptedChatModel(responder=lambda prompt: "I would rather write a poem about the sea.")
-    client = LLMClient(model, model_id="tiny-model", config=LLMConfig(max_concurrency=4, max_retries=0))
+    client = LLMClient(model, model_id="tiny-model", config=LLMConfig(concurrency=4, retries=0))
     errors = []
     for index in range(25):  # a stage asking one call after another, as a generator loop does
         with pytest.raises(LLMError) as info:
@@ -167,7 +167,7 @@ def test_a_model_that_never_returns_json_is_stopped_after_twenty_calls() -> None
 def test_one_usable_reply_disarms_the_guard() -> None:
     replies = iter(['{"verdict": 1}'] + ["no json"] * 100)
     model = ScriptedChatModel(responder=lambda prompt: next(replies))
-    client = LLMClient(model, model_id="m", config=LLMConfig(max_concurrency=1, max_retries=0))
+    client = LLMClient(model, model_id="m", config=LLMConfig(concurrency=1, retries=0))
     assert run_sync(client.structured("q0", Verdict, stage="judge")).verdict == 1
     for index in range(25):
         with pytest.raises(LLMOutputError) as info:
@@ -177,7 +177,7 @@ def test_one_usable_reply_disarms_the_guard() -> None:
 
 def test_a_stage_reader_rescues_a_reply_that_is_not_json() -> None:
     model = ScriptedChatModel(responses=["verdict: yes"])
-    client = LLMClient(model, model_id="m", config=LLMConfig(max_retries=0))
+    client = LLMClient(model, model_id="m", config=LLMConfig(retries=0))
 
     def read(reply: str) -> Verdict | None:
         return Verdict(verdict=1) if "yes" in reply else None

@@ -26,7 +26,7 @@ CONTEXT = Context(
 
 def _writer(responder: Callable[[str], str]) -> tuple[LLMWriter, ScriptedChatModel]:
     model = ScriptedChatModel(responder=responder)
-    return LLMWriter(LLMClient(model, model_id="scripted-1", config=LLMConfig(max_retries=0))), model
+    return LLMWriter(LLMClient(model, model_id="scripted-1", config=LLMConfig(retries=0))), model
 
 
 def test_json_reply_maps_cited_blocks() -> None:
