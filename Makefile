@@ -7,7 +7,7 @@ WIKI_CACHE ?= examples/wikipedia
 TOPIC ?= Python (programming language)
 RUN_DIR ?= runs/python
 
-.PHONY: install demo test test-all check lint typecheck imports bench clean
+.PHONY: install demo test test-all check lint typecheck imports docs bench clean
 
 STAMP := $(VENV)/.installed
 
@@ -16,7 +16,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e ".[offline,openai,distributed,dev]"
+	$(PIP) install -q -e ".[offline,openai,distributed,llamaindex,docs,dev]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -42,8 +42,12 @@ typecheck: $(STAMP)
 
 check: lint typecheck imports
 
+# The docs site (mkdocs.yml, docs/), built strictly: a broken link or a missing page fails the build.
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict --site-dir build/site
+
 bench:
 	HF_HUB_OFFLINE=1 $(PY) -m bench
 
 clean:
-	rm -rf runs .pytest_cache .mypy_cache .ruff_cache
+	rm -rf runs build .pytest_cache .mypy_cache .ruff_cache

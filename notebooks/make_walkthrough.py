@@ -8,7 +8,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 CELLS = [
     new_markdown_cell(
         "# ragtest walk-through (offline)\n\n"
-        "Build a test set from a Wikipedia article read from the local page cache, answer it with the reference "
+        "Build a test set from a Wikipedia article read from the local page cache (examples/wikipedia), answer it with the reference "
         "RAG, score it with the local judge, and look at the weakest rows. No network, no LLM."
     ),
     new_code_cell(
@@ -16,9 +16,9 @@ CELLS = [
         "from pathlib import Path\n\n"
         "import ragtest\n\n"
         "os.environ.setdefault('HF_HUB_OFFLINE', '1')\n"
-        "WIKI_CACHE = Path(os.environ.get('RAGTEST_WIKI_CACHE', '../../shared/data/wikipedia')).resolve()\n"
+        "WIKI_CACHE = Path(os.environ.get('RAGTEST_WIKI_CACHE', '../examples/wikipedia')).resolve()\n"
         "RUN_DIR = Path(os.environ.get('RAGTEST_NOTEBOOK_RUN', 'runs/notebook'))\n"
-        "config = ragtest.make_config(topic='Brown bear', wiki_cache=str(WIKI_CACHE), offline=True, size=6, seed=1)"
+        "config = ragtest.make_config(topic='Python (programming language)', wiki_cache=str(WIKI_CACHE), offline=True, size=6, seed=1)"
     ),
     new_markdown_cell("## 1. Generate: chunks -> Chroma -> root + neighbours -> questions"),
     new_code_cell(

@@ -35,6 +35,7 @@ from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest
 from ragtest.run_state import STORE_DIR, open_run
 from ragtest.settings import config_secrets
+from ragtest.testset_input import testset_store_dir
 from ragtest_core.datasets import input_file, output_file, read_rows
 from ragtest_core.errors import RagtestError
 from ragtest_core.redact import scrub
@@ -109,7 +110,7 @@ def _answer(args: argparse.Namespace, config: RunConfig) -> int:
     samples = read_rows(source, required=("question",))
     with open_run(config, output.parent, show_progress=not args.quiet) as state:
         steps.inherit_testset_facts(state, input_manifest(source))
-        store_dir = Path(args.store) if args.store else source.parent / STORE_DIR
+        store_dir = testset_store_dir(state, source, Path(args.store) if args.store else None)
         rows = steps.answer_testset(state, samples, output=output, store_dir=store_dir, columns=args.columns)
         errors = [row["answer_error"] for row in rows if row.get("answer_error")]
         print(f"wrote {len(rows)} answers to {output} ({len(errors)} with errors)")
@@ -136,6 +137,24 @@ def _finish_scoring(document: dict[str, Any], gate: list[GateRule]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; a reader that closed the pipe (`ragtest ... | head`) ends it quietly with 141.
+
+    Piped stdout is block-buffered unless PYTHONUNBUFFERED is set, so a closed pipe often shows only when the buffer
+    is flushed: stdout is flushed here, before returning (and before `--help`'s SystemExit leaves), so that the
+    BrokenPipeError comes while it can be handled, not in Python's own flush at exit (which would exit 120).
+    """
+    try:
+        try:
+            return _parse_and_run(argv)
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader is gone: stop quietly, and keep Python's own flush at exit from raising again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+
+
+def _parse_and_run(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     secrets: list[str] = []  # the run's secret values, kept out of every message
     try:
@@ -147,10 +166,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ragtest: interrupted; re-run the same command to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        # the reader is gone: stop quietly, and keep Python's own flush at exit from raising again
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Fixtures shared by the whole suite: the real data folder and the real MiniLM embedder."""
+"""Fixtures shared by the whole suite: the data the tests read (tests/data) and the real MiniLM embedder."""
 
 from __future__ import annotations
 
@@ -11,21 +11,20 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("RAGTEST_SHARED_DATA", ROOT.parent / "shared" / "data"))
+#: Everything the tests read ships here, each source with its licence (see tests/data/README.md).
+TEST_DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    """../shared/data: real articles, WikiEval and FiQA (read-only)."""
-    if not SHARED_DATA.is_dir():
-        pytest.fail(f"shared data folder not found at {SHARED_DATA}; set RAGTEST_SHARED_DATA")
-    return SHARED_DATA
+def test_data() -> Path:
+    """tests/data: real Wikipedia articles, WikiEval, FiQA rows, product docs, CJK text (read-only)."""
+    return TEST_DATA
 
 
 @pytest.fixture(scope="session")
-def wiki_dir(shared_data: Path) -> Path:
-    return shared_data / "wikipedia"
+def wiki_dir(test_data: Path) -> Path:
+    """The seven English Wikipedia articles, one plain-text file per page (also the offline page cache)."""
+    return test_data / "wikipedia"
 
 
 @pytest.fixture(scope="session")

@@ -19,21 +19,21 @@ from ragtest_core.text import split_sentences
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _real_texts(shared_data: Path) -> list[str]:
+def _real_texts(test_data: Path) -> list[str]:
     """Sentences and whole contexts from WikiEval and FiQA, and paragraphs of a Wikipedia article."""
     texts: list[str] = []
-    with (shared_data / "wikieval" / "wikieval.jsonl").open(encoding="utf-8") as handle:
+    with (test_data / "wikieval" / "wikieval.jsonl").open(encoding="utf-8") as handle:
         for line in list(handle)[:12]:
             row = json.loads(line)
             texts.append(row["question"].removeprefix("Question: "))
             texts.extend(split_sentences(row["answer"].removeprefix("Answer: ")))
             texts.extend(row["context_v1"])
-    with (shared_data / "fiqa" / "fiqa.jsonl").open(encoding="utf-8") as handle:
+    with (test_data / "fiqa" / "fiqa.jsonl").open(encoding="utf-8") as handle:
         for line in list(handle)[:8]:
             row = json.loads(line)
             texts.append(row["user_input"])
             texts.extend(split_sentences(row["response"]))
-    article = (shared_data / "wikipedia" / "Brown_bear.txt").read_text(encoding="utf-8")
+    article = (test_data / "wikipedia" / "Brown_bear.txt").read_text(encoding="utf-8")
     texts.extend([p for p in article.split("\n") if len(p) > 40][:30])
     return list(dict.fromkeys(t for t in texts if t.strip()))
 
@@ -47,8 +47,8 @@ def onnx_embedder() -> Embedder:
     return embedder
 
 
-def test_onnx_matches_torch_on_real_texts(shared_data: Path, onnx_embedder: Embedder) -> None:
-    texts = _real_texts(shared_data)
+def test_onnx_matches_torch_on_real_texts(test_data: Path, onnx_embedder: Embedder) -> None:
+    texts = _real_texts(test_data)
     assert len(texts) > 120
     fast = onnx_embedder.embed(texts)
     slow = Embedder(backend="torch").embed(texts)

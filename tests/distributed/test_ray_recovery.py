@@ -18,6 +18,7 @@ import pytest
 import evaluation
 import ragtest
 import ragtest.distributed.scoring as ray_scoring
+from evaluation.engine import evaluate_dataset
 from evaluation.sample import Sample
 from ragtest.cli import main
 from ragtest.run_state import open_run
@@ -32,16 +33,16 @@ CLI = "import sys\nfrom ragtest.cli import main\nsys.exit(main(sys.argv[1:]))\n"
 FOUR = ["faithfulness", "answer_relevancy", "context_precision", "context_recall"]
 
 
-def bigger_fiqa(shared_data: Path, folder: Path, copies: int) -> Path:
-    frame = read_dataset(shared_data / "fiqa" / "fiqa.jsonl")
+def bigger_fiqa(test_data: Path, folder: Path, copies: int) -> Path:
+    frame = read_dataset(test_data / "fiqa" / "fiqa.jsonl")
     parts = [frame.assign(question=frame["question"] + f" (variant {i})") for i in range(copies)]
     path = folder / "fiqa_big.jsonl"
     pd.concat(parts, ignore_index=True).to_json(path, orient="records", lines=True)
     return path
 
 
-def test_a_killed_driver_resumes_from_its_progress(ray_cluster: str, shared_data: Path, tmp_path: Path) -> None:
-    dataset = bigger_fiqa(shared_data, tmp_path, 12)  # 360 rows: 12 partitions of 32
+def test_a_killed_driver_resumes_from_its_progress(ray_cluster: str, test_data: Path, tmp_path: Path) -> None:
+    dataset = bigger_fiqa(test_data, tmp_path, 12)  # 360 rows: 12 partitions of 32
     out = tmp_path / "ray" / "scores.jsonl"
     args = ["--quiet", "evaluate", "--input", str(dataset), "--output", str(out), "--ray", ray_cluster]
     args += ["--metrics", ",".join(FOUR)]
@@ -84,28 +85,26 @@ class CrashOnce(evaluation.Metric):
         return MetricResult.ok(0.5, "scored after the crash")
 
 
-def test_a_lost_worker_loses_no_row(ray_cluster: str, shared_data: Path, tmp_path: Path, monkeypatch: Any) -> None:
+def test_a_lost_worker_loses_no_row(ray_cluster: str, test_data: Path, tmp_path: Path, monkeypatch: Any) -> None:
     import ray.cloudpickle
 
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     monkeypatch.setattr(ray_scoring, "ROWS_PER_PARTITION", 8)
-    frame = read_dataset(shared_data / "fiqa" / "fiqa.jsonl")
+    frame = read_dataset(test_data / "fiqa" / "fiqa.jsonl")
     state = open_run(ragtest.make_config(ray_address=ray_cluster), tmp_path / "run", show_progress=False)
     metrics: list[Any] = [CrashOnce(tmp_path / "crashed"), "faithfulness"]
     scorer = ray_scoring.ray_row_scorer(state, tmp_path / "run" / "scores.partial.jsonl")
-    on_ray = evaluation.evaluate_dataset(frame, metrics=metrics, row_scorer=scorer, show_progress=False)
+    on_ray = evaluate_dataset(frame, metrics=metrics, row_scorer=scorer, show_progress=False)
     assert (tmp_path / "crashed").exists()  # a worker did die
     assert on_ray.frame["crash_once"].tolist() == [0.5] * len(frame)
-    here = evaluation.evaluate_dataset(frame, metrics=["faithfulness"], show_progress=False)
+    here = evaluate_dataset(frame, metrics=["faithfulness"], show_progress=False)
     assert on_ray.frame["faithfulness"].tolist() == pytest.approx(here.frame["faithfulness"].tolist(), abs=1e-6)
 
 
-def test_llm_judge_workers_keep_one_budget(
-    ray_cluster: str, shared_data: Path, tmp_path: Path, monkeypatch: Any
-) -> None:
+def test_llm_judge_workers_keep_one_budget(ray_cluster: str, test_data: Path, tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setattr(ray_scoring, "ROWS_PER_PARTITION", 4)
     dataset = tmp_path / "fiqa12.jsonl"
-    read_dataset(shared_data / "fiqa" / "fiqa.jsonl").head(12).to_json(dataset, orient="records", lines=True)
+    read_dataset(test_data / "fiqa" / "fiqa.jsonl").head(12).to_json(dataset, orient="records", lines=True)
     with OpenAIStubServer(responder=PlausibleResponder(), latency_ms=150, lifetime_s=400) as server:
         llm = ["--judge", "llm", "--llm", "stub-model", "--llm-base-url", server.url, "--metrics", ",".join(FOUR)]
         llm += ["--llm-concurrency", "2", "--llm-fixed-concurrency"]

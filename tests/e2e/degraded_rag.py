@@ -11,7 +11,8 @@ answers from the wrong chunks altogether.
 from __future__ import annotations
 
 import testgen
-from rag_under_test import Passage, ReferenceRAG
+from rag_under_test import ReferenceRAG
+from rag_under_test.reference import Passage
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.schema import RAGAnswer
 

@@ -11,10 +11,10 @@ from ragtest_core.datasets import read_jsonl
 METRICS = ("faithfulness", "answer_relevancy", "context_relevance", "context_precision", "context_recall")
 
 
-def test_evaluate_fiqa(shared_data: Path, tmp_path: Path) -> None:
+def test_evaluate_fiqa(test_data: Path, tmp_path: Path) -> None:
     output = tmp_path / "fiqa-scores.jsonl"
     assert (
-        main(["--quiet", "evaluate", "--input", str(shared_data / "fiqa" / "fiqa.jsonl"), "--output", str(output)]) == 0
+        main(["--quiet", "evaluate", "--input", str(test_data / "fiqa" / "fiqa.jsonl"), "--output", str(output)]) == 0
     )
     rows = read_jsonl(output)
     assert len(rows) == 30

@@ -43,8 +43,8 @@ def server() -> Iterator[OpenAIStubServer]:
 
 
 @pytest.fixture
-def dataset(shared_data: Path, tmp_path: Path) -> Path:
-    rows = load_wikieval(shared_data / "wikieval" / "wikieval.jsonl")[3:7]
+def dataset(test_data: Path, tmp_path: Path) -> Path:
+    rows = load_wikieval(test_data / "wikieval" / "wikieval.jsonl")[3:7]
     path = tmp_path / "wikieval4.jsonl"
     records = [
         {

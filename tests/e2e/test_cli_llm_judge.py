@@ -36,8 +36,8 @@ def server() -> Iterator[OpenAIStubServer]:
 
 
 @pytest.fixture
-def wikieval_file(shared_data: Path, tmp_path: Path) -> Path:
-    rows = load_wikieval(shared_data / "wikieval" / "wikieval.jsonl")[:3]
+def wikieval_file(test_data: Path, tmp_path: Path) -> Path:
+    rows = load_wikieval(test_data / "wikieval" / "wikieval.jsonl")[:3]
     path = tmp_path / "wikieval3.jsonl"
     records = [
         {

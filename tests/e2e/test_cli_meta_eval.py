@@ -11,15 +11,13 @@ from ragtest.cli import main
 from ragtest_core.datasets import read_jsonl
 
 
-def test_meta_eval_prints_the_paper_table(
-    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_meta_eval_prints_the_paper_table(test_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         [
             "--quiet",
             "meta-eval",
             "--wikieval",
-            str(shared_data / "wikieval" / "wikieval.jsonl"),
+            str(test_data / "wikieval" / "wikieval.jsonl"),
             "--limit",
             "6",
             "--out",
@@ -32,14 +30,14 @@ def test_meta_eval_prints_the_paper_table(
     assert "RAGAS (gpt-3.5)" in out and "ragtest (local judge)" in out
 
 
-def test_meta_eval_llm_judge_needs_an_llm(shared_data: Path, tmp_path: Path) -> None:
+def test_meta_eval_llm_judge_needs_an_llm(test_data: Path, tmp_path: Path) -> None:
     assert (
         main(
             [
                 "--quiet",
                 "meta-eval",
                 "--wikieval",
-                str(shared_data / "wikieval" / "wikieval.jsonl"),
+                str(test_data / "wikieval" / "wikieval.jsonl"),
                 "--judge",
                 "llm",
                 "--out",

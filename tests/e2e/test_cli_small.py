@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 import ragtest
-from rag_under_test import HTTPAdapter, answer_samples
-from rag_under_test.collect import default_concurrency
+from rag_under_test import HTTPAdapter
+from rag_under_test.collect import answer_samples, default_concurrency
 from ragtest.cli import main
 from ragtest.cli_args import build_parser
 from ragtest_core.asyncio_utils import run_sync
@@ -148,28 +148,40 @@ def test_sync_adapters_run_one_at_a_time_unless_raised() -> None:
     assert together.most == 2 and all(r["answer_error"] is None for r in rows)
 
 
-def test_python_evaluate_writes_its_files(shared_data: Path, tmp_path: Path) -> None:
-    frame = pd.read_json(shared_data / "fiqa" / "fiqa.jsonl", lines=True).head(4)
+def test_python_evaluate_writes_its_files(test_data: Path, tmp_path: Path) -> None:
+    frame = pd.read_json(test_data / "fiqa" / "fiqa.jsonl", lines=True).head(4)
     config = ragtest.make_config(metrics=["token_f1", "exact_match"])
     result = ragtest.evaluate(frame, config, tmp_path / "out", show_progress=False)
     for name in ("scores.jsonl", "summary.json", "manifest.json", "report.md", "report.html"):
         assert (tmp_path / "out" / name).is_file(), name
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
-    assert summary["rows"] == 4 and summary["metrics"]["token_f1"]["mean"] == result.summary["token_f1"]["mean"]
+    assert summary["rows"] == 4 and summary["metrics"]["token_f1"]["mean"] == result.metrics["token_f1"].mean
     assert summary["scoring"]["metrics"] == ["token_f1", "exact_match"] and summary["testset"]["rows"] == 4
     before = set(Path.cwd().iterdir())
     ragtest.evaluate(frame, config, show_progress=False)  # no run_dir: nothing written
     assert set(Path.cwd().iterdir()) == before
 
 
+@pytest.mark.parametrize("unbuffered", [False, True])
 @pytest.mark.parametrize("argv", [["--help"], ["evaluate", "--input", "missing.jsonl", "--dry-run"]])
-def test_a_closed_pipe_ends_quietly(argv: list[str], tmp_path: Path) -> None:
-    """`ragtest ... | head`: the reader goes away; no BrokenPipeError traceback, the exit status of SIGPIPE."""
+def test_a_closed_pipe_ends_quietly(argv: list[str], unbuffered: bool, tmp_path: Path) -> None:
+    """`ragtest ... | head`: the reader goes away; no BrokenPipeError traceback, the exit status of SIGPIPE.
+
+    Both ways stdout can be: block-buffered (a new user's shell, where the closed pipe shows only when the buffer
+    is flushed; Python's own flush at exit would end in 120) and unbuffered (PYTHONUNBUFFERED=1)."""
+    import os
     import subprocess
     import sys
 
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
     process = subprocess.Popen(
-        [sys.executable, "-m", "ragtest.cli", *argv], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [sys.executable, "-m", "ragtest.cli", *argv],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     assert process.stdout is not None and process.stderr is not None
     process.stdout.close()  # the reader is gone before the first line is written

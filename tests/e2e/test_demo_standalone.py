@@ -1,4 +1,4 @@
-"""`make demo` on a copy of the repository with nothing beside it (no ../shared): the demo's page ships inside."""
+"""`make demo` on a copy of the repository with nothing beside it: the demo's page ships inside."""
 
 from __future__ import annotations
 

@@ -41,8 +41,8 @@ def ragas_python() -> Path:
 
 
 @pytest.mark.timeout(1200)
-def test_ragas_reads_our_output_with_no_renaming(ragas_python: Path, shared_data: Path, tmp_path: Path) -> None:
-    fiqa = shared_data / "fiqa" / "fiqa.jsonl"
+def test_ragas_reads_our_output_with_no_renaming(ragas_python: Path, test_data: Path, tmp_path: Path) -> None:
+    fiqa = test_data / "fiqa" / "fiqa.jsonl"
     out = tmp_path / "fiqa-scored.jsonl"
     args = ["evaluate", "--quiet", "--input", str(fiqa), "--metrics", "token_f1,exact_match", "--columns", "ragas"]
     assert main([*args, "--output", str(out)]) == 0

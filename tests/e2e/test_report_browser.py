@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import ragtest
+from evaluation.registry import metric_explanation
 from ragtest.plots import PLOT_BLUE, PLOT_ORANGE
-from ragtest.report_explain import metric_explanation
 from ragtest_core.datasets import read_jsonl
 from tests.app.demo_run import run_demo
 from tests.e2e import browser

@@ -35,7 +35,7 @@ def test_two_runs_in_one_folder_never_mix(tmp_path: Path, wiki_dir: Path, embedd
     config_b = ragtest.make_config(source=str(python), size=3, seed=1)
     first = ragtest.generate(config_a, run, show_progress=False)
     second = ragtest.generate(config_b, run, show_progress=False)
-    [corpus_a], [corpus_b] = set(first["corpus_id"]), set(second["corpus_id"])
+    [corpus_a], [corpus_b] = {s.corpus_id for s in first.samples}, {s.corpus_id for s in second.samples}
     assert corpus_a != corpus_b
     store_a = ChunkStore(run / "chroma", embedder, collection=corpus_a, create=False)
     store_b = ChunkStore(run / "chroma", embedder, collection=corpus_b, create=False)
@@ -43,9 +43,9 @@ def test_two_runs_in_one_folder_never_mix(tmp_path: Path, wiki_dir: Path, embedd
     ids_a = {c.chunk_id for c in store_a.all_chunks()}
     ids_b = {c.chunk_id for c in store_b.all_chunks()}
     assert {c.source for c in store_a.all_chunks()} == {str(bears)} and not ids_a & ids_b
-    assert all(set(ids) <= ids_a for ids in first["reference_context_ids"])
-    assert all(set(ids) <= ids_b for ids in second["reference_context_ids"])
-    assert set(second["source"]) == {str(python)}
+    assert all(set(s.reference_context_ids) <= ids_a for s in first.samples)
+    assert all(set(s.reference_context_ids) <= ids_b for s in second.samples)
+    assert {s.source for s in second.samples} == {str(python)} and second.manifest["stats"]["chunks"] > 0
     # the reference RAG answers each test set from its own corpus only
     answered = ragtest.answer(second, config_b, run, show_progress=False)
     assert all(set(ids) <= ids_b for ids in answered["context_ids"])
@@ -53,7 +53,7 @@ def test_two_runs_in_one_folder_never_mix(tmp_path: Path, wiki_dir: Path, embedd
     state = ragtest.api.open_run(config_a, run, show_progress=False)
     again = ragtest.api.steps.generate_testset(state, output=run / "again.jsonl")
     assert state.stats["chunks_embedded"] == 0 and state.stats["store_collection"] == corpus_a
-    assert [s.question for s in again] == list(first["question"])
+    assert [s.question for s in again] == list(first.to_pandas()["question"])
 
 
 def test_cli_names_skipped_files_and_rejects_bad_options(

@@ -40,7 +40,13 @@ def synthetic_labels(scores: Path, metric: str, rows: int, seed: int = 0) -> lis
 
 def test_evaluate_with_labels_adds_ppi(two_variants: TwoVariants, tmp_path: Path) -> None:
     run = copy_run(two_variants, tmp_path / "run")
-    labels = write_labels(synthetic_labels(run / "scores.jsonl", "answer_correctness", 10), run / "labels.jsonl")
+    rows = synthetic_labels(run / "scores.jsonl", "answer_correctness", 10)
+    skipped = [  # rows skipped on the review page: ana on a row she did not label, bo on everything he saw
+        {"sample_id": row["sample_id"], "labeller": who, "note": "skipped", "answer_id": answer_id(row)}
+        for who, picked in (("ana", slice(10, 12)), ("bo", slice(0, 3)))
+        for row in read_jsonl(run / "scores.jsonl")[picked]
+    ]
+    labels = write_labels(rows + skipped, run / "labels.jsonl")
     output = tmp_path / "again" / "scores.jsonl"
     args = ["--quiet", "evaluate", "--input", str(run / "answers.jsonl"), "--metrics", METRICS]
     assert main([*args, "--labels", str(labels), "--output", str(output)]) == 0
@@ -50,6 +56,7 @@ def test_evaluate_with_labels_adds_ppi(two_variants: TwoVariants, tmp_path: Path
     assert ppi["ci_low"] <= ppi["mean"] <= ppi["ci_high"]
     assert "ppi" not in summary["metrics"]["faithfulness"]  # no labels for it
     assert summary["labels"]["file"] == str(labels.resolve()) and summary["labels"]["labellers"] == ["ana"]
+    assert summary["labels"]["rows"] == 10  # the 5 skipped rows are no labels, and bo, who only skipped, no labeller
     assert "prediction-powered" in (output.parent / "report.html").read_text()
     assert "| answer_correctness |" in (output.parent / "report.md").read_text().split("labels (prediction-powered)")[1]
 

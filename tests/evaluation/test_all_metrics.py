@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from evaluation import available_metrics, evaluate_dataset
+from evaluation import available_metrics
+from evaluation.engine import evaluate_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.text import split_sentences
 
@@ -69,7 +70,7 @@ def test_every_metric_on_an_answered_set(wiki_dir: Path, embedder: Embedder) -> 
     frame = answered_set(wiki_dir)
     names = available_metrics()
     assert len(names) >= 19
-    result = evaluate_dataset(frame, names, embedder=embedder, show_progress=False)
+    result = evaluate_dataset(frame, metrics=names, embedder=embedder, show_progress=False)
     for name in names:
         for value, reason in zip(result.frame[name], result.frame[f"{name}_reason"], strict=True):
             assert value is None or (isinstance(value, float) and 0.0 <= value <= 1.0 and not math.isnan(value))

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from ragtest_core.datasets import read_dataset
 from ragtest_core.embeddings import Embedder
 
@@ -44,8 +44,8 @@ def test_the_memo_keeps_the_last_texts_and_gives_the_same_vectors(embedder: Embe
     assert list(small._memo) == [*texts[9:], texts[7], "a new text"]
 
 
-def test_partitions_keep_memory_bounded_and_score_alike(shared_data: Path, embedder: Embedder) -> None:
-    frame = read_dataset(shared_data / "fiqa" / "fiqa.jsonl")
+def test_partitions_keep_memory_bounded_and_score_alike(test_data: Path, embedder: Embedder) -> None:
+    frame = read_dataset(test_data / "fiqa" / "fiqa.jsonl")
     frame = pd.concat([frame, frame.assign(question=frame["question"] + " Explain.")], ignore_index=True)
     whole = evaluate_dataset(frame, metrics=METRICS, embedder=embedder, show_progress=False)
     small = SmallMemo(embedder, memo_size=400)

@@ -10,10 +10,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from evaluation import DEFAULT_METRICS, evaluate_dataset
 from evaluation.claim_diagnostics import ClaimCheck, diagnose
+from evaluation.engine import evaluate_dataset
 from evaluation.metrics.diagnostics import DIAGNOSTIC_CLASSES
 from evaluation.planning import plan_llm_calls
+from evaluation.registry import DEFAULT_METRICS
 from ragtest.cli import main
 from ragtest.failure_panel import where_it_failed
 from ragtest_core.datasets import read_jsonl
@@ -107,7 +108,9 @@ EXPECTED = {
 
 
 def test_local_judge_diagnoses_a_real_row(embedder: Embedder) -> None:
-    result = evaluate_dataset(pd.DataFrame([ROW]), list(DIAGNOSTIC_METRICS), embedder=embedder, show_progress=False)
+    result = evaluate_dataset(
+        pd.DataFrame([ROW]), metrics=list(DIAGNOSTIC_METRICS), embedder=embedder, show_progress=False
+    )
     row = result.frame.iloc[0]
     # graded support: the verdicts are near 1/0 on these clear claims, so the counts are near the hand-made ones
     assert {name: row[name] for name in DIAGNOSTIC_METRICS} == pytest.approx(EXPECTED, abs=0.02)
@@ -138,7 +141,7 @@ def judge_replies(prompt: str) -> str:
 def test_llm_judge_diagnoses_the_same_row(scripted_client: MakeClient, embedder: Embedder) -> None:
     client, model = scripted_client(judge_replies)
     frame = pd.DataFrame([ROW])
-    result = evaluate_dataset(frame, list(DIAGNOSTIC_METRICS), judge="llm", llm=client, embedder=embedder)
+    result = evaluate_dataset(frame, metrics=list(DIAGNOSTIC_METRICS), judge="llm", llm=client, embedder=embedder)
     row = result.frame.iloc[0]
     assert {name: row[name] for name in DIAGNOSTIC_METRICS} == pytest.approx(EXPECTED)
     # two statement steps, answer vs reference, reference vs answer, one call per context; shared by all nine
@@ -194,6 +197,6 @@ def test_planned_diagnostic_calls_are_the_calls_sent(scripted_client: MakeClient
     frame = pd.DataFrame([ROW])
     planned = plan_llm_calls(frame, list(DIAGNOSTIC_METRICS))
     client, model = scripted_client(judge_replies)
-    evaluate_dataset(frame, list(DIAGNOSTIC_METRICS), judge="llm", llm=client, embedder=embedder)
+    evaluate_dataset(frame, metrics=list(DIAGNOSTIC_METRICS), judge="llm", llm=client, embedder=embedder)
     assert Counter(call.text() for call in planned) == Counter(model.prompts)
     assert Counter(call.stage for call in planned)["claim_diagnostics.context"] == len(ROW["contexts"])

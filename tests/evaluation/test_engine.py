@@ -10,16 +10,8 @@ from typing import ClassVar
 import pandas as pd
 import pytest
 
-from evaluation import (
-    Metric,
-    Sample,
-    aevaluate_dataset,
-    available_metrics,
-    evaluate_dataset,
-    get_metric,
-    register_metric,
-    unregister_metric,
-)
+from evaluation import Metric, Sample, available_metrics, get_metric, register_metric, unregister_metric
+from evaluation.engine import aevaluate_dataset, evaluate_dataset
 from evaluation.local_judge import LocalJudge
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
@@ -59,12 +51,14 @@ def test_register_a_user_metric(registered_length: None, embedder: Embedder) -> 
     assert "answer_length" in available_metrics()
     with pytest.raises(RagtestError, match="already registered"):
         register_metric(type("Other", (AnswerLength,), {}))
-    result = evaluate_dataset(one_row(), ["answer_length"], embedder=embedder, show_progress=False)
+    result = evaluate_dataset(one_row(), metrics=["answer_length"], embedder=embedder, show_progress=False)
     assert result.frame.loc[0, "answer_length"] == pytest.approx(0.71)
 
 
 def test_pass_a_metric_instance(embedder: Embedder) -> None:
-    result = evaluate_dataset(one_row(), [AnswerLength(), "faithfulness"], embedder=embedder, show_progress=False)
+    result = evaluate_dataset(
+        one_row(), metrics=[AnswerLength(), "faithfulness"], embedder=embedder, show_progress=False
+    )
     assert list(result.summary) == ["answer_length", "faithfulness"]
 
 
@@ -93,7 +87,7 @@ def test_changed_number_is_not_supported(embedder: Embedder) -> None:
         ],
         ignore_index=True,
     )
-    result = evaluate_dataset(frame, ["faithfulness"], embedder=embedder, show_progress=False)
+    result = evaluate_dataset(frame, metrics=["faithfulness"], embedder=embedder, show_progress=False)
     wrong, right = result.frame["faithfulness"].tolist()
     assert wrong <= 0.5 < 0.9 <= right  # 1999 contradicts 1889: the conflict keeps a tenth of its statement's share
     (_, changed) = result.results[0]["faithfulness"].details["statements"]
@@ -125,7 +119,10 @@ def test_output_frame_and_summary_structure(embedder: Embedder) -> None:
 
 def test_refusal_answers(embedder: Embedder) -> None:
     result = evaluate_dataset(
-        one_row(answer="I don't know."), ["faithfulness", "answer_relevancy"], embedder=embedder, show_progress=False
+        one_row(answer="I don't know."),
+        metrics=["faithfulness", "answer_relevancy"],
+        embedder=embedder,
+        show_progress=False,
     )
     assert result.frame.loc[0, "faithfulness"] == 1.0
     assert result.frame.loc[0, "faithfulness_reason"] == "refusal: no claims"
@@ -161,22 +158,26 @@ def test_unknown_judge_and_duplicate_metrics() -> None:
     with pytest.raises(RagtestError, match="unknown judge"):
         evaluate_dataset(one_row(), judge="oracle", show_progress=False)
     with pytest.raises(RagtestError, match="selected twice"):
-        evaluate_dataset(one_row(), ["faithfulness", "faithfulness"], show_progress=False)
+        evaluate_dataset(one_row(), metrics=["faithfulness", "faithfulness"], show_progress=False)
 
 
 def test_async_entry_point(embedder: Embedder) -> None:
-    result = asyncio.run(aevaluate_dataset(one_row(), ["context_recall"], embedder=embedder, show_progress=False))
+    result = asyncio.run(
+        aevaluate_dataset(one_row(), metrics=["context_recall"], embedder=embedder, show_progress=False)
+    )
     assert result.frame.loc[0, "context_recall"] >= 0.95
 
 
 def test_progress_bar(embedder: Embedder, capsys: pytest.CaptureFixture[str]) -> None:
-    evaluate_dataset(one_row(), ["context_recall"], embedder=embedder, show_progress=True)
+    evaluate_dataset(one_row(), metrics=["context_recall"], embedder=embedder, show_progress=True)
     assert "scoring" in capsys.readouterr().err
 
 
 def test_local_context_precision_without_ground_truth(embedder: Embedder) -> None:
     frame = pd.concat([one_row(ground_truth=""), one_row(ground_truth=math.nan)], ignore_index=True)
-    result = evaluate_dataset(frame, ["context_precision", "context_recall"], embedder=embedder, show_progress=False)
+    result = evaluate_dataset(
+        frame, metrics=["context_precision", "context_recall"], embedder=embedder, show_progress=False
+    )
     for index in range(2):
         row = result.frame.iloc[index]
         assert row["context_precision"] is not None
@@ -188,7 +189,7 @@ def test_local_context_precision_without_ground_truth(embedder: Embedder) -> Non
 def test_partial_hedge_is_noncommittal_locally(embedder: Embedder) -> None:
     answer = "The Eiffel Tower is in Paris. I do not have information on when it was built."
     result = evaluate_dataset(
-        one_row(answer=answer), ["answer_relevancy", "faithfulness"], embedder=embedder, show_progress=False
+        one_row(answer=answer), metrics=["answer_relevancy", "faithfulness"], embedder=embedder, show_progress=False
     )
     assert result.frame.loc[0, "answer_relevancy"] == 0.0
     assert result.frame.loc[0, "faithfulness"] >= 0.95  # the hedge is not a statement; the other one is supported

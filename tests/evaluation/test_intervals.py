@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evaluation.coverage_sim import SCENARIOS, coverage
+from bench.interval_coverage import SCENARIOS, coverage
 from evaluation.intervals import ALL_EQUAL, EXPANDED, WILSON, difference_ci, expanded_level, mean_ci, mean_cis
 
 REPEATS = 400

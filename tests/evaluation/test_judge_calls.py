@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from evaluation.metrics.citations import cited_units
 from evaluation.planning import plan_llm_calls
 from ragtest_core.embeddings import Embedder
@@ -82,7 +82,9 @@ def test_calls_per_row_for_each_metric(
     metric: str, calls: int, scripted_client: MakeClient, embedder: Embedder
 ) -> None:
     client, model = scripted_client(universal_judge)
-    result = evaluate_dataset(cited_row(), [metric], judge="llm", llm=client, embedder=embedder, show_progress=False)
+    result = evaluate_dataset(
+        cited_row(), metrics=[metric], judge="llm", llm=client, embedder=embedder, show_progress=False
+    )
     assert result.frame.loc[0, metric] is not None, result.frame.loc[0, f"{metric}_reason"]
     assert len(model.prompts) == calls
 
@@ -90,14 +92,16 @@ def test_calls_per_row_for_each_metric(
 def test_negative_rejection_is_one_call(scripted_client: MakeClient) -> None:
     client, model = scripted_client(universal_judge)
     frame = one_row(answer="The tower may be in Paris.", question_type="unanswerable")
-    result = evaluate_dataset(frame, ["negative_rejection"], judge="llm", llm=client, show_progress=False)
+    result = evaluate_dataset(frame, metrics=["negative_rejection"], judge="llm", llm=client, show_progress=False)
     assert result.frame.loc[0, "negative_rejection"] == 1.0 and len(model.prompts) == 1
 
 
 def test_shared_statements_and_calls_are_sent_once(scripted_client: MakeClient, embedder: Embedder) -> None:
     client, model = scripted_client(universal_judge)
     metrics = list(CALLS_PER_ROW)
-    result = evaluate_dataset(cited_row(), metrics, judge="llm", llm=client, embedder=embedder, show_progress=False)
+    result = evaluate_dataset(
+        cited_row(), metrics=metrics, judge="llm", llm=client, embedder=embedder, show_progress=False
+    )
     assert all(result.frame.loc[0, m] is not None for m in metrics)
     kinds = Counter(prompt.split(".", 1)[0] for prompt in model.prompts)
     assert sum("break down each sentence" in p for p in model.prompts) == 2  # the answer's and the ground truth's
@@ -117,7 +121,7 @@ def test_every_llm_metric_plans_exactly_the_calls_it_sends(scripted_client: Make
     metrics = [*CALLS_PER_ROW, "negative_rejection"]
     planned = plan_llm_calls(frame, metrics)
     client, model = scripted_client(universal_judge)
-    evaluate_dataset(frame, metrics, judge="llm", llm=client, embedder=embedder, show_progress=False)
+    evaluate_dataset(frame, metrics=metrics, judge="llm", llm=client, embedder=embedder, show_progress=False)
     assert Counter(call.text() for call in planned) == Counter(model.prompts)
     assert {call.stage.split(".")[0] for call in planned} >= {
         "statements",
@@ -148,14 +152,14 @@ def test_context_precision_judges_all_contexts_in_one_call(scripted_client: Make
 
     client, model = scripted_client(judge)
     frame = pd.concat(rows, ignore_index=True)
-    result = evaluate_dataset(frame, ["context_precision"], judge="llm", llm=client, show_progress=False)
+    result = evaluate_dataset(frame, metrics=["context_precision"], judge="llm", llm=client, show_progress=False)
     assert result.frame["context_precision"].tolist() == pytest.approx([score for _, score in PRECISION_CASES])
     assert len(model.prompts) == len(PRECISION_CASES)  # one call per row, whatever its number of contexts
 
 
 def test_context_precision_notes_a_wrong_verdict_count(scripted_client: MakeClient) -> None:
     client, _ = scripted_client(lambda prompt: json.dumps({"verdicts": [{"verdict": 0}, {"verdict": 1}]}))
-    result = evaluate_dataset(one_row(), ["context_precision"], judge="llm", llm=client, show_progress=False)
+    result = evaluate_dataset(one_row(), metrics=["context_precision"], judge="llm", llm=client, show_progress=False)
     assert result.frame.loc[0, "context_precision"] == pytest.approx(0.5)  # [0, 1] of the three contexts
     assert "2 verdicts for 3 items" in result.frame.loc[0, "context_precision_reason"]
 
@@ -178,7 +182,9 @@ def test_cpu_work_runs_beside_the_event_loop(scripted_client: MakeClient, embedd
     recording = ThreadRecordingEmbedder(embedder)
     client, _ = scripted_client(universal_judge)
     metrics = ["answer_relevancy", "answer_correctness", "semantic_similarity", "faithfulness"]
-    result = evaluate_dataset(cited_row(), metrics, judge="llm", llm=client, embedder=recording, show_progress=False)
+    result = evaluate_dataset(
+        cited_row(), metrics=metrics, judge="llm", llm=client, embedder=recording, show_progress=False
+    )
     assert all(result.frame.loc[0, m] is not None for m in metrics)
     assert recording.threads and all(name.startswith("ragtest-judge-cpu") for name in recording.threads)
 

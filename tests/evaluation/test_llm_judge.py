@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import LLMPermanentError, MissingColumnsError, RagtestError
 from tests.evaluation.helpers import MakeClient, one_row
@@ -79,7 +79,7 @@ def test_llm_judge_scores_follow_the_ragas_formulas(scripted_client: MakeClient,
 def test_noncommittal_flag_scores_zero(scripted_client: MakeClient, embedder: Embedder) -> None:
     client, _ = scripted_client(lambda prompt: json.dumps({"questions": ["What?"], "noncommittal": 1}))
     result = evaluate_dataset(
-        one_row(), ["answer_relevancy"], judge="llm", llm=client, embedder=embedder, show_progress=False
+        one_row(), metrics=["answer_relevancy"], judge="llm", llm=client, embedder=embedder, show_progress=False
     )
     assert result.frame.loc[0, "answer_relevancy"] == 0.0
     assert "noncommittal" in result.frame.loc[0, "answer_relevancy_reason"]
@@ -102,7 +102,7 @@ def test_transient_llm_failure_is_a_failure_with_reason(scripted_client: MakeCli
         raise ConnectionError("provider unreachable")
 
     client, _ = scripted_client(broken)
-    result = evaluate_dataset(one_row(), ["faithfulness"], judge="llm", llm=client, show_progress=False)
+    result = evaluate_dataset(one_row(), metrics=["faithfulness"], judge="llm", llm=client, show_progress=False)
     assert result.frame.loc[0, "faithfulness"] is None
     assert result.frame.loc[0, "faithfulness_reason"].startswith("LLM judge failed")
 
@@ -113,7 +113,7 @@ def test_permanent_llm_error_stops_the_run(scripted_client: MakeClient) -> None:
 
     client, _ = scripted_client(bad_request)
     with pytest.raises(LLMPermanentError):
-        evaluate_dataset(one_row(), ["faithfulness"], judge="llm", llm=client, show_progress=False)
+        evaluate_dataset(one_row(), metrics=["faithfulness"], judge="llm", llm=client, show_progress=False)
 
 
 def test_wrong_verdict_count_is_noted(scripted_client: MakeClient) -> None:
@@ -123,21 +123,21 @@ def test_wrong_verdict_count_is_noted(scripted_client: MakeClient) -> None:
         return json.dumps({"verdicts": [{"verdict": 1}, {"verdict": 0}]})
 
     client, _ = scripted_client(replies)
-    result = evaluate_dataset(one_row(), ["faithfulness"], judge="llm", llm=client, show_progress=False)
+    result = evaluate_dataset(one_row(), metrics=["faithfulness"], judge="llm", llm=client, show_progress=False)
     assert result.frame.loc[0, "faithfulness"] == pytest.approx(0.5)
     assert "2 verdicts for 3 items" in result.frame.loc[0, "faithfulness_reason"]
 
 
 def test_no_statements_means_no_claims(scripted_client: MakeClient) -> None:
     client, _ = scripted_client(lambda prompt: json.dumps({"statements": []}))
-    result = evaluate_dataset(one_row(), ["faithfulness"], judge="llm", llm=client, show_progress=False)
+    result = evaluate_dataset(one_row(), metrics=["faithfulness"], judge="llm", llm=client, show_progress=False)
     assert result.frame.loc[0, "faithfulness"] == 1.0
 
 
 def test_refusal_is_decided_without_an_llm_call(scripted_client: MakeClient) -> None:
     client, model = scripted_client(judge_replies)
     frame = one_row(answer="I don't know.")
-    result = evaluate_dataset(frame, ["faithfulness"], judge="llm", llm=client, show_progress=False)
+    result = evaluate_dataset(frame, metrics=["faithfulness"], judge="llm", llm=client, show_progress=False)
     assert result.frame.loc[0, "faithfulness"] == 1.0
     assert result.frame.loc[0, "faithfulness_reason"] == "refusal: no claims"
     assert model.prompts == []
@@ -160,7 +160,7 @@ def test_context_precision_without_ground_truth_uses_the_answer(scripted_client:
     client, model = scripted_client(judge_replies)
     frame = one_row(ground_truth=None)
     result = evaluate_dataset(
-        frame, ["context_precision", "context_recall"], judge="llm", llm=client, show_progress=False
+        frame, metrics=["context_precision", "context_recall"], judge="llm", llm=client, show_progress=False
     )
     assert result.frame.loc[0, "context_precision"] == pytest.approx((1 + 2 / 3) / 2)
     assert "reference: the answer" in result.frame.loc[0, "context_precision_reason"]
@@ -171,5 +171,5 @@ def test_context_precision_without_ground_truth_uses_the_answer(scripted_client:
 
 def test_insufficient_information_extracts_nothing(scripted_client: MakeClient) -> None:
     client, _ = scripted_client(lambda prompt: json.dumps({"sentences": ["Insufficient Information."]}))
-    result = evaluate_dataset(one_row(), ["context_relevance"], judge="llm", llm=client, show_progress=False)
+    result = evaluate_dataset(one_row(), metrics=["context_relevance"], judge="llm", llm=client, show_progress=False)
     assert result.frame.loc[0, "context_relevance"] == 0.0

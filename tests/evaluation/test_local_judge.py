@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from evaluation.local_judge import LocalJudge
 from ragtest_core.datasets import read_dataset
 from ragtest_core.embeddings import Embedder
@@ -57,8 +57,8 @@ def test_local_judge_embeds_a_run_in_one_batch(embedder: Embedder) -> None:
     assert busy == [0]  # all embedding happens up front, in one batch, before scoring (no reference sample)
 
 
-def test_fiqa_all_metrics_defined(shared_data: Path, embedder: Embedder) -> None:
-    frame = read_dataset(shared_data / "fiqa" / "fiqa.jsonl")
+def test_fiqa_all_metrics_defined(test_data: Path, embedder: Embedder) -> None:
+    frame = read_dataset(test_data / "fiqa" / "fiqa.jsonl")
     result = evaluate_dataset(frame, embedder=embedder, show_progress=False)
     assert len(result.frame) == len(frame) == 30
     for name in FIVE:
@@ -71,8 +71,8 @@ def test_fiqa_all_metrics_defined(shared_data: Path, embedder: Embedder) -> None
     assert result.summary["faithfulness"]["rows_scored"] == 30
 
 
-def wikieval(shared_data: Path) -> list[dict[str, object]]:
-    lines = (shared_data / "wikieval" / "wikieval.jsonl").read_text(encoding="utf-8").splitlines()
+def wikieval(test_data: Path) -> list[dict[str, object]]:
+    lines = (test_data / "wikieval" / "wikieval.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
     for row in rows:
         row["question"] = str(row["question"]).removeprefix("Question: ").strip()
@@ -88,7 +88,7 @@ def scores(rows: list[dict[str, object]], answer: str, contexts: str, metric: st
             "contexts": [r[contexts] for r in rows],
         }
     )
-    return list(evaluate_dataset(frame, [metric], embedder=embedder, show_progress=False).frame[metric])
+    return list(evaluate_dataset(frame, metrics=[metric], embedder=embedder, show_progress=False).frame[metric])
 
 
 def pairwise_agreement(preferred: list, other: list) -> float:
@@ -100,17 +100,17 @@ def pairwise_agreement(preferred: list, other: list) -> float:
     return total / len(preferred)
 
 
-def test_wikieval_faithfulness_prefers_grounded_answers(shared_data: Path, embedder: Embedder) -> None:
-    rows = wikieval(shared_data)[:20]  # the first 20 rows keep the fast suite fast; the slow test runs all 50
+def test_wikieval_faithfulness_prefers_grounded_answers(test_data: Path, embedder: Embedder) -> None:
+    rows = wikieval(test_data)[:20]  # the first 20 rows keep the fast suite fast; the slow test runs all 50
     grounded = scores(rows, "answer", "context_v1", "faithfulness", embedder)
     ungrounded = scores(rows, "ungrounded_answer", "context_v1", "faithfulness", embedder)
     assert pairwise_agreement(grounded, ungrounded) >= 0.9
 
 
 @pytest.mark.slow
-def test_wikieval_pairwise_agreement_report(shared_data: Path, embedder: Embedder) -> None:
+def test_wikieval_pairwise_agreement_report(test_data: Path, embedder: Embedder) -> None:
     """The three agreements of the RAGAS paper's Table 1 (the paper: 0.95 / 0.78 / 0.70 with gpt-3.5)."""
-    rows = wikieval(shared_data)
+    rows = wikieval(test_data)
     agreement = {
         "faithfulness": pairwise_agreement(
             scores(rows, "answer", "context_v1", "faithfulness", embedder),
@@ -132,7 +132,7 @@ def test_wikieval_pairwise_agreement_report(shared_data: Path, embedder: Embedde
 
 
 def test_judge_settings_name_every_parameter_and_shipped_file() -> None:
-    from evaluation import judge_settings
+    from evaluation.identity import judge_settings
     from evaluation.local_judge import LocalJudgeSettings, sha256_of
     from ragtest_core.relevance import ANSWER_MAP_FILE, CENTRING_MEAN_FILE
     from ragtest_core.support import SUPPORT_PARAMS_FILE
@@ -155,7 +155,7 @@ def test_judge_settings_name_every_parameter_and_shipped_file() -> None:
 def test_judge_settings_follow_the_word_lists(monkeypatch: pytest.MonkeyPatch) -> None:
     """The filler list decides which capitalised words are names: changing it changes the fingerprint, so runs
     scored before and after are never compared as alike."""
-    from evaluation import judge_settings
+    from evaluation.identity import judge_settings
     from ragtest_core import textunits
 
     before = judge_settings("local")
@@ -167,7 +167,7 @@ def test_judge_settings_follow_the_word_lists(monkeypatch: pytest.MonkeyPatch) -
 def test_the_fingerprint_follows_every_parameter_of_the_one_settings_object(monkeypatch: pytest.MonkeyPatch) -> None:
     import dataclasses
 
-    from evaluation import judge_settings
+    from evaluation.identity import judge_settings
     from ragtest_core import judge_params
 
     before = judge_settings("local")["fingerprint"]

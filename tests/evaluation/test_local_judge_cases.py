@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from evaluation.refusal import is_refusal, is_unanswerable_reference
 from ragtest_core.embeddings import Embedder
 from ragtest_core.support import is_supported, support
@@ -29,7 +29,7 @@ DISTRACTOR = "The polar bear is a large bear native to the Arctic."
 
 
 def score(rows: list[dict[str, object]], metrics: list[str], embedder: Embedder) -> pd.DataFrame:
-    return evaluate_dataset(pd.DataFrame(rows), metrics, embedder=embedder, show_progress=False).frame
+    return evaluate_dataset(pd.DataFrame(rows), metrics=metrics, embedder=embedder, show_progress=False).frame
 
 
 @pytest.mark.parametrize(
@@ -143,7 +143,7 @@ def test_a_complete_answer_sentence_reads_above_a_fragment(embedder: Embedder) -
     ]
     fragments = ["Timothy Crosley - Hug creator (ref)", "Timothy Crosley", "created by Timothy Crosley"]
     rows = [{"question": question, "answer": a} for a in complete + fragments]
-    result = evaluate_dataset(pd.DataFrame(rows), ["answer_relevancy"], embedder=embedder, show_progress=False)
+    result = evaluate_dataset(pd.DataFrame(rows), metrics=["answer_relevancy"], embedder=embedder, show_progress=False)
     values = result.frame["answer_relevancy"].tolist()
     assert min(values[: len(complete)]) > max(values[len(complete) :])
     assert min(values[: len(complete)]) >= 0.9  # a complete, correct answer reads high

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from evaluation.metrics.citations import cited_statements, subsets_to_judge
 from evaluation.scores import (
     CitationJudgement,
@@ -63,7 +63,9 @@ def test_citation_parsing() -> None:
 def test_local_citations_on_a_real_row(embedder: Embedder) -> None:
     answer = "The Eiffel Tower is in Paris [1][2]. It was built in 1889 [3]. It is painted blue [1]. It is tall."
     frame = pd.concat([one_row(answer=answer), one_row(), one_row(answer="I don't know.")], ignore_index=True)
-    result = evaluate_dataset(frame, ["citation_recall", "citation_precision"], embedder=embedder, show_progress=False)
+    result = evaluate_dataset(
+        frame, metrics=["citation_recall", "citation_precision"], embedder=embedder, show_progress=False
+    )
     row = result.frame.iloc[0]
     assert row["citation_recall"] == pytest.approx(2 / 4)  # blue is unsupported, "tall" is uncited
     assert row["citation_precision"] == pytest.approx(2 / 4)  # [2] is irrelevant, [1] does not support "blue"
@@ -75,7 +77,7 @@ def test_local_citations_on_a_real_row(embedder: Embedder) -> None:
 
 def test_local_answer_correctness(embedder: Embedder) -> None:
     frame = pd.concat([one_row(), one_row(answer="It is in Rome."), one_row(answer="I don't know.")], ignore_index=True)
-    result = evaluate_dataset(frame, ["answer_correctness"], embedder=embedder, show_progress=False)
+    result = evaluate_dataset(frame, metrics=["answer_correctness"], embedder=embedder, show_progress=False)
     scores = result.frame["answer_correctness"].tolist()
     details = result.results[0]["answer_correctness"].details
     # graded counts: TP ~2 (Paris, 1889), FP ~1 (blue), FN ~0
@@ -98,7 +100,9 @@ def test_robustness_metrics(embedder: Embedder) -> None:
         ],
         ignore_index=True,
     )
-    result = evaluate_dataset(frame, ["negative_rejection", "noise_robustness"], embedder=embedder, show_progress=False)
+    result = evaluate_dataset(
+        frame, metrics=["negative_rejection", "noise_robustness"], embedder=embedder, show_progress=False
+    )
     out = result.frame
     assert out["negative_rejection"].tolist()[:2] == [1.0, 0.0]
     assert out.loc[2, "negative_rejection"] is None

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-import evaluation
-from evaluation import ExactMatch, Faithfulness, Sample, evaluate_dataset
+from evaluation import Sample
+from evaluation.engine import evaluate_dataset
+from evaluation.metrics import AnswerRelevancy, ContextPrecision, ContextRecall, ExactMatch, Faithfulness
 from evaluation.planning import plan_llm_calls
 from ragtest_core.embeddings import Embedder
 from ragtest_core.llm import PlannedCall
@@ -58,9 +59,9 @@ def test_llm_prompts_per_metric() -> None:
     assert statements.echo == (ANSWER,) and verdicts.echo == tuple(sentences_of(ANSWER)) and verdicts.items == 3
     assert all(isinstance(call, PlannedCall) and call.schema is not None for call in (statements, verdicts))
     assert ExactMatch().llm_prompts(sample) == []
-    (questions,) = evaluation.AnswerRelevancy().llm_prompts(sample)
+    (questions,) = AnswerRelevancy().llm_prompts(sample)
     assert questions.items == 3 and questions.stage == "answer_relevancy.questions"
-    (recall,) = evaluation.ContextRecall().llm_prompts(sample)
+    (recall,) = ContextRecall().llm_prompts(sample)
     assert recall.items == 2 and recall.echo == tuple(sentences_of(sample.ground_truth or ""))
-    precision = evaluation.ContextPrecision().llm_prompts(sample.__class__(question="Q?", answer="A.", contexts=("x",)))
+    precision = ContextPrecision().llm_prompts(sample.__class__(question="Q?", answer="A.", contexts=("x",)))
     assert len(precision) == 1 and "answer: A." in precision[0].prompt  # no ground truth: the answer is the reference

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bench.ppi_coverage import simulate
 from evaluation.labelled import match_labels, ppi_summaries
 from evaluation.ppi import combined_difference, ppi_batch, ppi_mean
-from evaluation.ppi_sim import simulate
 from ragtest_core.labels import answer_id
 
 ppi_py = pytest.importorskip("ppi_py", reason="ppi-python is a dev dependency (pip install -e '.[dev]')")

@@ -8,7 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from evaluation import evaluate_dataset, get_metric
+from evaluation import get_metric
+from evaluation.engine import evaluate_dataset
 from evaluation.metrics.retrieval import dedupe, hit_rate, ndcg, reciprocal_rank
 from ragtest_core.datasets import read_dataset, write_dataset
 from ragtest_core.embeddings import Embedder
@@ -58,7 +59,7 @@ def test_through_the_engine_with_k_in_the_name() -> None:
             "reference_context_ids": [["c", "a"], ["a"], ["g"], []],
         }
     )
-    result = evaluate_dataset(frame, ["hit_rate", "mrr", "ndcg", "ndcg@2", "hit_rate@2"], show_progress=False)
+    result = evaluate_dataset(frame, metrics=["hit_rate", "mrr", "ndcg", "ndcg@2", "hit_rate@2"], show_progress=False)
     out = result.frame
     assert out["mrr"].tolist()[:3] == [1.0, 0.0, pytest.approx(1 / 3)]
     assert out.loc[0, "ndcg"] == pytest.approx((1 + 0.5) / (1 + 1 / math.log2(3)))
@@ -69,7 +70,7 @@ def test_through_the_engine_with_k_in_the_name() -> None:
     assert result.summary["ndcg"]["rows_scored"] == 3 and result.summary["ndcg"]["rows_failed"] == 1
     assert get_metric("ndcg@10").name == "ndcg@10"
     with pytest.raises(MissingColumnsError, match="hit_rate needs reference_context_ids"):
-        evaluate_dataset(frame.drop(columns=["reference_context_ids"]), ["hit_rate"], show_progress=False)
+        evaluate_dataset(frame.drop(columns=["reference_context_ids"]), metrics=["hit_rate"], show_progress=False)
 
 
 def test_in_memory_and_file_round_trip_score_alike(tmp_path: Path, embedder: Embedder) -> None:
@@ -88,10 +89,10 @@ def test_in_memory_and_file_round_trip_score_alike(tmp_path: Path, embedder: Emb
     for row in rows:
         row["context_ids"] = None
     metrics = ["hit_rate", "mrr", "ndcg", "context_recall", "faithfulness"]
-    memory = evaluate_dataset(pd.DataFrame(rows), metrics, embedder=embedder, show_progress=False).frame
+    memory = evaluate_dataset(pd.DataFrame(rows), metrics=metrics, embedder=embedder, show_progress=False).frame
     path = write_dataset(rows, tmp_path / "answers.jsonl")
     assert read_dataset(path)["context_ids"].tolist() == [[], [], []]
-    disk = evaluate_dataset(read_dataset(path), metrics, embedder=embedder, show_progress=False).frame
+    disk = evaluate_dataset(read_dataset(path), metrics=metrics, embedder=embedder, show_progress=False).frame
     for name in metrics:
         assert memory[f"{name}_reason"].tolist() == disk[f"{name}_reason"].tolist()
         assert memory[name].tolist() == pytest.approx(disk[name].tolist(), abs=1e-6)
@@ -106,11 +107,11 @@ def test_the_cut_off_is_every_retrieved_context_unless_set_and_the_reason_states
             "reference_context_ids": [["g"], ["g"]],
         }
     )
-    plain = evaluate_dataset(frame, ["hit_rate", "ndcg"], show_progress=False).frame
+    plain = evaluate_dataset(frame, metrics=["hit_rate", "ndcg"], show_progress=False).frame
     assert plain["hit_rate"].tolist() == [1.0, 1.0]  # a gold chunk at rank 5 of 5 still counts: k = all retrieved
     assert plain.loc[1, "hit_rate_reason"].startswith("hit@4 (all retrieved): gold ids at ranks [4]")
     assert plain.loc[0, "ndcg"] == pytest.approx(1 / math.log2(6))
-    cut = evaluate_dataset(frame, ["hit_rate", "ndcg", "hit_rate@5"], show_progress=False, retrieval_k=3).frame
+    cut = evaluate_dataset(frame, metrics=["hit_rate", "ndcg", "hit_rate@5"], show_progress=False, retrieval_k=3).frame
     assert cut["hit_rate"].tolist() == [0.0, 0.0] and cut["ndcg"].tolist() == [0.0, 0.0]
     assert cut.loc[0, "hit_rate_reason"] == "hit@3: gold ids at ranks [5]"  # the miss says where the gold was
     assert cut["hit_rate@5"].tolist() == [1.0, 1.0]  # a named cut-off keeps its own k
@@ -121,7 +122,7 @@ def test_metrics_all_scores_every_metric_the_columns_allow() -> None:
         {"question": ["Q?"], "answer": ["Paris."], "ground_truth": ["Paris."], "context_ids": [["g"]],
          "reference_context_ids": [["g"]]}
     )  # fmt: skip
-    result = evaluate_dataset(frame, "all", show_progress=False)
+    result = evaluate_dataset(frame, metrics="all", show_progress=False)
     assert {"hit_rate", "mrr", "ndcg", "exact_match", "token_f1", "rouge_l", "bleu"} <= set(result.metric_names)
     assert "faithfulness" in result.skipped and "contexts" in result.skipped["faithfulness"]
     assert result.frame.loc[0, "exact_match"] == 1.0

@@ -3,12 +3,13 @@ on real Wikipedia paragraphs chunked two ways."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from evaluation.metrics.gold_mapping import EXACT, OVERLAP, map_by_text, overlap
 
 
@@ -19,7 +20,7 @@ def paragraphs(wiki_dir: Path) -> list[str]:
 
 
 def score(rows: list[dict]) -> pd.DataFrame:
-    return evaluate_dataset(pd.DataFrame(rows), ["hit_rate", "mrr", "ndcg"], show_progress=False).frame
+    return evaluate_dataset(pd.DataFrame(rows), metrics=["hit_rate", "mrr", "ndcg"], show_progress=False).frame
 
 
 def test_other_ids_same_text_is_an_exact_match(paragraphs: list[str]) -> None:
@@ -73,7 +74,7 @@ def test_matching_ids_are_used_as_before(paragraphs: list[str]) -> None:
 
 def test_texts_alone_are_enough(paragraphs: list[str]) -> None:
     frame = pd.DataFrame([{"contexts": [paragraphs[7]], "reference_contexts": [paragraphs[7]]}])
-    out = evaluate_dataset(frame, ["hit_rate"], show_progress=False).frame
+    out = evaluate_dataset(frame, metrics=["hit_rate"], show_progress=False).frame
     assert out.loc[0, "hit_rate"] == 1.0
 
 
@@ -97,3 +98,33 @@ def test_the_mapped_gold_ids_are_written_for_id_based_metrics_elsewhere(paragrap
     assert exported["rag_context_ids"] == ["their-17", "their-4"] and exported["reference_context_ids"] == [
         "ragtest-abc"
     ]
+
+
+def test_chunks_sharing_one_gold_chunk_are_named_as_such(paragraphs: list[str]) -> None:
+    """Another chunker cut each gold chunk in two: the RAG's ids are distinct, so the reason speaks of retrieved
+    chunks matching one gold chunk, never of repeated ids; each gold chunk counts once, at its first rank."""
+    halves = []
+    for gold in (paragraphs[5], paragraphs[8]):
+        words = gold.split()
+        halves.append((" ".join(words[: len(words) * 3 // 5]), " ".join(words[len(words) * 2 // 5 :])))
+    one = {
+        "contexts": [paragraphs[12], *halves[0]],
+        "context_ids": ["x1", "x2", "x3"],
+        "reference_contexts": [paragraphs[5]],
+    }
+    two = {
+        "contexts": [*halves[0], *halves[1]],
+        "context_ids": ["y1", "y2", "y3", "y4"],
+        "reference_contexts": [paragraphs[5], paragraphs[8]],
+    }
+    rows = [one, two]
+    for row in rows:
+        row["reference_context_ids"] = ["ragtest-gold"]
+    out = score(rows)
+    assert out["mrr"].tolist() == [0.5, 1.0] and out["hit_rate"].tolist() == [1.0, 1.0]  # scores as before
+    assert out.loc[0, "ndcg"] == pytest.approx(1 / math.log2(3))  # the gold chunk once, at rank 2
+    reason = out.loc[0, "hit_rate_reason"]
+    assert reason.startswith("hit@2 (all retrieved): gold chunks at ranks [2] (matched by text overlap")
+    assert "(2 retrieved chunks match the same gold chunk: counted once, at the first rank)" in reason
+    assert "repeated id" not in reason
+    assert "(4 retrieved chunks match 2 gold chunks between them" in out.loc[1, "mrr_reason"]

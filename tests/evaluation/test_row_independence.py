@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from ragtest_core.datasets import read_dataset
 from ragtest_core.embeddings import Embedder
 
@@ -44,10 +44,10 @@ def fresh(base: Embedder) -> Embedder:
     return embedder
 
 
-def rows_under_test(shared_data: Path) -> pd.DataFrame:
+def rows_under_test(test_data: Path) -> pd.DataFrame:
     """Four FiQA rows (long LLM answers) and three WikiEval rows with a cited answer (ground truth = the answer)."""
-    fiqa = read_dataset(shared_data / "fiqa" / "fiqa.jsonl").head(4)
-    lines = (shared_data / "wikieval" / "wikieval.jsonl").read_text(encoding="utf-8").splitlines()[:3]
+    fiqa = read_dataset(test_data / "fiqa" / "fiqa.jsonl").head(4)
+    lines = (test_data / "wikieval" / "wikieval.jsonl").read_text(encoding="utf-8").splitlines()[:3]
     wiki = []
     for line in lines:
         row = json.loads(line)
@@ -65,12 +65,12 @@ def rows_under_test(shared_data: Path) -> pd.DataFrame:
 
 
 def score(frame: pd.DataFrame, embedder: Embedder) -> pd.DataFrame:
-    result = evaluate_dataset(frame, LOCAL_METRICS, embedder=fresh(embedder), show_progress=False)
+    result = evaluate_dataset(frame, metrics=LOCAL_METRICS, embedder=fresh(embedder), show_progress=False)
     return result.frame[LOCAL_METRICS].astype(float)
 
 
-def test_scores_do_not_depend_on_the_other_rows(shared_data: Path, embedder: Embedder) -> None:
-    frame = rows_under_test(shared_data)
+def test_scores_do_not_depend_on_the_other_rows(test_data: Path, embedder: Embedder) -> None:
+    frame = rows_under_test(test_data)
     alone = pd.concat([score(frame.iloc[[i]], embedder) for i in range(len(frame))], ignore_index=True)
 
     order = np.random.default_rng(7).permutation(len(frame))
@@ -78,7 +78,7 @@ def test_scores_do_not_depend_on_the_other_rows(shared_data: Path, embedder: Emb
     shuffled.index = order
     shuffled = shuffled.sort_index()
 
-    extra = read_dataset(shared_data / "fiqa" / "fiqa.jsonl").iloc[20:26][list(frame.columns)]
+    extra = read_dataset(test_data / "fiqa" / "fiqa.jsonl").iloc[20:26][list(frame.columns)]
     larger = score(pd.concat([extra.iloc[:3], frame, extra.iloc[3:]], ignore_index=True), embedder)
     inside = larger.iloc[3 : 3 + len(frame)].reset_index(drop=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from evaluation.metrics.text_overlap import bleu, exact_match, rouge_l, token_f1
 from ragtest_core.embeddings import Embedder
 
@@ -40,7 +40,7 @@ def test_engine_edge_cases(embedder: Embedder) -> None:
             "ground_truth": ["The tower is in Paris.", "Paris", None],
         }
     )
-    result = evaluate_dataset(frame, TEXT, embedder=embedder, show_progress=False)
+    result = evaluate_dataset(frame, metrics=TEXT, embedder=embedder, show_progress=False)
     for name in TEXT:
         assert result.frame.loc[0, name] == pytest.approx(1.0, abs=1e-5)
         assert result.frame.loc[1, name] == 0.0 and result.frame.loc[1, f"{name}_reason"] == "empty answer"

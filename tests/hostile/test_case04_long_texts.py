@@ -34,12 +34,12 @@ def test_long_lines_are_cut_into_bounded_pieces_that_lose_nothing(wiki_dir: Path
     assert "".join(sentences).replace(" ", "") == line.replace(" ", "")  # no text lost or doubled
 
 
-def test_normal_prose_splits_exactly_as_pysbd(shared_data: Path) -> None:
+def test_normal_prose_splits_exactly_as_pysbd(test_data: Path) -> None:
     """Every line of the shared data is shorter than LONG_LINE: each goes to pysbd whole, as before."""
     segmenter = pysbd.Segmenter(language="en", clean=False)
-    texts = [row["answer"] for row in map(json.loads, (shared_data / "wikieval" / "wikieval.jsonl").open())]
+    texts = [row["answer"] for row in map(json.loads, (test_data / "wikieval" / "wikieval.jsonl").open())]
     texts += [
-        c for row in map(json.loads, (shared_data / "fiqa" / "fiqa.jsonl").open()) for c in row["retrieved_contexts"]
+        c for row in map(json.loads, (test_data / "fiqa" / "fiqa.jsonl").open()) for c in row["retrieved_contexts"]
     ]
     for text in texts:
         lines = [line.strip() for line in text.splitlines() if line.strip()]

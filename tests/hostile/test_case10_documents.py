@@ -13,7 +13,7 @@ from pypdf import PdfReader, PdfWriter
 
 from ragtest.cli import main
 from ragtest_core.datasets import read_jsonl
-from testgen import read_files
+from testgen.files import read_files
 from tests.testgen.test_files_and_chunking import make_pdf
 
 

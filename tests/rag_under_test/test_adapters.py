@@ -13,7 +13,9 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableLambda
 
-from rag_under_test import HTTPAdapter, RunnableAdapter, answer_samples, load_adapter
+from rag_under_test import HTTPAdapter, RunnableAdapter
+from rag_under_test.collect import answer_samples
+from rag_under_test.loader import load_adapter
 from ragtest_core.asyncio_utils import run_sync
 
 

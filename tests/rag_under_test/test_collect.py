@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rag_under_test import answer_samples, load_adapter
+from rag_under_test.collect import answer_samples
+from rag_under_test.loader import load_adapter
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_jsonl
 from ragtest_core.errors import RagtestError

@@ -20,8 +20,10 @@ from llama_index.core.query_engine import CustomQueryEngine
 from llama_index.core.response_synthesizers import get_response_synthesizer
 
 import ragtest
-from evaluation import evaluate_dataset
-from rag_under_test import LlamaIndexAdapter, answer_samples, load_adapter
+from evaluation.engine import evaluate_dataset
+from rag_under_test import LlamaIndexAdapter
+from rag_under_test.collect import answer_samples
+from rag_under_test.loader import load_adapter
 from ragtest.cli import main
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_jsonl, records
@@ -78,7 +80,7 @@ def test_the_python_api_answers_and_scores_against_the_gold_chunks(testset: Path
         testset, config, tmp_path, adapter=LlamaIndexAdapter(app.query_engine()), show_progress=False
     )
     assert answers["answer_error"].isna().all() and answers["context_ids"].map(len).eq(app.TOP_K).all()
-    scored = ragtest.evaluate(tmp_path / "answers.jsonl", config, show_progress=False).frame
+    scored = ragtest.evaluate(tmp_path / "answers.jsonl", config, show_progress=False).to_pandas()
     check_retrieval_scored(records(scored))
 
 
@@ -151,7 +153,7 @@ def test_a_failing_or_empty_engine_keeps_its_row_with_a_reason() -> None:
     unsaid = run_sync(answer_samples(samples, silent, show_progress=False))[0]
     assert unsaid["answer"] == "" and len(unsaid["contexts"]) == 2 and "2 source node(s)" in unsaid["answer_error"]
     frame = pd.DataFrame([broken, nothing, unsaid])
-    scored = evaluate_dataset(frame, ["hit_rate", "faithfulness"], show_progress=False)
+    scored = evaluate_dataset(frame, metrics=["hit_rate", "faithfulness"], show_progress=False)
     broken_row, nothing_row, unsaid_row = records(scored.frame)
     for row in (broken_row, nothing_row):  # no NaN: no score, and the RAG's reason
         assert row["hit_rate"] is None and row["faithfulness"] is None
@@ -167,7 +169,8 @@ def test_without_the_extra_ragtest_runs_and_the_adapter_names_it() -> None:
         import sys
         sys.modules["llama_index"] = None  # llama-index-core not installed: every import of it fails
         import ragtest.cli, rag_under_test
-        from rag_under_test import LlamaIndexAdapter, load_adapter
+        from rag_under_test import LlamaIndexAdapter
+        from rag_under_test.loader import load_adapter
         assert isinstance(load_adapter("rag_under_test:HTTPAdapter", url="http://127.0.0.1:9/rag"),
                           rag_under_test.HTTPAdapter)
         try:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rag_under_test import Passage, ReferenceRAG
-from rag_under_test.reference import REFUSAL
+from rag_under_test import ReferenceRAG
+from rag_under_test.reference import REFUSAL, Passage
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.embeddings import Embedder
 
