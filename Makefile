@@ -44,7 +44,7 @@ check: lint typecheck imports
 
 # The docs site (mkdocs.yml, docs/), built strictly: a broken link or a missing page fails the build.
 docs: $(STAMP)
-	$(VENV)/bin/mkdocs build --strict --site-dir build/site
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir build/site
 
 bench:
 	HF_HUB_OFFLINE=1 $(PY) -m bench

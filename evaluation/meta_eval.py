@@ -1,9 +1,9 @@
 """Meta-evaluation on WikiEval: how often a judge agrees with human preferences (the RAGAS paper's Table 1).
 
     from evaluation.meta_eval import run_wikieval, format_table
-    print(format_table(run_wikieval("../shared/data/wikieval/wikieval.jsonl")))        # local judge
+    print(format_table(run_wikieval("tests/data/wikieval/wikieval.jsonl")))        # local judge
 
-    python -m evaluation.meta_eval --wikieval ../shared/data/wikieval/wikieval.jsonl [--judge llm --llm SPEC]
+    python -m evaluation.meta_eval --wikieval tests/data/wikieval/wikieval.jsonl [--judge llm --llm SPEC]
 
 WikiEval (Es et al. 2023): 50 questions, each with human preferences: faithfulness prefers `answer` over
 `ungrounded_answer` (given context_v1); answer relevance prefers `answer` over `poor_answer`; context relevance

@@ -34,7 +34,7 @@ _MAKE_CONFIG = config_factory(RunConfig, positional=("topic", "source"))
 
 def make_config(topic: str | None = None, source: str | None = None, **settings: Unpack[ConfigKeywords]) -> RunConfig:
     """A RunConfig from keyword arguments named like the CLI flags (`--chunk-size` is `chunk_size`, `--llm-timeout`
-    is `llm_timeout_s`; `inspect.signature(make_config)` lists every one with its default, and type checkers see
+    is `llm_timeout`; `inspect.signature(make_config)` lists every one with its default, and type checkers see
     each one's type). None means "not given".
     An unknown keyword is a TypeError naming the close ones; a setting that cannot work is a RagtestError naming the
     option (e.g. a chunk overlap not smaller than the chunk size). A setting that the run would not use is a

@@ -1,8 +1,8 @@
 """The `ragtest` command: generate, answer, evaluate, run (all three into one run directory), and compare.
 
 Exit codes: 0 = done (and every gate passed); 1 = a gate failed (--fail-if, --fail-under) or every row failed
-(answer, evaluate); 2 = a usage or input error (bad flags, missing file or column, runs that cannot be compared);
-130 = interrupted.
+(answer, evaluate); 2 = a usage or input error (bad flags, missing file or column, runs that cannot be compared), or a
+test set short of --size (its questions written and marked partial: --allow-fewer accepts them); 130 = interrupted.
 """
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ default: without --llm, an extractive question writer and a local judge are used
   ragtest run --source docs/ --llm openai:gpt-4o-mini --rag mypkg.rag:MyRAG --out runs/docs
   ragtest compare runs/v1 runs/v2 --fail-if "faithfulness<-0.02"
 
-Every command takes --help. Exit codes: 0 done, 1 a gate failed or every row failed, 2 a usage or input error,
-130 interrupted (run the same command again to resume)."""
+Every command takes --help. Exit codes: 0 done, 1 a gate failed or every row failed, 2 a usage or input error or a
+test set short of --size (written, marked partial), 130 interrupted (run the same command again to resume)."""
 
 
 def add_settings(parser: argparse.ArgumentParser, groups: Sequence[str], root: type[BaseModel] = RunConfig) -> None:

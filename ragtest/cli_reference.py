@@ -1,7 +1,7 @@
 """The command-line reference as Markdown, rendered from what the command line is built from: the parser
 (`ragtest.cli_args.build_parser`) and the settings declarations it derives its flags from (`ragtest.config`,
 `ragtest.settings`). Every command with its own arguments, and every setting with its flag, `make_config` keyword,
-default, environment variable and help text. The docs site's hook (`docs/hooks/cli_reference.py`) writes it into
+default, environment variable and help text. The docs site's hook (`docs/hooks/reference_pages.py`) writes it into
 the CLI page at build time, so the page cannot drift from the code: a new setting is on it the next build.
 """
 
@@ -17,13 +17,27 @@ from ragtest.cli_args import COMMAND_GROUPS, DESCRIPTION, GROUPS, build_parser
 from ragtest.config import RunConfig
 from ragtest.settings import Setting, iter_settings
 from ragtest_core.embedding_cache import CACHE_SWITCH_ENV
+from ragtest_core.embedding_device import BATCH_ENV, DEVICE_ENV
 from ragtest_core.embeddings import BACKEND_ENV, DTYPE_ENV
 from ragtest_core.onnx_embedder import THREADS_ENV
 
 #: Environment variables the runtime reads that are not settings (no flag, no `make_config` keyword).
 RUNTIME_ENVIRONMENT: tuple[tuple[str, str], ...] = (
-    (DTYPE_ENV, "embedding precision: float32 (default; the same scores on every machine), bfloat16, or auto"),
-    (BACKEND_ENV, "embedding backend: auto (default: ONNX Runtime for float32 when it can), onnx, or torch"),
+    (
+        DEVICE_ENV,
+        "where embeddings run: auto (default: a GPU when torch sees one, CUDA then MPS, else the CPU), cpu (as before "
+        "GPUs were used), cuda or mps (an error when torch sees no such GPU)",
+    ),
+    (
+        DTYPE_ENV,
+        "embedding precision: float32 (the CPU's default; the same scores on every machine), float16 (a GPU's "
+        "default), bfloat16, or auto (float16 on a GPU; bfloat16 on a CPU with bfloat16 matrix units)",
+    ),
+    (BACKEND_ENV, "embedding backend: auto (default: ONNX Runtime for float32 on the CPU when it can), onnx, or torch"),
+    (
+        BATCH_ENV,
+        "texts per forward pass of the torch embedding backend (default: 32 on the CPU, 512 on CUDA, 128 on MPS)",
+    ),
     (THREADS_ENV, "ONNX Runtime threads (default: the usable cores, at most 4)"),
     (CACHE_SWITCH_ENV, "set to off, chunk vectors are not cached by content (default: cached)"),
 )

@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from ragtest.comparison import shown_score
 from ragtest.markdown_text import markdown_inline
 from ragtest.report_explain import TESTSET_ID
 from ragtest.report_panels import RunData, build_panels
@@ -48,6 +49,7 @@ def environment(markdown: bool = False) -> Environment:
         finalize=markdown_inline if markdown else None,
     )
     env.filters["one_line"] = one_line
+    env.filters["score"] = shown_score  # a changed row's scores, never "-0.00"
     return env
 
 

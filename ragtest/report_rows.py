@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from evaluation.metric import BINARY, GRADED, RANK
-from evaluation.metrics.gold_mapping import map_by_text
+from evaluation.metrics.gold_mapping import is_gold_label, map_by_text
 from evaluation.registry import higher_is_better, metric_scale
 from ragtest_core.datasets import as_str_list
 from ragtest_core.schema import (
@@ -190,7 +190,7 @@ def gold_marks(row: pd.Series) -> list[bool]:
     gold_texts = as_str_list(row.get(REFERENCE_CONTEXTS))
     if not contexts or not gold_texts:
         return [False] * len(contexts)
-    return [label.startswith("gold#") for label in map_by_text(contexts, gold_texts).retrieved]
+    return [is_gold_label(label) for label in map_by_text(contexts, gold_texts).retrieved]
 
 
 #: A text longer than this is shown cut, with the count of what was left out (a 5 MB answer is not a 5 MB page).

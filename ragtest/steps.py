@@ -36,6 +36,7 @@ from ragtest.run_state import (
     open_run,
 )
 from ragtest.settings import config_secrets, iter_settings, settings_by_keyword, to_flags, written_value
+from ragtest.testset_input import testset_store_dir
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import check_rows, read_dataset, read_rows, records, write_dataset
 from ragtest_core.embeddings import get_embedder
@@ -346,16 +347,12 @@ def existing_testset(state: RunState, path: Path) -> tuple[list[dict[str, Any]],
     rows = read_rows(source, required=("question",))
     if not rows:
         raise RagtestError(f"--testset: {source} holds no questions")
-    inherit_testset_facts(state, input_manifest(source) or input_manifest(path))
+    inherit_testset_facts(state, input_manifest(source))
     state.stats["testset_from"] = str(source)
     own = state.run_dir / TESTSET_FILE
     if own.resolve() not in (source.resolve(), path.resolve()):
         write_dataset(rows, own)
-    store = state.stats.get(TESTSET_STORE_KEY)
-    store_dir = Path(store["store_dir"]) if store and store.get("store_dir") else source.parent / STORE_DIR
-    if store is not None:  # this run's copy of the test set keeps pointing at the store it was generated into
-        store["store_dir"] = str(store_dir.resolve())
-    return rows, store_dir
+    return rows, testset_store_dir(state, source)
 
 
 def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:

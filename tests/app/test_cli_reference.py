@@ -1,5 +1,5 @@
 """The docs site's CLI reference is generated from the settings declarations (`ragtest.cli_reference`, written into
-docs/cli.md by the MkDocs hook docs/hooks/cli_reference.py): a setting added the way a developer adds one, a field of
+docs/cli.md by the MkDocs hook docs/hooks/reference_pages.py): a setting added the way a developer adds one, a field of
 a section model in `ragtest.config`, is on the page with its flag, keyword, default, environment variable and help,
 and the site builds strictly with it. The same hook writes the metrics page's table of definitions
 (`ragtest.metric_reference`): a metric registered before the build is on it."""
