@@ -16,10 +16,11 @@ from markupsafe import Markup
 from ragtest import plots
 from ragtest.breakdowns import min_group_rows
 from ragtest.compare_groups import paired_breakdowns
-from ragtest.comparison import SHOWN_DIGITS, Comparison, shown_score
+from ragtest.comparison import Comparison
 from ragtest.gates import GateResult
 from ragtest.report import render
 from ragtest.report_explain import JUDGE_SETTINGS_ID, PPI_CHANGE, metric_explanations
+from ragtest.report_rows import SHOWN_DIGITS, shown_score
 from ragtest_core.files import write_json
 
 COMPARE_STEM = "compare"

@@ -27,16 +27,13 @@ from evaluation.compare_stats import (
 )
 from evaluation.registry import higher_is_better
 from ragtest.compare_ppi import PPIChange, ppi_changes
-from ragtest.report_rows import shown
+from ragtest.report_rows import shown, shown_score
 from ragtest.scored_runs import Matching, ScoredRun, check_comparable, load_scored, match_rows
 from ragtest_core.datasets import as_str_list
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import QUESTION_TYPE, SOURCE, reason_column
 
 CHANGED_ROWS = 5
-#: Scores are shown with this many decimals: a row is listed as changed only when its two scores show differently
-#: (0.998 -> 1.000 shows as 1.00 -> 1.00, and counts only in wins/losses).
-SHOWN_DIGITS = 2
 
 
 @dataclass
@@ -176,12 +173,6 @@ def compare_metric(base: ScoredRun, new: ScoredRun, matching: Matching, metric: 
     if any(sources):
         comparison.by_source = paired_breakdown(left, right, sources, seed, upward)
     return comparison
-
-
-def shown_score(value: float) -> str:
-    """A score as the reports show it: `SHOWN_DIGITS` decimals, with no minus sign on a zero ("-0.00" is 0.00)."""
-    text = f"{value:.{SHOWN_DIGITS}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0.0 else text
 
 
 def shows_changed(before: float, after: float) -> bool:

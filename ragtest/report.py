@@ -21,10 +21,10 @@ from typing import Any
 import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from ragtest.comparison import shown_score
 from ragtest.markdown_text import markdown_inline
 from ragtest.report_explain import TESTSET_ID
 from ragtest.report_panels import RunData, build_panels
+from ragtest.report_rows import shown_score
 from ragtest_core.files import atomic_write_text
 
 REPORT_MD = "report.md"

@@ -193,6 +193,17 @@ def gold_marks(row: pd.Series) -> list[bool]:
     return [is_gold_label(label) for label in map_by_text(contexts, gold_texts).retrieved]
 
 
+#: Scores are shown with this many decimals: a row is listed as changed only when its two scores show differently
+#: (0.998 -> 1.000 shows as 1.00 -> 1.00, and counts only in wins/losses).
+SHOWN_DIGITS = 2
+
+
+def shown_score(value: float) -> str:
+    """A score as the reports show it: `SHOWN_DIGITS` decimals, with no minus sign on a zero ("-0.00" is 0.00)."""
+    text = f"{value:.{SHOWN_DIGITS}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0.0 else text
+
+
 #: A text longer than this is shown cut, with the count of what was left out (a 5 MB answer is not a 5 MB page).
 SHOWN_CHARS = 4000
 
