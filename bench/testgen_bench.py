@@ -24,9 +24,18 @@ from ragtest_core.embeddings import get_embedder
 from ragtest_core.llm import build_client
 from ragtest_core.schema import TestSample
 from ragtest_core.text import split_sentences
-from testgen import ChunkStore, ExtractiveWriter, LLMWriter, TestsetGenerator, chunk_documents, load_files
+from testgen import (
+    ChunkStore,
+    ExtractiveWriter,
+    GenerationSettings,
+    LLMWriter,
+    TestsetGenerator,
+    chunk_documents,
+    load_files,
+)
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD
-from testgen.writers.patterns import Casing, Skip, turn_all
+from testgen.writers.english import Casing, Skip
+from testgen.writers.sentences import turn_all
 
 ROOT = Path(__file__).resolve().parents[1]
 WIKI = Path(os.environ.get("RAGTEST_SHARED_DATA", ROOT.parent / "shared" / "data")) / "wikipedia"
@@ -158,8 +167,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"\nstore: {store.count()} chunks embedded in {time.perf_counter() - started:.1f}s")
 
         started = time.perf_counter()
-        offline = TestsetGenerator(store, ExtractiveWriter(seed=args.seed))
-        samples = offline.generate_size(args.size, seed=args.seed)
+        settings = GenerationSettings(size=args.size, seed=args.seed)
+        offline = TestsetGenerator(store, ExtractiveWriter(seed=args.seed), settings)
+        samples = offline.generate()
         report("offline extractive writer", offline, samples, store, 0, time.perf_counter() - started)
 
         from tests.stubs.openai_server import OpenAIStubServer
@@ -169,8 +179,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             client = build_client("stub-model", base_url=server.url, cache_path=Path(folder) / "cache.sqlite")
             assert client is not None
             started = time.perf_counter()
-            llm = TestsetGenerator(store, LLMWriter(client), question_types=LLM_TYPES)
-            llm_samples = llm.generate_size(args.llm_size, seed=args.seed)
+            mix = ",".join(f"{kind}={weight}" for kind, weight in LLM_TYPES.items())
+            settings = GenerationSettings(question_types=mix, size=args.llm_size, seed=args.seed)
+            llm = TestsetGenerator(store, LLMWriter(client), settings)
+            llm_samples = llm.generate()
             report(
                 "LLM writer on the scripted stub server",
                 llm,
@@ -183,8 +195,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             client = build_client("stub-model", base_url=server.url, cache_path=Path(folder) / "cache2.sqlite")
             assert client is not None
             started = time.perf_counter()
-            every = TestsetGenerator(store, LLMWriter(client), question_types="simple")
-            every_samples = every.generate_size(args.llm_size, seed=args.seed)
+            settings = GenerationSettings(question_types="simple", size=args.llm_size, seed=args.seed)
+            every = TestsetGenerator(store, LLMWriter(client), settings)
+            every_samples = every.generate()
             report(
                 "LLM writer that answers every context (simple questions)",
                 every,

@@ -78,33 +78,13 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     }
     state.stats["store_collection"] = store.collection_name
     gen = config.generation
-    generator = testgen.TestsetGenerator(
-        store,
-        make_writer(state),
-        max_question_words=gen.max_question_words,
-        question_types=gen.question_types,
-        dedup_threshold=gen.dedup_threshold,
-        max_copied_words=gen.max_copied_words,
-        critic=gen.critic,
-        strict_types=gen.strict_types,
-        stop_rules=gen.stop_rules(),
-    )
-    per_context = gen.questions_per_context or generator.default_questions_per_context()
-    expected = dry_run.generate_calls(gen.size, per_context, gen.question_types)
+    generator = testgen.TestsetGenerator(store, make_writer(state), gen)
+    expected = dry_run.generate_calls(gen.size, generator.questions_per_context, gen.question_types)
     prior = partial_testsets.prior_work(state, output, store)  # a partial set there is topped up
     try:
         with state.timed("generate"), state.llm_stage("generate", expected):
-            samples = run_sync(
-                generator.agenerate_size(
-                    gen.size,
-                    seed=gen.seed,
-                    k_neighbours=gen.k_neighbours,
-                    num_questions_per_context=gen.questions_per_context,
-                    show_progress=state.show_progress,
-                    prior=prior,
-                    allow_fewer=True,  # a short set is written and marked partial, then stops unless accepted
-                )
-            )
+            # a short set is written and marked partial, then stops unless accepted
+            samples = run_sync(generator.agenerate(show_progress=state.show_progress, prior=prior, allow_fewer=True))
     finally:  # a failed run keeps its candidates and rejections by reason for the manifest
         state.stats["generation"] = generator.stats_dict()
     state.stats["testset_seed"] = gen.seed

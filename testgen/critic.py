@@ -75,9 +75,16 @@ class Answerabilities(BaseModel):
 
 class Critic(Protocol):
     """Judges the drafts of one context together: `blocks` are the context's block texts (draft.blocks index them),
-    `passages` the corpus neighbourhood of its unanswerable drafts. One verdict per draft: None or a reason."""
+    `passages` the corpus neighbourhood of its unanswerable drafts. One verdict per draft: None or a reason.
+
+    `calls` and `failed_calls` count its LLM calls, `last_error` is the last failed one's error and `llm` its
+    client (0, 0, None and None for a critic that calls no LLM: inherit this class for those defaults)."""
 
     name: str
+    calls: int = 0
+    failed_calls: int = 0
+    last_error: str | None = None
+    llm: LLMClient | None = None
 
     async def grounded_many(self, drafts: Sequence[Draft], blocks: Sequence[str]) -> list[str | None]: ...
 
@@ -125,14 +132,13 @@ def answerable_call(
     return PlannedCall(STAGE, prompt, Answerabilities, items=len(questions), question_type=question_type)
 
 
-class OfflineCritic:
+class OfflineCritic(Critic):
     """The offline check: `ragtest_core.support`, the rule the local judge scores with (embeddings plus lexical
     alignment), so a reference accepted here is one the judge counts as supported by its gold chunks. A draft that
     names its evidence sentences (the offline writer's) is checked on those: each must be supported by its cited
     blocks."""
 
     name = "offline"
-    calls = 0
 
     def __init__(self, embedder: Embedder | None = None) -> None:
         self.embedder = embedder
@@ -160,11 +166,12 @@ class OfflineCritic:
         return "answerable" if self._supported(draft.hypothesis, passages) else None
 
 
-class LLMCritic:
+class LLMCritic(Critic):
     """An LLM judge through `LLMClient` (cached): one call per context for the drafts that passed every offline
     filter (all of that context's drafts together), one more for its unanswerable drafts."""
 
     name = "llm"
+    llm: LLMClient
 
     def __init__(self, llm: LLMClient) -> None:
         self.llm = llm

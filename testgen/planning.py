@@ -22,12 +22,15 @@ from testgen.contexts import DEFAULT_K_NEIGHBOURS, Context, build_contexts, draw
 from testgen.critic import answerable_call, grounded_call
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QUESTION_TYPES, QuestionType, allocate, parse_distribution, renormalise
+from testgen.settings import GenerationSettings
 from testgen.store import ChunkStore
 from testgen.walkers import batch_sizes, start_walkers
 from testgen.writers.llm import LLMWriter, writer_call
 
 #: Sentences of a typical written answer (the critic's prompt restates the answer).
 TYPICAL_ANSWER_SENTENCES = 2
+#: The stop rules a first batch is planned under: the defaults.
+_RULES = GenerationSettings()
 
 
 def plan_types(
@@ -43,7 +46,7 @@ def plan_types(
     distribution, _ = renormalise(parse_distribution(question_types), supported_types)
     targets = allocate(size, distribution)
     missing = {kind: count for kind, count in targets.items() if count > 0}
-    return batch_sizes(missing, Counter(), Counter(), _per_context(questions_per_context))
+    return batch_sizes(missing, Counter(), Counter(), _per_context(questions_per_context), _RULES.zero_yield_patience)
 
 
 def _per_context(asked: int | None) -> int:
@@ -63,7 +66,8 @@ def plan_batch(
     if size <= 0 or not chunks:
         return []
     distribution, _ = renormalise(parse_distribution(question_types), supported_types)
-    walkers = start_walkers(draw_roots(chunks, seed), allocate(size, distribution), _per_context(questions_per_context))
+    per_context, most = _per_context(questions_per_context), _RULES.max_questions_per_context
+    walkers = start_walkers(draw_roots(chunks, seed), allocate(size, distribution), per_context, most)
     wants = plan_types(
         size,
         questions_per_context=questions_per_context,

@@ -11,22 +11,14 @@
    groundedness (answer supported by the cited blocks, every cited block contributing) or, for unanswerable
    drafts, absence (the questions' neighbourhood in the store does not support their hypotheses).
 
-Drafts beyond what a type still needs wait in a reserve, unjudged, and are screened first when the type needs more
-(a type filled by another's shortfall). Drafts of a tier above the open one (`Draft.tier`: kinds that read well less
-often, such as how-to answers that name no means) wait apart, unscreened, until `release_held` opens the next tier
-for a generation that has run out of, or looked far enough for, drafts of the open tiers. At the end both count as
-unused, so candidates = accepted + rejected + unused. Decisions depend only on the drafts' order, so the same
-inputs give the same accepted set.
-
-A documentation page that has given its share of the set (`page_quota` questions) gives more only from the next
-tier: a draft past the share that passed every check waits there once, with the held drafts (`page_deferred`), so
-one reference page of settings cannot fill the set alone.
+Drafts past what a type still needs (plus `JUDGE_SPARES`) are not judged: `check` returns them as spares, and the
+scheduler (`testgen.scheduler`) keeps them in its reserve, as it holds drafts of later tiers and drafts past their
+page's share. Decisions depend only on the drafts' order, so the same inputs give the same accepted set.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -55,9 +47,6 @@ class Candidate:
 
     context: Context
     draft: Draft
-
-    def gold_texts(self) -> list[str]:
-        return [chunk.text for n in self.draft.blocks if (chunk := self.context.block(n)) is not None]
 
     def to_sample(self, writer: str, corpus_id: str) -> TestSample:
         """The test sample: the draft's question and answer, its gold chunks (none for an unanswerable question;
@@ -88,7 +77,8 @@ class Candidate:
 
 
 class Screen:
-    """The filters of one generation run; `rejections` counts every rejection by reason."""
+    """The checks of one generation run and the questions it accepted (which later drafts may not repeat);
+    `rejections` counts every rejection by reason, `rejections_by_strategy` by the offline writer's strategy."""
 
     def __init__(
         self,
@@ -106,97 +96,60 @@ class Screen:
         self.rejections: Counter[str] = Counter()
         #: Rejections by the offline writer's strategy of the draft ("howto", "sentence", ...; "llm" otherwise).
         self.rejections_by_strategy: Counter[str] = Counter()
-        self.reserve: list[Candidate] = []
-        #: Drafts of a tier above `open_tier`, not screened yet (`open_all` screens every tier as it comes).
-        self.held: list[Candidate] = []
-        self.open_tier = 0
-        self._keys: set[str] = set()
+        self._keys: set[str] = set()  # accepted questions, normalised
         self._references: set[str] = set()  # documentation answers already asked
-        self._passed: set[tuple[str, str]] = set()  # judged and found good (reserved for later)
-        self._vectors = np.zeros((0, 0), dtype=np.float32)
-        #: Questions one documentation page may give before its further drafts wait for the next tier (None: any).
-        self.page_quota: int | None = None
-        #: Drafts that passed every check but waited a tier because their page had given `page_quota` questions.
-        self.page_deferred = 0
-        self._per_page: Counter[str] = Counter()
-        self._deferred: set[tuple[str, str]] = set()
+        self._vectors = np.zeros((0, 0), dtype=np.float32)  # accepted questions, embedded
+        self._passed: set[tuple[str, str]] = set()  # judged good before (drafts that waited in the reserve)
 
     def reject(self, reason: str, candidate: Candidate | None = None) -> None:
         self.rejections[reason] += 1
         if candidate is not None:
             self.rejections_by_strategy[candidate.draft.strategy or "llm"] += 1
 
-    @property
-    def unused(self) -> int:
-        return len(self.reserve) + len(self.held)
+    async def check(
+        self, candidates: Sequence[Candidate], reserved: Sequence[Candidate], wanted: Mapping[str, int]
+    ) -> tuple[list[Candidate], list[Candidate]]:
+        """The drafts that pass every check, in order, and the spares: drafts past a type's need (plus
+        `JUDGE_SPARES`) that passed the offline filters and were not judged (they wait in the reserve).
 
-    def open_all(self) -> None:
-        """Screen every draft as it comes, whatever its tier (nothing is held)."""
-        self.open_tier = sys.maxsize
-
-    def release_held(self, max_tier: int | None = None) -> list[Candidate]:
-        """Open the next tier that has held drafts: its drafts, in the order they came, to screen now (later ones of
-        that tier are no longer held); [] when nothing is held, or when the next tier is above `max_tier`."""
-        next_tier = min((self._rank(c) for c in self.held), default=None)
-        if next_tier is None or (max_tier is not None and next_tier > max_tier):
-            return []
-        self.open_tier = next_tier
-        released = [c for c in self.held if self._rank(c) <= self.open_tier]
-        self.held = [c for c in self.held if self._rank(c) > self.open_tier]
-        return released
-
-    def _rank(self, candidate: Candidate) -> int:
-        """The tier a draft is screened in: its own, or the next when its page had given its share first."""
-        return candidate.draft.tier + (_key(candidate) in self._deferred)
-
-    def take_reserve(self, wanted: dict[str, int]) -> list[Candidate]:
-        """The reserved drafts of the types in `wanted` (they passed the offline filters before), in order."""
-        taken = [c for c in self.reserve if wanted.get(c.draft.question_type, 0) > 0]
-        self.reserve = [c for c in self.reserve if wanted.get(c.draft.question_type, 0) <= 0]
-        return taken
-
-    async def screen(
-        self, candidates: Sequence[Candidate], wanted: dict[str, int], reserved: Sequence[Candidate] = ()
-    ) -> list[Candidate]:
-        """The candidates accepted, in order, at most `wanted[type]` per type (the rest wait in the reserve).
-
-        `reserved` drafts (from `take_reserve`) passed the offline filters already; they go first. Drafts of a tier
-        above `open_tier` wait in `held`."""
-        self.held.extend(c for c in candidates if self._rank(c) > self.open_tier)
-        candidates = [c for c in candidates if self._rank(c) <= self.open_tier]
+        `reserved` drafts passed the offline filters before: they go first, to de-duplication and the critic."""
         fresh = [c for c in candidates if self._offline_reason(c) is None]
         fresh = self._relevant(fresh)
-        to_judge = self._not_duplicates([*reserved, *fresh], wanted)
+        to_judge, spares = self._not_duplicates([*reserved, *fresh], wanted)
         verdicts = await self._judge(to_judge)
-        accepted: list[Candidate] = []
-        taken: Counter[str] = Counter()
+        passed: list[Candidate] = []
         for candidate, reason in zip(to_judge, verdicts, strict=True):
-            kind = candidate.draft.question_type
             if reason is not None:
                 self.reject(reason, candidate)
                 continue
-            self._passed.add(_key(candidate))
-            if self._seen(candidate):
-                self.reject("near_duplicate", candidate)
-            elif self._page_full(candidate):
-                self._deferred.add(_key(candidate))
-                self.page_deferred += 1
-                self.held.append(candidate)
-            elif taken[kind] < wanted.get(kind, 0):
-                taken[kind] += 1
-                accepted.append(candidate)
-                self._remember(candidate)
-            else:
-                self.reserve.append(candidate)
-        return accepted
+            self._passed.add(draft_key(candidate))
+            passed.append(candidate)
+        return passed, spares
 
-    def _page_full(self, candidate: Candidate) -> bool:
-        """Whether a documentation draft's page has given its `page_quota` questions and the draft has not waited
-        a tier for it yet (it waits once, in the next tier: `_rank`; its own tier is unchanged)."""
-        root = candidate.context.root
-        if self.page_quota is None or root.heading_path is None or _key(candidate) in self._deferred:
-            return False
-        return self._per_page[root.doc_id] >= self.page_quota
+    def repeats_accepted(self, candidate: Candidate) -> bool:
+        """Whether an accepted question already repeats this one (a reserved draft judged in an earlier batch);
+        such a draft is rejected as a near duplicate."""
+        key = normalise_question(candidate.draft.question)
+        seen = key in self._keys or _reference_key(candidate) in self._references
+        if seen or self._too_close(self.embedder.embed_one(candidate.draft.question), []):
+            self.reject("near_duplicate", candidate)
+            return True
+        return False
+
+    def remember(self, candidate: Candidate) -> None:
+        """An accepted draft: later drafts may not repeat it."""
+        draft = candidate.draft
+        self._note(candidate.context.root, draft.question, draft.question_type, draft.answer)
+        self._add_vectors(self.embedder.embed([draft.question]))
+
+    def remember_samples(self, samples: Sequence[TestSample], roots: Mapping[str, Chunk]) -> None:
+        """Samples a partial set already holds (a top-up, `testgen.topup`), as if accepted here: later drafts may
+        not repeat them (`roots`: their root chunks by id)."""
+        if not samples:
+            return
+        for sample in samples:
+            self._note(roots.get(sample.root_id), sample.question, sample.question_type, sample.ground_truth)
+        self._add_vectors(self.embedder.embed([sample.question for sample in samples]))
 
     def _offline_reason(self, candidate: Candidate) -> str | None:
         draft, context = candidate.draft, candidate.context
@@ -224,12 +177,15 @@ class Screen:
                 self.reject("answer_not_relevant", candidate)
         return [c for c in candidates if id(c) not in off_topic]
 
-    def _not_duplicates(self, candidates: list[Candidate], wanted: dict[str, int]) -> list[Candidate]:
-        """Candidates that repeat no accepted or earlier question; past a type's need (plus spares) to the reserve."""
+    def _not_duplicates(
+        self, candidates: list[Candidate], wanted: Mapping[str, int]
+    ) -> tuple[list[Candidate], list[Candidate]]:
+        """Candidates that repeat no accepted or earlier question, and those past a type's need (plus spares)."""
         if not candidates:
-            return []
+            return [], []
         vectors = self.embedder.embed([c.draft.question for c in candidates])
         kept: list[Candidate] = []
+        spares: list[Candidate] = []
         kept_vectors: list[np.ndarray] = []
         keys: set[str] = set()
         references: set[str] = set()
@@ -248,7 +204,7 @@ class Screen:
                 continue
             kind = candidate.draft.question_type
             if per_type[kind] >= wanted.get(kind, 0) + JUDGE_SPARES:  # enough to fill the type: judge no more now
-                self.reserve.append(candidate)
+                spares.append(candidate)
                 continue
             per_type[kind] += 1
             keys.add(key)
@@ -256,37 +212,14 @@ class Screen:
                 references.add(reference)
             kept.append(candidate)
             kept_vectors.append(vector)
-        return kept
+        return kept, spares
 
     def _too_close(self, vector: np.ndarray, batch: list[np.ndarray]) -> bool:
         if self._vectors.shape[0] and float((self._vectors @ vector).max()) > self.dedup_threshold:
             return True
         return any(float(other @ vector) > self.dedup_threshold for other in batch)
 
-    def _seen(self, candidate: Candidate) -> bool:
-        """Whether an accepted question already repeats this one (a reserved draft judged in an earlier batch)."""
-        key = normalise_question(candidate.draft.question)
-        if key in self._keys or _reference_key(candidate) in self._references:
-            return True
-        return self._too_close(self.embedder.embed_one(candidate.draft.question), [])
-
-    def _remember(self, candidate: Candidate) -> None:
-        draft = candidate.draft
-        self._note(candidate.context.root, draft.question, draft.question_type, draft.answer)
-        self._add_vectors(self.embedder.embed([draft.question]))
-
-    def remember_samples(self, samples: Sequence[TestSample], roots: Mapping[str, Chunk]) -> None:
-        """Samples a partial set already holds (a top-up, `testgen.topup`), as if accepted here: later drafts may
-        not repeat them, and their pages' shares count them (`roots`: their root chunks by id)."""
-        if not samples:
-            return
-        for sample in samples:
-            self._note(roots.get(sample.root_id), sample.question, sample.question_type, sample.ground_truth)
-        self._add_vectors(self.embedder.embed([sample.question for sample in samples]))
-
     def _note(self, root: Chunk | None, question: str, question_type: str, answer: str) -> None:
-        if root is not None and root.heading_path is not None:
-            self._per_page[root.doc_id] += 1
         self._keys.add(normalise_question(question))
         reference = _reference_of(root, question_type, answer)
         if reference is not None:
@@ -299,7 +232,7 @@ class Screen:
         """The critic's verdicts, one context's drafts per request, in the candidates' order."""
         groups: dict[tuple[str, str], list[int]] = {}
         for index, candidate in enumerate(candidates):
-            if _key(candidate) in self._passed:
+            if draft_key(candidate) in self._passed:
                 continue  # judged good in an earlier batch: no second request
             kind = "unanswerable" if candidate.draft.question_type == "unanswerable" else "grounded"
             groups.setdefault((candidate.context.root.chunk_id + candidate.draft.question_type, kind), []).append(index)
@@ -339,7 +272,8 @@ def _reference_of(root: Chunk | None, question_type: str, answer: str) -> str | 
     return normalise_question(answer)
 
 
-def _key(candidate: Candidate) -> tuple[str, str]:
+def draft_key(candidate: Candidate) -> tuple[str, str]:
+    """A draft's identity: its root and its question."""
     return candidate.context.root.chunk_id, candidate.draft.question
 
 

@@ -35,7 +35,7 @@ class GenerationStats:
     rejected_by_strategy: Counter[str] = field(default_factory=Counter)
     #: Accepted questions by their draft's tier ("0" first: `testgen.writers.base.Draft.tier`).
     accepted_by_tier: Counter[str] = field(default_factory=Counter)
-    #: Drafts that waited a tier because their documentation page had given its share (`StopRules.page_share`).
+    #: Drafts that waited a tier because their documentation page had given its share (`GenerationSettings.page_share`).
     page_deferred: int = 0
     #: A top-up (`testgen.topup`): samples kept from the partial set (counted in `accepted`, first), and roots an
     #: earlier run wrote for a type that were passed over, not written again.

@@ -3,10 +3,10 @@ missing ones, without asking the writer again for what it already wrote.
 
 `PriorWork` is what the earlier run leaves: its kept samples (in order) and `walk`, the roots the writer wrote for
 each question type, with how many questions it was asked and how many drafts came back (`WalkLog.record`), and the
-roots it could write nothing from. Given one (`TestsetGenerator.agenerate_size(prior=...)`), the generator
+roots it could write nothing from. Given one (`TestsetGenerator.agenerate(prior=...)`), the generator
 
-- puts the kept samples first and counts them toward their types (`fit_targets` keeps the set at `size` when they
-  exceed a type's share), and remembers their questions for de-duplication and page shares (`keep`);
+- puts the kept samples first (`kept_samples`) and counts them toward their types (`fit_targets` keeps the set at
+  `size` when they exceed a type's share), and remembers their questions for de-duplication and page shares;
 - walks the roots as usual, but passes over a root the earlier run wrote for that type with as many questions
   (`take_unwritten`): it counts as tried for the stop rules, as in one long run, and when its write gave every
   question asked it is walked again with one more question on the next pass (a larger
@@ -19,12 +19,12 @@ and prior give the same samples.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ragtest_core.schema import TestSample
-from testgen.screening import Screen
+from testgen.chunking import Chunk
 from testgen.stats import GenerationStats
 from testgen.store import ChunkKey, ChunkStore
 from testgen.walkers import Walker
@@ -106,22 +106,12 @@ class PriorWork:
         return [cid for cid in ids if cid not in found]
 
 
-def keep(
-    prior: PriorWork,
-    store: ChunkStore,
-    screen: Screen,
-    asked: MutableMapping[tuple[str, str], set[str]],
-    stats: GenerationStats,
-) -> list[TestSample]:
-    """The kept samples, first, as the new set's rows (their `corpus_id` naming this store's collection, which holds
-    their chunks and the new ones'), remembered by the screen and as asked of their roots."""
+def kept_samples(prior: PriorWork, store: ChunkStore) -> tuple[list[TestSample], dict[str, Chunk]]:
+    """The kept samples, as the new set's first rows (their `corpus_id` naming this store's collection, which holds
+    their chunks and the new ones'), and their root chunks by id."""
     kept = [s.model_copy(update={"corpus_id": store.collection_name}) for s in prior.samples]
     roots = {chunk.chunk_id: chunk for chunk in store.get([s.root_id for s in kept if s.root_id])}
-    screen.remember_samples(kept, roots)
-    for sample in kept:
-        asked.setdefault((sample.root_id, sample.question_type), set()).add(sample.question)
-    stats.kept = len(kept)
-    return kept
+    return kept, roots
 
 
 def fit_targets(targets: dict[str, int], kept: Mapping[str, int]) -> None:
@@ -165,7 +155,3 @@ def _pass_over(
     tried[kind] += 1
     stats.roots_skipped += 1
     return True
-
-
-def kept_counts(samples: Sequence[TestSample]) -> Counter[str]:
-    return Counter(sample.question_type for sample in samples)

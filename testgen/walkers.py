@@ -1,6 +1,5 @@
-"""Each question type's walk over the seeded root order (see `testgen.generator`): its own pointer over the
-roots, how many roots the next batch asks for, and which counts are still missing. Used by the generator and the
-planner (`testgen.planning`)."""
+"""Each question type's walk over the seeded root order (see `testgen.scheduler`): its own pointer over the roots,
+and how many roots the next batch asks for. Used by the scheduler and the planner (`testgen.planning`)."""
 
 from __future__ import annotations
 
@@ -10,19 +9,13 @@ from typing import Generic
 
 from testgen.contexts import P
 from testgen.question_types import QUESTION_TYPES
-from testgen.stopping import StopRules
 
 MAX_BATCH = 48
-#: The default stop rules (settings: `StopRules`, `TestsetGenerator(stop_rules=...)`).
-ZERO_YIELD_PATIENCE = StopRules().zero_yield_patience
-#: The most questions asked of one context when the roots run out (each pass over the roots asks one more).
-MAX_QUESTIONS_PER_CONTEXT = StopRules().max_questions_per_context
 
 
-def start_walkers(
-    roots: Sequence[P], targets: Mapping[str, int], per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
-) -> dict[str, Walker[P]]:
-    """One walker per question type, each starting at its own share of the root order (all share one list)."""
+def start_walkers(roots: Sequence[P], targets: Mapping[str, int], per_context: int, most: int) -> dict[str, Walker[P]]:
+    """One walker per question type, each starting at its own share of the root order (all share one list), asking
+    `per_context` questions of a root and, on later passes, one more each, up to `most`."""
     return {
         kind: Walker(roots, offset=i * len(roots) // max(1, len(targets)), per_context=per_context, most=most)
         for i, kind in enumerate(targets)
@@ -34,10 +27,10 @@ def batch_sizes(
     produced: Mapping[str, int],
     tried: Mapping[str, int],
     per_context: int,
-    patience: int = ZERO_YIELD_PATIENCE,
+    patience: int,
 ) -> dict[str, int]:
     """Roots per question type for the next batch (type order): more for types whose yield so far is low, and no
-    more than the zero-yield patience allows for a type that has given nothing yet."""
+    more than the zero-yield `patience` allows for a type that has given nothing yet."""
     wants: dict[str, int] = {}
     for kind in QUESTION_TYPES:
         if kind not in missing:
@@ -50,18 +43,12 @@ def batch_sizes(
     return wants
 
 
-def missing_counts(targets: Mapping[str, int], produced: Mapping[str, int]) -> dict[str, int]:
-    return {kind: targets[kind] - produced.get(kind, 0) for kind in targets if targets[kind] > produced.get(kind, 0)}
-
-
 class Walker(Generic[P]):
     """One question type's pointer over the root order, starting at `offset` (the order is shared, not copied). When
     the order is used up, the roots whose last write gave all the questions asked (they may have more) are walked
     again, one question more each, up to `most`."""
 
-    def __init__(
-        self, roots: Sequence[P], offset: int, per_context: int = 1, most: int = MAX_QUESTIONS_PER_CONTEXT
-    ) -> None:
+    def __init__(self, roots: Sequence[P], offset: int, per_context: int, most: int) -> None:
         self.order = roots
         self.offset = offset
         self.next = 0

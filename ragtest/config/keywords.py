@@ -18,16 +18,12 @@ class ConfigKeywords(TypedDict, total=False):
     seed: int | None
     k_neighbours: int | None
     questions_per_context: int | None
-    chunk_size: int | None
-    chunk_overlap: int | None
-    separators: Sequence[str] | None
     max_question_words: int | None
     question_types: str | None
     dedup_threshold: float | None
     max_copied_words: int | None
     critic: Literal["auto", "llm", "offline"] | None
     strict_types: bool | None
-    allow_fewer: bool | None
     zero_yield_patience: int | None
     low_yield_contexts: int | None
     low_yield_rate: float | None
@@ -35,6 +31,10 @@ class ConfigKeywords(TypedDict, total=False):
     tier_lookahead: int | None
     max_tier: int | None
     page_share: float | None
+    chunk_size: int | None
+    chunk_overlap: int | None
+    separators: Sequence[str] | None
+    allow_fewer: bool | None
     llm: str | None
     llm_base_url: str | None
     llm_concurrency: int | None
@@ -69,6 +69,7 @@ class ConfigKeywords(TypedDict, total=False):
     judge: Literal["auto", "local", "llm"] | None
     ray_address: str | None
     ray_workers: int | None
+    ray_gpus: str | None
     ray_logs: bool | None
     repeats: int | None
     labels: str | None

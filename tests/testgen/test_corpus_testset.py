@@ -11,7 +11,15 @@ from ragtest_core.datasets import write_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import TestSample
-from testgen import ChunkingConfig, ChunkStore, ExtractiveWriter, TestsetGenerator, chunk_documents, load_files
+from testgen import (
+    ChunkingConfig,
+    ChunkStore,
+    ExtractiveWriter,
+    GenerationSettings,
+    TestsetGenerator,
+    chunk_documents,
+    load_files,
+)
 from testgen.filters import QuestionRules, is_compound, is_specific
 from testgen.sources import make_document
 
@@ -63,8 +71,9 @@ def _check_set(samples: list[TestSample], generator: TestsetGenerator, store: Ch
             assert sample.question_type == "multi_context" and len(sample.reference_context_ids) == 2
     stats = generator.stats_dict()
     assert stats["accepted"] == SIZE and sum(stats["coverage"].values()) == SIZE
-    asked = TestsetGenerator(generator.store, ExtractiveWriter(seed=42), question_types="simple=0.5,reasoning=0.5")
-    asked.generate_size(4, seed=42)
+    mix = GenerationSettings(question_types="simple=0.5,reasoning=0.5", size=4, seed=42)
+    asked = TestsetGenerator(generator.store, ExtractiveWriter(seed=42), mix)
+    asked.generate()
     assert any("'reasoning' is not supported by this writer" in w for w in asked.stats.warnings)
     assert stats["documents_without_samples"] == []
     # nobody asked for reasoning or conditional questions: the default mix is what the writer can do, no warning
@@ -81,33 +90,34 @@ def _multi_context_said(generator: TestsetGenerator) -> None:
 
 
 def test_fifty_samples_from_seven_articles(fast_store: ChunkStore, tmp_path: Path) -> None:
-    generator = TestsetGenerator(fast_store, ExtractiveWriter(seed=42))
-    samples = generator.generate_size(SIZE, seed=42)
+    generator = TestsetGenerator(fast_store, ExtractiveWriter(seed=42), GenerationSettings(size=SIZE, seed=42))
+    samples = generator.generate()
     _check_set(samples, generator, fast_store)
     _multi_context_said(generator)
-    again = TestsetGenerator(fast_store, ExtractiveWriter(seed=42)).generate_size(SIZE, seed=42)
+    again = TestsetGenerator(fast_store, ExtractiveWriter(seed=42), GenerationSettings(size=SIZE, seed=42)).generate()
     first = write_dataset([s.model_dump() for s in samples], tmp_path / "a.jsonl").read_bytes()
     second = write_dataset([s.model_dump() for s in again], tmp_path / "b.jsonl").read_bytes()
     assert first == second
-    other_seed = TestsetGenerator(fast_store, ExtractiveWriter(seed=7)).generate_size(SIZE, seed=7)
+    other_seed = TestsetGenerator(
+        fast_store, ExtractiveWriter(seed=7), GenerationSettings(size=SIZE, seed=7)
+    ).generate()
     assert [s.question for s in other_seed] != [s.question for s in samples]
 
 
 def test_too_large_a_size_fails_with_the_counts(fast_store: ChunkStore) -> None:
-    generator = TestsetGenerator(
-        fast_store, ExtractiveWriter(seed=1), question_types="multi_context", strict_types=True
-    )
+    settings = GenerationSettings(question_types="multi_context", strict_types=True, size=400, seed=1)
+    generator = TestsetGenerator(fast_store, ExtractiveWriter(seed=1), settings)
     with pytest.raises(RagtestError, match=r"supplied only \d+ of the 400 requested samples") as info:
-        generator.generate_size(400, seed=1)
+        generator.generate()
     assert "rejected" in str(info.value) and "multi_context" in str(info.value)
 
 
 @pytest.mark.slow
 def test_fifty_samples_with_default_chunking(tmp_path: Path, wiki_dir: Path, embedder: Embedder) -> None:
     store = _store(tmp_path / "store", wiki_dir, embedder)
-    generator = TestsetGenerator(store, ExtractiveWriter(seed=42))
-    samples = generator.generate_size(SIZE, seed=42)
+    generator = TestsetGenerator(store, ExtractiveWriter(seed=42), GenerationSettings(size=SIZE, seed=42))
+    samples = generator.generate()
     _check_set(samples, generator, store)
     _multi_context_said(generator)
-    again = TestsetGenerator(store, ExtractiveWriter(seed=42)).generate_size(SIZE, seed=42)
+    again = TestsetGenerator(store, ExtractiveWriter(seed=42), GenerationSettings(size=SIZE, seed=42)).generate()
     assert [s.model_dump() for s in samples] == [s.model_dump() for s in again]

@@ -16,7 +16,7 @@ from ragtest import make_config
 from ragtest.cli import main
 from ragtest_core.errors import RagtestError
 from testgen.writers.docs import DocFact
-from testgen.writers.tiers import draft_tier, names_whole_task
+from testgen.writers.docs.tiers import draft_tier, names_whole_task
 
 PAGES = ("quickstart.rst", "testing.rst", "config.rst", "templating.rst")
 
@@ -31,10 +31,10 @@ def _generate(source: Path, out: Path, size: int, *extra: str) -> tuple[list[dic
 
 
 @pytest.fixture(scope="module")
-def flask_pages(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+def flask_pages(tmp_path_factory: pytest.TempPathFactory, test_data: Path) -> Path:
     source = tmp_path_factory.mktemp("flask-pages")
     for page in PAGES:
-        (source / page).write_text((shared_data / "docs" / "flask" / page).read_text(encoding="utf-8"), "utf-8")
+        (source / page).write_text((test_data / "docs" / "flask" / page).read_text(encoding="utf-8"), "utf-8")
     return source
 
 
@@ -135,5 +135,5 @@ def test_a_page_past_its_share_gives_more_only_from_the_next_tier(
 def test_the_page_share_is_a_setting_with_a_checked_range() -> None:
     with pytest.raises(RagtestError, match=r"--page-share must be above 0.0, got 0"):
         make_config(page_share=0)
-    assert make_config().generation.stop_rules().page_quota(40) == 10
-    assert make_config(page_share=1).generation.stop_rules().page_quota(40) is None
+    assert make_config(size=40).generation.page_quota() == 10
+    assert make_config(size=40, page_share=1).generation.page_quota() is None

@@ -11,8 +11,9 @@ import pytest
 
 from ragtest.cli import main
 from ragtest_core.llm.breaker import UNREACHABLE_AFTER, UnreachableBreaker
+from testgen.settings import GenerationSettings
 from testgen.stats import GenerationStats
-from testgen.stopping import StopRules, advice
+from testgen.stopping import advice_by_reason
 
 
 def _closed_port() -> int:
@@ -93,12 +94,12 @@ def test_advice_names_the_stop_rules_with_their_values() -> None:
     stats = GenerationStats()
     stats.warnings.append("question type 'multi_context': no question from the first 20 contexts; stopped early")
     stats.roots_drawn, stats.chunks_available = 10, 50
-    rules = StopRules(zero_yield_patience=20, low_yield_contexts=100, low_yield_rate=0.02)
-    text = advice(stats, rules, "extractive")
+    rules = GenerationSettings(zero_yield_patience=20, low_yield_contexts=100, low_yield_rate=0.02)
+    text = " ".join(advice_by_reason(stats, rules, "extractive").values())
     assert "--zero-yield-patience (now 20)" in text and "--low-yield-rate 0 (now 0.02)" in text
     assert "every chunk was used" not in text  # 10 of 50 chunks drawn: the corpus was not used up
     stats.rejections["copies_context"] = 12
-    assert "--max-copied-words" in advice(stats, rules, "extractive")
+    assert "--max-copied-words" in " ".join(advice_by_reason(stats, rules, "extractive").values())
 
 
 def test_chunks_the_offline_writer_cannot_turn_do_not_stop_the_run(

@@ -13,8 +13,10 @@ import testgen
 import testgen.planning
 from ragtest_core.embeddings import Embedder
 from ragtest_core.llm import LLMClient, PlannedCall, ScriptedChatModel
-from testgen import ChunkStore, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
-from testgen.critic import grounded_call
+from testgen import ChunkStore, GenerationSettings, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
+from testgen.chunking import Chunk
+from testgen.contexts import Context
+from testgen.critic import LLMCritic, grounded_call
 from testgen.writers import Draft
 from tests.testgen.scripted_llm import respond
 
@@ -65,8 +67,9 @@ def test_planned_writer_calls_are_what_the_generator_sends(store: ChunkStore) ->
     assert [c.question_type for c in critics].count("unanswerable") == 1
 
     model = ScriptedChatModel(responder=respond)
-    generator = TestsetGenerator(store, LLMWriter(LLMClient(model, model_id="scripted")), question_types=types)
-    generator.generate_size(8, seed=4, k_neighbours=2)
+    mix = ",".join(f"{kind}={weight}" for kind, weight in types.items())
+    settings = GenerationSettings(question_types=mix, size=8, seed=4, k_neighbours=2)
+    TestsetGenerator(store, LLMWriter(LLMClient(model, model_id="scripted")), settings).generate()
     sent = [prompt for prompt in model.prompts if WRITER_MARK in prompt]
     assert sorted(sent[: len(writes)]) == sorted(call.text() for call in writes)
 
@@ -82,10 +85,8 @@ def test_plan_without_a_store_or_critic(store: ChunkStore) -> None:
 
 
 def test_writer_and_critic_build_their_calls_with_the_planning_functions() -> None:
-    chunk = testgen.Chunk(
-        chunk_id="c0", text="Python 3.0 was released in 2008.", doc_id="d", source="Python", position=0
-    )
-    context = testgen.Context(root=chunk)
+    chunk = Chunk(chunk_id="c0", text="Python 3.0 was released in 2008.", doc_id="d", source="Python", position=0)
+    context = Context(root=chunk)
     writer = LLMWriter(LLMClient(ScriptedChatModel(responses=["{}"]), model_id="scripted"), max_words=12)
     call = writer.planned_call(context, 2, "reasoning")
     assert call.prompt == writer.prompt(context, 2, "reasoning") and call.items == 2
@@ -94,7 +95,7 @@ def test_writer_and_critic_build_their_calls_with_the_planning_functions() -> No
     model = ScriptedChatModel(
         responses=['{"verdicts": [{"pair": 1, "supported": true}, {"pair": 2, "supported": false}]}']
     )
-    critic = testgen.LLMCritic(LLMClient(model, model_id="scripted"))
+    critic = LLMCritic(LLMClient(model, model_id="scripted"))
     drafts = [
         Draft("When was Python 3.0 released?", "Python 3.0 was released in 2008.", (1,), "simple"),
         Draft("Who released Python 3.0?", "Python 3.0 was released by Oracle.", (1,), "simple"),

@@ -15,7 +15,7 @@ import pytest
 from ragtest_core.datasets import write_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.llm import LLMClient, ScriptedChatModel, build_client
-from testgen import ChunkStore, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
+from testgen import ChunkStore, GenerationSettings, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
 from testgen.question_types import allocate, refusal
 from testgen.writers.llm import TASKS
 from tests.stubs.openai_server import OpenAIStubServer, openai_server  # noqa: F401  (fixture)
@@ -29,6 +29,7 @@ DISTRIBUTION = {
     "unanswerable": 0.2,
     "distracting": 0.1,
 }
+MIX = ",".join(f"{kind}={weight}" for kind, weight in DISTRIBUTION.items())
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +43,9 @@ def store(tmp_path_factory: pytest.TempPathFactory, wiki_dir: Path, embedder: Em
 def test_every_type_in_the_asked_distribution(store: ChunkStore) -> None:
     model = ScriptedChatModel(responder=respond)
     writer = LLMWriter(LLMClient(model, model_id="scripted"))
-    generator = TestsetGenerator(store, writer, question_types=DISTRIBUTION)
-    samples = generator.generate_size(20, seed=5, k_neighbours=2)
+    settings = GenerationSettings(question_types=MIX, size=20, seed=5, k_neighbours=2)
+    generator = TestsetGenerator(store, writer, settings)
+    samples = generator.generate()
     assert len(samples) == 20
     assert Counter(s.question_type for s in samples) == allocate(20, DISTRIBUTION)
     for sample in samples:
@@ -77,8 +79,9 @@ def test_llm_critic_rejections_are_counted(store: ChunkStore) -> None:
         return respond(prompt)
 
     writer = LLMWriter(LLMClient(ScriptedChatModel(responder=stingy), model_id="stingy"))
-    generator = TestsetGenerator(store, writer, question_types={"simple": 1, "unanswerable": 1})
-    generator.generate(num_contexts=12, seed=2)
+    settings = GenerationSettings(question_types="simple=1,unanswerable=1", size=12, seed=2)
+    generator = TestsetGenerator(store, writer, settings)
+    generator.generate(allow_fewer=True)
     rejections = generator.stats.rejections
     assert rejections["not_grounded"] > 0 and rejections["answerable"] > 0
 
@@ -93,10 +96,8 @@ def test_replies_in_any_order_give_the_same_test_set(store: ChunkStore, tmp_path
             return respond(prompt)
 
         model = ScriptedChatModel(responder=late)
-        generator = TestsetGenerator(
-            store, LLMWriter(LLMClient(model, model_id="scripted")), question_types=DISTRIBUTION
-        )
-        samples = generator.generate_size(10, seed=3)
+        settings = GenerationSettings(question_types=MIX, size=10, seed=3)
+        samples = TestsetGenerator(store, LLMWriter(LLMClient(model, model_id="scripted")), settings).generate()
         files.append(write_dataset([s.model_dump() for s in samples], tmp_path / f"{salt}.jsonl").read_bytes())
     assert files[0] == files[1] == files[2]
 
@@ -114,8 +115,8 @@ def test_stub_server_run_is_reproducible_from_the_cache(
     for attempt in range(2):
         client = build_client("stub-model", base_url=stub.url, cache_path=tmp_path / "cache.sqlite")
         assert client is not None
-        generator = TestsetGenerator(store, LLMWriter(client), question_types={"simple": 0.5, "multi_context": 0.5})
-        samples = generator.generate_size(6, seed=9, k_neighbours=2)
+        settings = GenerationSettings(question_types="simple=0.5,multi_context=0.5", size=6, seed=9, k_neighbours=2)
+        samples = TestsetGenerator(store, LLMWriter(client), settings).generate()
         files.append(write_dataset([s.model_dump() for s in samples], tmp_path / f"run{attempt}.jsonl").read_bytes())
         if attempt == 0:
             first_requests = stub.request_count

@@ -14,8 +14,17 @@ import pytest
 from ragtest_core.datasets import write_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.llm import LLMClient, ScriptedChatModel
-from testgen import ChunkStore, ExtractiveWriter, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
+from testgen import (
+    ChunkStore,
+    ExtractiveWriter,
+    GenerationSettings,
+    LLMWriter,
+    TestsetGenerator,
+    chunk_documents,
+    load_wikipedia,
+)
 from testgen.contexts import build_contexts, draw_roots
+from testgen.critic import OfflineCritic
 from testgen.sources import make_document
 from testgen.stopping import ShortfallError
 
@@ -72,8 +81,9 @@ def test_contexts_exclude_root_and_adjacent_chunks(python_store: ChunkStore) -> 
 
 
 def test_extractive_generation_on_the_python_article(python_store: ChunkStore, tmp_path: Path) -> None:
-    generator = TestsetGenerator(python_store, ExtractiveWriter(seed=42), question_types="simple")
-    samples = generator.generate_size(10, seed=42)
+    settings = GenerationSettings(question_types="simple", size=10, seed=42)
+    generator = TestsetGenerator(python_store, ExtractiveWriter(seed=42), settings)
+    samples = generator.generate()
     assert len(samples) == 10
     stored = {c.chunk_id for c in python_store.all_chunks()}
     for sample in samples:
@@ -88,7 +98,7 @@ def test_extractive_generation_on_the_python_article(python_store: ChunkStore, t
     assert stats["accepted"] == 10 and stats["writer"]["turned"] > 0
     fresh = ChunkStore(tmp_path / "fresh", python_store.embedder)  # a second store built from the same source
     fresh.add(python_store.all_chunks())
-    again = TestsetGenerator(fresh, ExtractiveWriter(seed=42), question_types="simple").generate_size(10, seed=42)
+    again = TestsetGenerator(fresh, ExtractiveWriter(seed=42), settings).generate()
     first_file = write_dataset([s.model_dump() for s in samples], tmp_path / "a.jsonl")
     second_file = write_dataset([s.model_dump() for s in again], tmp_path / "b.jsonl")
     assert first_file.read_bytes() == second_file.read_bytes()
@@ -99,10 +109,12 @@ def test_size_beyond_the_corpus_fails_with_counts(tmp_path: Path, embedder: Embe
     store = ChunkStore(tmp_path / "tiny", embedder)
     store.add(chunk_documents([doc]))
     with pytest.raises(ShortfallError, match=r"only 2 of the 5 requested samples") as info:
-        TestsetGenerator(store, ExtractiveWriter()).generate_size(5, seed=1, num_questions_per_context=3)
+        TestsetGenerator(
+            store, ExtractiveWriter(), GenerationSettings(size=5, seed=1, questions_per_context=3)
+        ).generate()
     assert "candidate questions" in str(info.value) and len(info.value.samples) == 2  # the samples made, kept
-    generator = TestsetGenerator(store, ExtractiveWriter())
-    fewer = generator.generate_size(5, seed=1, num_questions_per_context=3, allow_fewer=True)
+    generator = TestsetGenerator(store, ExtractiveWriter(), GenerationSettings(size=5, seed=1, questions_per_context=3))
+    fewer = generator.generate(allow_fewer=True)
     assert [s.question for s in fewer] == [s.question for s in info.value.samples]
     assert generator.shortfall is not None and generator.shortfall.made == 2 and generator.shortfall.size == 5
 
@@ -119,12 +131,14 @@ def test_llm_generation_filters_and_marks_multi_context(python_store: ChunkStore
     by_root = {root.text: reply for root, reply in zip(roots, replies, strict=True)}
 
     def responder(prompt: str) -> str:  # calls run concurrently: answer by the root shown as block [1]
-        return json.dumps(next(reply for text, reply in by_root.items() if f"[1] {text}" in prompt))
+        return json.dumps(next((reply for text, reply in by_root.items() if f"[1] {text}" in prompt), {"pairs": []}))
 
     model = ScriptedChatModel(responder=responder)
     writer = LLMWriter(LLMClient(model, model_id="m"))
-    generator = TestsetGenerator(python_store, writer, question_types="simple", critic=AcceptAll())
-    samples = generator.generate(num_contexts=5, num_questions_per_context=1, k_neighbours=2, seed=1)
+    # five questions asked: the first batch writes the first five roots (the scripted replies); later roots give none
+    settings = GenerationSettings(question_types="simple", size=5, seed=1, questions_per_context=1, k_neighbours=2)
+    generator = TestsetGenerator(python_store, writer, settings, critic=AcceptAll())
+    samples = generator.generate(allow_fewer=True)
     assert [s.question for s in samples] == ["When was Python 3.0 released?"], str(generator.stats_dict())
     [sample] = samples
     assert sample.question_type == "simple" and len(sample.reference_context_ids) == 2  # both cited blocks
@@ -137,7 +151,7 @@ def test_llm_generation_filters_and_marks_multi_context(python_store: ChunkStore
     }
 
 
-class AcceptAll:
+class AcceptAll(OfflineCritic):
     """A critic that accepts everything: this test is about the question rules."""
 
     name = "accept-all"

@@ -9,7 +9,7 @@ import pytest
 
 import testgen.store as store_module
 from ragtest_core.embeddings import Embedder
-from testgen import ChunkStore, ExtractiveWriter, TestsetGenerator, chunk_documents, load_wikipedia
+from testgen import ChunkStore, ExtractiveWriter, GenerationSettings, TestsetGenerator, chunk_documents, load_wikipedia
 from testgen.chunking import ChunkingConfig
 from testgen.contexts import draw_roots
 
@@ -64,9 +64,11 @@ def test_writer_reading_documents_on_demand_writes_what_the_whole_corpus_gives(s
     """The offline writer's casing from one document at a time equals the casing learnt from every chunk."""
 
     class WholeCorpusWriter(ExtractiveWriter):
-        use_documents = None  # type: ignore[assignment]  # the generator then calls prepare(all chunks)
+        def learn(self, store: ChunkStore) -> None:
+            self.prepare(store.all_chunks())
 
-    on_demand = TestsetGenerator(small_store, ExtractiveWriter(seed=1), critic="offline").generate_size(6, seed=5)
-    whole = TestsetGenerator(small_store, WholeCorpusWriter(seed=1), critic="offline").generate_size(6, seed=5)
+    settings = GenerationSettings(critic="offline", size=6, seed=5)
+    on_demand = TestsetGenerator(small_store, ExtractiveWriter(seed=1), settings).generate()
+    whole = TestsetGenerator(small_store, WholeCorpusWriter(seed=1), settings).generate()
     assert [s.question for s in on_demand] == [s.question for s in whole]
     assert [s.reference_context_ids for s in on_demand] == [s.reference_context_ids for s in whole]
