@@ -1,8 +1,8 @@
 """The offline writer's sentence rules with three ways of finding the verb, on English text it was not tuned on:
-`python -m bench.sentence_rules_bench [--sample 40] [--out DIR]`.
+`python -m bench.sentence_rules_bench [--out DIR]`.
 
 Arms:
-- `lexicon`: today's rules; a verb is a form of one of the lexicon's verbs (testgen/writers/lexicon.py).
+- `lexicon`: today's rules; a verb is a form of one of the lexicon's verbs (testgen/writers/english/lexicon.py).
 - `lemminflect`: any verb form lemminflect knows is a verb (its base and tense from lemminflect), the rest unchanged.
 - `tagger`: as `lemminflect`, and whether a word is the clause's verb is read from HanTa's part-of-speech tags
   of the whole sentence (a finite verb or a modal) instead of the lexicon's neighbour rules.
@@ -11,6 +11,11 @@ Text: the contexts of WikiEval (Wikipedia, ../shared/data/wikieval) and FiQA (fi
 ../shared/data/fiqa): the rules were tuned on the seven articles of ../shared/data/wikipedia, never on these.
 Prints sentences, sentences turned and questions per arm, the skips by reason, and writes each arm's questions
 (with their sentences) to DIR/<arm>.tsv, and the questions only one arm wrote to DIR/only_<arm>.tsv, for reading.
+
+Measured (2,307 sentences): lexicon 87 sentences turned, 88 questions; tagger 84, 85; lemminflect 79, 80. Between
+lexicon and tagger, four questions only the lexicon wrote and one only the tagger ("Who announced the city was
+suffering?", a second verb read as the subject's). The clause parser keeps the lexicon; the lexicon's verb forms
+come from lemminflect's inflections since issue 32 (the same 88 questions as the hand-written forms before).
 """
 
 from __future__ import annotations
@@ -28,11 +33,12 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from ragtest_core.text import split_sentences
-from testgen.writers import clause, combine, grammar, patterns, reference, rules, spans
-from testgen.writers.clause import Casing, Skip
-from testgen.writers.lexicon import AUX_BE, FORMS, MODALS, VerbForm
-from testgen.writers.patterns import turn_all
-from testgen.writers.tagger import tag_words
+from testgen.writers.english import clause, grammar
+from testgen.writers.english.clause import Casing, Skip
+from testgen.writers.english.lexicon import AUX_BE, FORMS, MODALS, VerbForm
+from testgen.writers.english.tagger import tag_words
+from testgen.writers.sentences import combine, patterns, reference, rules, spans
+from testgen.writers.sentences.patterns import turn_all
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("RAGTEST_SHARED_DATA", ROOT.parent / "shared" / "data"))

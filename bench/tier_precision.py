@@ -4,7 +4,7 @@
 A readings file has one question a line: the corpus (`name==version`, fetched by `bench.heldout_docs`), the offline
 writer's strategy, the question, its reference, page and section, and the reading (good / misleading / useless: a
 user would ask it, it makes sense alone, the reference answers it). The tier of each question is recomputed with
-the current rules (`testgen.writers.tiers.draft_tier`), so a change of the rules shows what it would have moved.
+the current rules (`testgen.writers.docs.tiers.draft_tier`), so a change of the rules shows what it would have moved.
 Prints, per file, the share read good by tier and by strategy, with Wilson 95% intervals.
 
 bench/readings/development.jsonl holds the pools of three development corpora (pytest, sphinx, scrapy) the tier
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from scipy.stats import binomtest
 
-from testgen.writers.descriptions import DocFact
-from testgen.writers.tiers import SENTENCE_TIER, draft_tier
+from testgen.writers.docs.descriptions import DocFact
+from testgen.writers.docs.tiers import SENTENCE_TIER, draft_tier
 
 READINGS = Path(__file__).with_name("readings")
 

@@ -1,13 +1,19 @@
-"""What every question writer returns and the protocol it follows."""
+"""What every question writer returns and the protocol it follows; what the offline sentence rules make of one
+sentence (`Turned`), which the documentation checks read too."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from testgen.chunking import Chunk
 from testgen.contexts import Context
-from testgen.question_types import QuestionType
+from testgen.question_types import QUESTION_TYPES, QuestionType
+
+if TYPE_CHECKING:  # annotations only: the client imports LangChain's chat models, the store Chroma's client
+    from ragtest_core.llm.client import LLMClient
+    from testgen.store import ChunkStore
 
 #: Writer stats named `rejected_<reason>` count questions the writer's own checks refused (grammar, definitions);
 #: the generator adds them to the manifest's rejections by reason.
@@ -41,17 +47,33 @@ class Draft:
     #: How the offline writer made the question ("howto", "option", "sentence", ...); None for the LLM writer.
     strategy: str | None = None
     #: How early the draft is screened: 0 first. Drafts of kinds that read well less often (the offline writer's
-    #: `testgen.writers.tiers.draft_tier`) wait until the earlier tiers cannot fill the test set (`testgen.screening`).
+    #: `testgen.writers.docs.tiers.draft_tier`) wait until the earlier tiers cannot fill the test set
+    #: (`testgen.screening`).
     tier: int = 0
 
 
 class QuestionWriter(Protocol):
     """Writes up to `n` drafts of one question type for a context; `name` fills each sample's `writer` column.
 
-    `supported_types` says which question types the writer can write honestly; the generator renormalises the
-    asked-for distribution over them and records a warning for the others. A writer may also name its
-    `default_questions_per_context` (1 when it does not).
+    What else a writer can do is declared here with its default, and a writer inherits this class to take the
+    defaults it keeps (the generator asks every writer the same things):
+
+    - `supported_types`: the question types it writes honestly; the generator renormalises the asked-for mix over
+      them and, when the user chose the mix, warns about the others with `unsupported_reason`;
+    - `default_questions_per_context`: questions asked of one context unless the settings say;
+    - `llm`: the writer's LLM client (None offline): the "auto" critic is then the LLM critic; `last_error`, the
+      last failed call's error, for the message of a run whose calls failed (failed calls: `stats["calls"]`,
+      `stats["failed_calls"]`);
+    - `learn(store)`: what it needs from the corpus before writing (the offline writer: casing, headings);
+    - `can_write(root, question_type)`: whether a root chunk gives it anything to write from; a root that gives
+      nothing is passed over without counting against the stop rules.
     """
+
+    supported_types: frozenset[str] = frozenset(QUESTION_TYPES)
+    unsupported_reason: str = ""
+    default_questions_per_context: int = 1
+    llm: LLMClient | None = None
+    last_error: str | None = None
 
     @property
     def name(self) -> str: ...
@@ -59,7 +81,23 @@ class QuestionWriter(Protocol):
     @property
     def stats(self) -> Counter[str]: ...
 
-    @property
-    def supported_types(self) -> frozenset[str]: ...
+    def learn(self, store: ChunkStore) -> None:
+        """Learn what writing needs from the corpus in `store` (by default nothing)."""
+        return None
+
+    def can_write(self, root: Chunk, question_type: QuestionType = "simple") -> bool:
+        """Whether `root` gives anything to write a `question_type` question from (by default: always)."""
+        return True
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]: ...
+
+
+@dataclass(frozen=True)
+class Turned:
+    """A question turned from one sentence by the offline rules, its answer (a span of the sentence) and the rule
+    that made it."""
+
+    question: str
+    answer: str
+    rule: str
+    subject: str = ""  # the subject as it appears in the question ("" when the question has no subject slot)

@@ -1,15 +1,15 @@
-"""The offline question writer: sentences turned into wh-questions by fixed rules, no LLM.
+"""The offline question writer: no LLM, two strategies over one English toolkit.
 
-Supports "simple" (one sentence of the root chunk) and "multi_context" (a comparison or bridge across the root
-and a neighbour, see `combine`). Reasoning, conditional, unanswerable and distracting questions need an LLM to
-be written honestly; the writer says so (`supported_types`, `UNSUPPORTED_REASON`). English uses the rules of
-`patterns`; Chinese and Japanese the few patterns of `cjk`; other languages are skipped and counted.
+- documentation structure (`testgen.writers.docs`): a chunk of a structured document (`Chunk.heading_path` set)
+  gives how-to, FAQ, concept, option, instruction and default questions from its headings, items and statements;
+- sentences (`testgen.writers.sentences`): any chunk's sentences turned into wh-questions by fixed rules (English;
+  Chinese and Japanese by a few patterns of `cjk`; other languages are skipped and counted); in documentation each
+  turned sentence also passes the documentation checks (`docs.sentence_checks`) and waits for tier 1.
 
-Deterministic for a seed. Every short answer (`answer_span`) is a span of its sentence; the reference answer is
-that sentence (`reference.reference_sentence`); the gold blocks are the ones holding it. Each turned question
-passes the grammar check against its source sentence, an answer that names something in particular ("various
-applications" does not) and, for "What is X?", the definition check (`grammar`);
-what fails is counted as `rejected_<reason>` in the writer's stats.
+Supports "simple" (one fact of the root chunk) and "multi_context" (a comparison or bridge across the root and a
+neighbour, `sentences.combine`). Reasoning, conditional, unanswerable and distracting questions need an LLM to be
+written honestly; the writer says so (`supported_types`, `UNSUPPORTED_REASON`). Deterministic for a seed. What its
+own checks refuse is counted as `rejected_<reason>` in the writer's stats, and by strategy.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import random
 import re
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ragtest_core.text import split_sentences
 from testgen.chunking import Chunk
@@ -25,28 +26,39 @@ from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QuestionType
 from testgen.structure import PATH_SEPARATOR, prose_lines
-from testgen.writers.base import REJECTED_PREFIX, Draft
-from testgen.writers.cjk import turn_cjk
-from testgen.writers.clause import Casing, Skip
-from testgen.writers.combine import Fact, combine
+from testgen.writers.base import REJECTED_PREFIX, Draft, QuestionWriter, Turned
 from testgen.writers.docs import (
+    SENTENCE_TIER,
     STRATEGIES,
     DocFact,
+    PageIndex,
+    doc_draft,
     doc_facts,
-    strategy_problem,
-)
-from testgen.writers.docs_sentences import PageIndex, docs_problem, specific_problem
-from testgen.writers.docs_text import split_prose
-from testgen.writers.grammar import definition_problem, grammar_problem, vague_answer
-from testgen.writers.patterns import turn_all
-from testgen.writers.reference import reference_sentence
-from testgen.writers.rules import Turned
-from testgen.writers.specific import (
+    docs_problem,
+    heading_parts,
+    needs_section,
     release_notes,
     sentence_case,
+    specific_problem,
+    split_prose,
+    strategy_problem,
 )
-from testgen.writers.tiers import SENTENCE_TIER, draft_tier
-from testgen.writers.topic import resolve, topic_of
+from testgen.writers.english import Casing, Skip, grammar_problem
+from testgen.writers.sentences import (
+    DEFINITION_RULES,
+    Fact,
+    combine,
+    combined_draft,
+    resolve,
+    sentence_draft,
+    topic_of,
+    turn_all,
+    turn_cjk,
+    turned_problem,
+)
+
+if TYPE_CHECKING:
+    from testgen.store import ChunkStore
 
 SUPPORTED = frozenset({"simple", "multi_context"})
 UNSUPPORTED_REASON = (
@@ -54,14 +66,7 @@ UNSUPPORTED_REASON = (
     "and distracting questions need an LLM writer (--llm)"
 )
 _LANGUAGES = ("en", "zh", "ja")
-DEFINITION_RULES = frozenset({"definition", "appositive"})
-#: A subject holding a clause ("Telling if a type construct is compatible ..."): no question reads well around it.
-_CLAUSE_SUBJECT = re.compile(
-    r"\b(?:if|whether)\b|^(?:starting|beginning) (?:in|with|from)\b|\bby default\b| [-–—] |"
-    r" (?-i:Some|The|A|An|This|These) |^just as\b",  # "Requirements Some CSRF-prevention ...": a heading run in
-    re.IGNORECASE,
-)  # "Starting in v2.0 by default urllib3 uses ...": a fronted phrase; "Slurry - Slurry is ...": an item's name
-#: Documents whose casing a writer keeps when it reads documents on demand (`use_documents`).
+#: Documents whose casing a writer keeps when it reads documents on demand (`learn`).
 CASING_DOCUMENTS = 64
 
 
@@ -77,26 +82,12 @@ def _casing(chunks: Iterable[Chunk]) -> Casing:
     return Casing("\n".join(parts))
 
 
-def _needs_section(fact: DocFact, leaf: str) -> str | None:
-    """ "How do you reproduce a failure?" from "To reproduce a failure, pass its seed, for example `make fuzz ...`"
-    under the heading `fuzz`: a task inside a command's or function's own section is that command's task, and the
-    question must name it."""
-    code = re.fullmatch(r"`([^`]+)`(?: \{#[\w-]+\})?", leaf.strip())
-    if fact.strategy != "instruction" or code is None or code.group(1).lower() in fact.question.lower():
-        return None
-    return "needs_section"
-
-
-def _path(chunk: Chunk) -> list[str]:
-    return [part.strip() for part in (chunk.heading_path or "").split(PATH_SEPARATOR)]
-
-
-class ExtractiveWriter:
-    """Rule-based questions from the context's sentences; the root's sentences come first."""
+class ExtractiveWriter(QuestionWriter):
+    """Offline questions from the root chunk (its documentation facts first, then its turned sentences), or across
+    the root and a neighbour."""
 
     name = "extractive"
     supported_types = SUPPORTED
-    default_questions_per_context = 1
     unsupported_reason = UNSUPPORTED_REASON
 
     def __init__(self, seed: int = 0, max_words: int = DEFAULT_MAX_WORDS) -> None:
@@ -122,27 +113,23 @@ class ExtractiveWriter:
         for chunk in chunks:
             texts.setdefault(chunk.doc_id, []).append(chunk)
         self._casing = {doc_id: _casing(parts) for doc_id, parts in texts.items()}
-        headings = {part.lower() for chunk in chunks if chunk.heading_path is not None for part in _path(chunk)}
-        prose: dict[str, list[str]] = {}
-        for chunk in chunks:
-            if chunk.heading_path is not None:
-                prose.setdefault(chunk.doc_id, []).append(" ".join(prose_lines(chunk.text)).lower())
-        self._pages = PageIndex(headings, [" ".join(parts) for parts in prose.values()])
+        self._pages = PageIndex.of_chunks(chunks)
 
-    def use_documents(self, fetch: Callable[[str], Sequence[Chunk]]) -> None:
-        """Learn a document's casing when one of its chunks is first written from: `fetch(doc_id)` gives the
-        document's chunks in position order (the store's `document_chunks`). The same casing as `prepare` gives,
-        without the whole corpus in memory; the last `CASING_DOCUMENTS` documents' casings are kept."""
+    def learn(self, store: ChunkStore) -> None:
+        """Learn a document's casing when one of its chunks is first written from (the store's `document_chunks`:
+        the same casing as `prepare` gives, without the whole corpus in memory; the last `CASING_DOCUMENTS`
+        documents' casings are kept), and what `prepare` learns about documentation without reading it: its
+        headings (the store's chunk keys name each chunk's section), how many documents use a phrase (the store's
+        `documents_containing`), and how many structured documents (pages) it has."""
         self._casing = {}
-        self._fetch = fetch
+        self._fetch = store.document_chunks
         self._fetched.clear()
-
-    def use_corpus(self, headings: Iterable[str], count_pages: Callable[[str], int], pages: int = 0) -> None:
-        """What `prepare` learns about documentation from the whole corpus, without reading it: its headings (the
-        store's chunk keys name each chunk's section), `count_pages(phrase)`, how many documents use a phrase
-        (the store's `documents_containing`), and how many structured documents (pages) it has."""
+        keys = [key for key in store.chunk_keys() if key.heading_path]
+        headings = {part.strip() for key in keys for part in (key.heading_path or "").split(PATH_SEPARATOR)}
         self._pages = PageIndex(
-            {heading.lower() for heading in headings if heading}, count_pages=count_pages, pages=pages
+            {heading.lower() for heading in headings if heading},
+            count_pages=store.documents_containing,
+            pages=len({key.source for key in keys}),
         )
 
     def _casing_of(self, chunk: Chunk) -> Casing:
@@ -168,7 +155,7 @@ class ExtractiveWriter:
             return False
         if question_type == "multi_context":
             return True
-        return bool(self._chunk_facts(root)) or bool(self._chunk_doc_facts(root))
+        return bool(self._chunk_facts(root)) or bool(self.documentation_facts(root))
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         return self.write_sync(context, n, question_type)
@@ -185,15 +172,16 @@ class ExtractiveWriter:
             return self._multi_context(context, n, rng)
         facts = list(self._block_facts(context, 1))
         rng.shuffle(facts)
-        drafts: list[Draft] = [self._doc_draft(fact) for fact in self._chunk_doc_facts(context.root)]
+        drafts: list[Draft] = [doc_draft(fact) for fact in self.documentation_facts(context.root)]
         seen: set[str] = {draft.question.lower() for draft in drafts}
         for fact in facts:
             if fact.turned.question.lower() not in seen:
                 seen.add(fact.turned.question.lower())
-                drafts.append(self._simple_draft(fact, context.language, context.root.heading_path is not None))
+                tier = SENTENCE_TIER if context.root.heading_path is not None else 0
+                drafts.append(sentence_draft(fact, context.language, tier))
         return drafts[:n]
 
-    def _chunk_doc_facts(self, chunk: Chunk) -> list[DocFact]:
+    def documentation_facts(self, chunk: Chunk) -> list[DocFact]:
         """The documentation strategies' facts of a structured chunk, best strategy first (memoised per chunk)."""
         if chunk.heading_path is None or chunk.language != "en":
             return []
@@ -206,41 +194,13 @@ class ExtractiveWriter:
             for fact in doc_facts(chunk.text, casing, self.max_words, opening=chunk.section_part == 0):
                 self._stats[f"strategy_{fact.strategy}_drafted"] += 1
                 problem = strategy_problem(fact, self.max_words) or self._pages.ambiguous_task(fact)
-                problem = problem or _needs_section(fact, _path(chunk)[-1])
+                problem = problem or needs_section(fact, heading_parts(chunk)[-1])
                 if problem is not None:
                     self._reject(problem, strategy=fact.strategy)
                     continue
                 kept.setdefault(fact.question.lower(), fact)
             self._doc_facts[chunk.chunk_id] = sorted(kept.values(), key=lambda f: STRATEGIES.index(f.strategy))
         return self._doc_facts[chunk.chunk_id]
-
-    @staticmethod
-    def _doc_draft(fact: DocFact) -> Draft:
-        return Draft(
-            fact.question,
-            fact.reference,
-            (1,),
-            "simple",
-            answer_span=" ".join(fact.span.split()),
-            evidence=(fact.reference,),
-            strategy=fact.strategy,
-            tier=draft_tier(fact),
-        )
-
-    @staticmethod
-    def _simple_draft(fact: Fact, language: str, documentation: bool) -> Draft:
-        """A turned sentence's draft; in documentation it is screened in tier `tiers.SENTENCE_TIER` (1), not 0."""
-        answer = reference_sentence(fact.sentence, fact.turned.answer, language)
-        return Draft(
-            fact.turned.question,
-            answer,
-            (1,),
-            "simple",
-            answer_span=" ".join(fact.turned.answer.split()),
-            evidence=(fact.sentence,),
-            strategy="sentence",
-            tier=SENTENCE_TIER if documentation else 0,
-        )
 
     def _multi_context(self, context: Context, n: int, rng: random.Random) -> list[Draft]:
         """Bridge and comparison questions across the root and a neighbour; none when no pair of facts fits."""
@@ -257,18 +217,7 @@ class ExtractiveWriter:
             self._stats["multi_context_none"] += 1  # no bridge or comparison fits this context
         rng.shuffle(made)
         unique = list({m.question.lower(): m for m in made}.values())
-        return [
-            Draft(
-                m.question,
-                m.answer,
-                m.blocks,
-                "multi_context",
-                answer_span=" ".join(m.span.split()),
-                evidence=m.evidence,
-                strategy="combined",
-            )
-            for m in unique[:n]
-        ]
+        return [combined_draft(m) for m in unique[:n]]
 
     def _reject(self, reason: str, detail: str = "", strategy: str = "sentence") -> None:
         """A question the writer made and its own checks refused: counted as a rejection by reason (and by
@@ -329,7 +278,7 @@ class ExtractiveWriter:
             if introduces:  # "Kubernetes is a minimal worker Deployment fragment:" + code: a label, no definition
                 kept = [t for t in kept if t.rule not in DEFINITION_RULES]
             if chunk.heading_path is not None:  # one question a sentence, the most specific
-                where = (coded[number], _path(chunk)[-1], casing)
+                where = (coded[number], heading_parts(chunk)[-1], casing)
                 kept = [sentence_case(t, casing) for t in kept]
                 specific = [t for t in kept if self._specific_in_docs(t, *where)]
                 kept = [max(specific, key=lambda t: len(t.question.split()))] if specific else []
@@ -339,26 +288,15 @@ class ExtractiveWriter:
         return found
 
     def _specific_in_docs(self, turned: Turned, sentence: str, heading: str, casing: Casing) -> bool:
-        """`docs_sentences.specific_problem`, its reason counted as a rejection."""
+        """`docs.specific_problem`, its reason counted as a rejection."""
         problem = specific_problem(turned, sentence, heading, casing, self._pages)
         if problem is not None:
             self._reject(problem)
         return problem is None
 
     def _passes_checks(self, turned: Turned, sentence: str, language: str) -> bool:
-        """The grammar check against the source sentence and, for "What is X?", the definition check."""
-        if language != "en":
-            return True
-        problem = grammar_problem(turned.question, sentence, turned.subject)
-        if problem is None and _CLAUSE_SUBJECT.search(turned.subject):
-            problem = "a clause as subject"  # "Telling if a type construct is compatible ..."
+        """`sentences.turned_problem` for English, its reason counted as a rejection."""
+        problem = turned_problem(turned, sentence) if language == "en" else None
         if problem is not None:
-            self._reject("ungrammatical", problem)
-            return False
-        if turned.rule in DEFINITION_RULES and (problem := definition_problem(turned.answer)) is not None:
-            self._reject("not_a_definition", problem)
-            return False
-        if vague_answer(turned.answer):
-            self._reject("vague_answer")
-            return False
-        return True
+            self._reject(*problem)
+        return problem is None

@@ -15,10 +15,10 @@ from dataclasses import replace
 from ragtest_core.schema import stable_id
 from ragtest_core.text import detect_language, split_sentences
 from testgen.chunking import Chunk
+from testgen.writers.base import Turned
 from testgen.writers.extractive import ExtractiveWriter
 from testgen.writers.llm import TASKS
-from testgen.writers.reference import reference_sentence
-from testgen.writers.rules import Turned
+from testgen.writers.sentences.reference import reference_sentence
 
 _BLOCK = re.compile(r"^\[(\d+)\] (.*?)(?=^\[\d+\] |\Z)", re.DOTALL | re.MULTILINE)
 _writer = ExtractiveWriter()

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from ragtest_core.errors import SourceUnavailableError
-from testgen import ChunkingConfig, chunk_documents, load_files, read_files
+from testgen import ChunkingConfig, chunk_documents, load_files
+from testgen.files import read_files
 from testgen.sources import make_document
 
 PYTHON_FILE = "Python_(programming_language).txt"
@@ -107,10 +108,12 @@ def test_binary_files_are_skipped_and_named(tmp_path: Path, wiki_dir: Path) -> N
         read_files(tmp_path / "archive.txt")
 
 
-def test_text_in_other_encodings_is_decoded(tmp_path: Path, shared_data: Path) -> None:
-    japanese = (shared_data / "multilingual" / "ja_ragas_paper_summary.txt").read_text(encoding="utf-8")[:4000]
+def test_text_in_other_encodings_is_decoded(tmp_path: Path, test_data: Path) -> None:
+    japanese = (test_data / "multilingual" / "ja_wikipedia_artificial_intelligence.txt").read_text(encoding="utf-8")[
+        :4000
+    ]
     (tmp_path / "ja.txt").write_bytes(japanese.encode("shift_jis", errors="ignore"))
-    bear = (shared_data / "wikipedia" / "Brown_bear.txt").read_text(encoding="utf-8")[:4000]
+    bear = (test_data / "wikipedia" / "Brown_bear.txt").read_text(encoding="utf-8")[:4000]
     accented = bear.replace("brown bear", "brown bear (Bär, ours brun, oso pardo)")
     accented = accented.encode("cp1252", errors="ignore").decode("cp1252")
     (tmp_path / "latin.md").write_bytes(accented.encode("cp1252"))

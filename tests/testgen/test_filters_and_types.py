@@ -9,8 +9,9 @@ from ragtest_core.errors import RagtestError
 from ragtest_core.support import is_supported, recall, support
 from testgen.filters import QuestionRules, copied_run, is_compound, is_specific
 from testgen.question_types import allocate, parse_distribution, renormalise
-from testgen.writers.combine import Fact, combine
-from testgen.writers.patterns import Casing, turn_all
+from testgen.writers.english.clause import Casing
+from testgen.writers.sentences.combine import Fact, combine
+from testgen.writers.sentences.patterns import turn_all
 
 CONTEXT = "Python 3.0, released in 2008, was a major revision of the language that is not completely compatible."
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from testgen import chunk_documents, read_files
+from testgen import chunk_documents
+from testgen.files import read_files
 from testgen.structure import parse_chunk, sections_of
 from tests.testgen.test_files_and_chunking import make_pdf
 
@@ -263,8 +264,8 @@ def test_the_command_line_warns_about_the_unsupported_file(tmp_path: Path, capsy
     assert f"ragtest: warning: skipped {tmp_path / 'notes.xyz'}: unsupported file type" in capsys.readouterr().err
 
 
-def test_chunks_stay_inside_sections_and_carry_their_heading_path(shared_data: Path) -> None:
-    documents = read_files(shared_data / "docs" / "httpx" / "advanced" / "clients.md").documents
+def test_chunks_stay_inside_sections_and_carry_their_heading_path(test_data: Path) -> None:
+    documents = read_files(test_data / "docs" / "httpx" / "advanced" / "clients.md").documents
     chunks = chunk_documents(documents)
     paths = {s.heading_path for s in sections_of(documents[0].metadata)}
     assert {c.heading_path for c in chunks} == paths
@@ -280,8 +281,8 @@ def test_chunks_stay_inside_sections_and_carry_their_heading_path(shared_data: P
     assert record["heading_path"] == chunks[3].heading_path and "section_part" in record
 
 
-def test_plain_text_is_chunked_as_before(shared_data: Path) -> None:
-    documents = read_files(shared_data / "wikipedia" / "Brown_bear.txt").documents
+def test_plain_text_is_chunked_as_before(test_data: Path) -> None:
+    documents = read_files(test_data / "wikipedia" / "Brown_bear.txt").documents
     assert "sections" not in documents[0].metadata
     assert all(c.heading_path is None for c in chunk_documents(documents))
 

@@ -12,17 +12,17 @@ from ragtest_core.text import detect_language, split_sentences, word_count
 from testgen import ExtractiveWriter, LLMWriter, chunk_documents, load_files
 from testgen.contexts import Context
 from testgen.filters import QuestionRules
-from testgen.writers.cjk import turn_cjk
-from testgen.writers.clause import Skip
+from testgen.writers.english.clause import Skip
+from testgen.writers.sentences.cjk import turn_cjk
 
 ZH = "zh_wikipedia_operating_system.txt"
 JA_WIKI = "ja_wikipedia_artificial_intelligence.txt"
-JA_BLOG = "ja_ragas_paper_summary.txt"
+JA_BLOG = "ja_ragas_paper_summary_excerpt.txt"
 
 
 @pytest.fixture(scope="module")
-def multilingual(shared_data: Path) -> Path:
-    return shared_data / "multilingual"
+def multilingual(test_data: Path) -> Path:
+    return test_data / "multilingual"
 
 
 def test_sentences_split_on_cjk_punctuation(multilingual: Path) -> None:
@@ -99,8 +99,8 @@ def test_an_english_question_on_a_chinese_source_is_rejected() -> None:
 @pytest.mark.parametrize(
     ("name", "question"),
     [
-        ("zh-tw_ragas_paper_notes.txt", "什麼是RAGAs？"),  # Traditional text, Traditional question words
-        ("zh-cn_rag_evaluation_interview.txt", "什么是答案相关性评估？"),  # a Markdown glossary line
+        ("zh-tw_ragas_paper_notes_excerpt.txt", "什麼是RAGAs？"),  # Traditional text, Traditional question words
+        ("zh-cn_rag_evaluation_interview_excerpt.txt", "什么是答案相关性评估？"),  # a Markdown glossary line
         ("ja_wikipedia_artificial_intelligence.txt", "ELIZAを構築したのは誰ですか？"),
     ],
 )

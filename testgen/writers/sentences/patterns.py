@@ -1,0 +1,218 @@
+"""English declarative sentences turned into wh-questions whose answers are spans of the sentence.
+
+`turn_all` parses the sentence (`clause.parse_clause`), runs every rule (`rules.RULES`) and a few
+whole-sentence shapes ("There are N X", "Name, the Y of Z, ..."), then keeps the questions that pass the
+checks: at most `max_words` words, specific (`testgen.filters.is_specific`), the answer a span of the sentence
+and not given away by the question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ragtest_core.text import content_tokens, word_count
+from testgen.filters import DEFAULT_MAX_WORDS, is_specific
+from testgen.writers.base import Turned
+from testgen.writers.english.clause import (
+    DATE,
+    Casing,
+    Clause,
+    Skip,
+    clean_sentence,
+    lettered,
+    parse_clause,
+    strip_discourse,
+)
+from testgen.writers.english.lexicon import AUX_BE, FORMS, MODALS, VAGUE_HEADS
+from testgen.writers.sentences.rules import RULES
+from testgen.writers.sentences.spans import COUNT, MAX_ANSWER_WORDS, clip
+
+_PREPOSITIONS = frozenset(
+    ["in", "on", "at", "by", "for", "from", "with", "during", "since", "after", "before", "under"]
+)
+#: "It is thought that S", "Genetic evidence suggests that S", "Studies have shown that S": S is asked about.
+_REPORTED = re.compile(
+    r"^(?:It (?:is|was|has been) (?:thought|believed|known|estimated|suggested|reported|assumed|likely) that"
+    r"|[A-Z][\w-]*(?: [\w-]+){0,4} (?:suggests?|suggested|shows?|showed|revealed|reveals|indicates?|indicated"
+    r"|confirms?|confirmed|found|finds|(?:has|have) (?:shown|indicated|suggested|found|revealed|confirmed)) that)"
+    r" (?P<inner>[A-Za-z].+)$"
+)
+_RELATIVE_SUBJECT = re.compile(
+    r"^(?P<subject>[A-Z][\w.'’+#-]*(?: [A-Z0-9][\w.'’+#-]*){0,3}), (?:which|who) (?P<relative>[a-z][^,;]{5,80}),"
+    r" (?P<main>[a-z].+)$"
+)
+_FINITE = AUX_BE | MODALS | frozenset(["has", "have", "had", "that", "which", "who"])
+_SECOND = re.compile(
+    r"(?:^|(?P<comma>,)? )and (?:(?:also|then|later|often|usually|sometimes|eventually) )?"
+    r"(?P<vp>(?P<verb>[a-z]+) .+)$"
+)
+_NAME = r"(?P<name>[A-Z][\w.'’+#-]*(?: [A-Z0-9][\w.'’+#-]*){0,3})"
+
+
+def turn_all(sentence: str, casing: Casing | None = None, max_words: int = DEFAULT_MAX_WORDS) -> list[Turned]:
+    """Every clean question for `sentence` (best first); raises `Skip` when there is none."""
+    casing = casing or Casing(sentence)
+    candidates: list[Turned] = []
+    reasons: list[str] = []
+    try:
+        candidates.extend(_whole_sentence(sentence, casing))
+    except Skip as skip:
+        reasons.append(skip.reason)
+    for clause in _clauses(sentence, casing, reasons):
+        try:
+            condition = _condition(clause.fronted)
+        except Skip as skip:
+            reasons.append(skip.reason)
+            continue
+        for rule in RULES:
+            try:
+                for turned in rule(clause, casing):
+                    if clause.subject in turned.question and turned.rule not in ("identity", "creator"):
+                        turned = replace(turned, subject=clause.subject)
+                    candidates.append(_with_condition(turned, condition))
+            except Skip as skip:
+                reasons.append(skip.reason)
+    kept: list[Turned] = []
+    for turned in candidates:
+        reason = _problem(turned, sentence, max_words)
+        if reason is None and all(t.question != turned.question for t in kept):
+            kept.append(turned)
+        elif reason is not None:
+            reasons.append(reason)
+    if not kept:
+        raise Skip(reasons[0] if reasons else "no_pattern")
+    return kept
+
+
+def _clauses(sentence: str, casing: Casing, reasons: list[str]) -> list[Clause]:
+    """The sentence's main clause, the clause a reporting frame introduces ("Studies have shown that X ..."), and
+    a second predicate of the same subject ("X is omnivorous, and consumes Y" -> "X consumes Y")."""
+    texts = [sentence]
+    relative = _RELATIVE_SUBJECT.match(sentence.strip())
+    if relative:  # "Oracle, which bought Sun in 2010, offers X." -> "Oracle offers X." and "Oracle bought Sun in 2010."
+        texts = [
+            f"{relative.group('subject')} {relative.group('main')}",
+            f"{relative.group('subject')} {relative.group('relative')}.",
+        ]
+    reported = _REPORTED.match(sentence.strip())
+    if reported:
+        inner = reported.group("inner")
+        texts.append(inner[0].upper() + inner[1:])
+    clauses: list[Clause] = []
+    for text in texts:
+        try:
+            clause = parse_clause(text, casing)
+        except Skip as skip:
+            reasons.append(skip.reason)
+            continue
+        clauses.append(clause)
+        second = _second_predicate(clause)
+        if second is not None:
+            try:
+                clauses.append(replace(parse_clause(second, casing), fronted=clause.fronted))
+            except Skip as skip:
+                reasons.append(skip.reason)
+    return clauses
+
+
+def _second_predicate(clause: Clause) -> str | None:
+    """ "The brown bear is omnivorous, and consumes Y" -> "The brown bear consumes Y." (None when there is none).
+
+    After "and" comes a verb of the subject: an auxiliary or a third-person verb, or (after a comma) a past-tense
+    verb; "has been tamed and trained" (a second participle) and "and their eggs" (a noun) are not."""
+    words = clause.subject_as_written.lower().split()
+    if "and" in words or "or" in words or any(FORMS.get(word) for word in words[1:]):
+        return None  # "Boychenko announced the city was ...": a subject holding a verb was cut in the wrong place;
+        # "The cost for re-opening and upgrading is ... and is ...": a long coordinated subject reads as two questions
+    for match in _SECOND.finditer(clause.rest):
+        if _FINITE & set(clause.rest[: match.start()].lower().split()):
+            return None  # "X announced the city was ... and had ...": the second verb may be the inner clause's
+        word = match.group("verb")
+        form = FORMS.get(word)
+        verb_like = word in AUX_BE | MODALS | {"has", "have", "had"} or (form is not None and form.tense == "pres3")
+        if match.group("comma") and form is not None and form.tense in ("past", "pres") and not clause.passive:
+            verb_like = form.tense == "past" or clause.plural
+        if verb_like:
+            return f"{clause.subject_as_written} {match.group('vp')}."
+    return None
+
+
+def _problem(turned: Turned, sentence: str, max_words: int) -> str | None:
+    if word_count(turned.question) > max_words:
+        return "question_too_long"
+    if word_count(turned.answer) > MAX_ANSWER_WORDS:
+        return "answer_too_long"
+    if turned.answer not in sentence:
+        return "answer_not_a_span"
+    if not is_specific(turned.question):
+        return "generic_question"
+    answer_words = set(content_tokens(turned.answer))
+    if answer_words and answer_words <= set(content_tokens(turned.question)):
+        return "answer_in_question"
+    return None
+
+
+def _condition(fronted: tuple[str, str] | None) -> str | None:
+    """A fronted "In North America," is kept as a condition ("... in North America?"); others skip."""
+    if fronted is None:
+        return None
+    prep, phrase = fronted
+    if prep in ("In", "By", "On", "During", "Since") and (re.fullmatch(DATE, phrase) or phrase[:1].isupper()):
+        return f"{prep.lower()} {phrase}"
+    raise Skip("fronted_modifier")
+
+
+def _with_condition(turned: Turned, condition: str | None) -> Turned:
+    if condition is None or turned.question.startswith("When") or condition in turned.question:
+        return turned
+    return replace(turned, question=f"{turned.question[:-1]} {condition}?")
+
+
+_STATE_WORDS = frozenset(["left", "remaining", "living", "alive", "known", "found", "recorded", "described", "listed"])
+
+
+def _there_question(noun_phrase: str, be: str, where: str | None) -> str:
+    """ "There are 200,000 brown bears left in the world" -> "How many brown bears are left in the world?"."""
+    words = noun_phrase.split()
+    cut = next((i for i, w in enumerate(words) if i > 0 and w in _STATE_WORDS), None)
+    place = f" {where}" if where else ""
+    if cut is not None:
+        return f"How many {' '.join(words[:cut])} {be} {' '.join(words[cut:])}{place}?"
+    return f"How many {noun_phrase} {be} there{place}?"
+
+
+def _whole_sentence(sentence: str, casing: Casing) -> list[Turned]:
+    body = strip_discourse(clean_sentence(sentence))
+    out: list[Turned] = []
+    there = re.match(
+        rf"^There (?P<be>are|were) {COUNT} (?P<np>[a-z][\w -]{{2,40}}?)(?: (?P<where>in [A-Z][^,]+))?$", body
+    )
+    if there and not re.search(r"\d|\band\b|\bor\b", there.group("np")):
+        count = there.group("count").removesuffix(" of")
+        out.append(
+            Turned(_there_question(there.group("np"), there.group("be"), there.group("where")), count, "there_are")
+        )
+    appositive = re.match(rf"^{_NAME}, (?P<desc>(?:the|a|an) [^,]+), (?P<rest>.+)$", body)
+    if (
+        appositive
+        and casing.is_name(appositive.group("name"))
+        and appositive.group("name").split()[0].lower() not in VAGUE_HEADS | _PREPOSITIONS
+        and not lettered(appositive.group("name").split())
+        and not re.search(r"\b(?:is|are|was|were|has|have|had)\b", appositive.group("desc"))
+    ):
+        name, desc = appositive.group("name"), clip(appositive.group("desc"))
+        dated = re.match(
+            rf"^(?:first )?(?P<verb>released|introduced|launched|founded|published) (?:in|on) (?P<date>{DATE})", desc
+        )
+        if not dated:
+            out.append(Turned(f"What is {name}?", desc, "appositive"))
+    dated_appositive = re.match(
+        rf"^{_NAME}, (?:first )?(?P<verb>released|introduced|launched|founded|published|established|created)"
+        rf" (?:in|on) (?P<date>{DATE}),",
+        body,
+    )
+    if dated_appositive and casing.is_name(dated_appositive.group("name")):
+        question = f"When was {dated_appositive.group('name')} {dated_appositive.group('verb')}?"
+        out.append(Turned(question, dated_appositive.group("date"), "appositive_date"))
+    return out
