@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from ragtest.cli_args import COMMAND_GROUPS, DESCRIPTION, GROUPS, build_parser
 from ragtest.config import RunConfig
+from ragtest.markdown_text import markdown_table
 from ragtest.settings import Setting, iter_settings
 from ragtest_core.embedding_cache import CACHE_SWITCH_ENV
 from ragtest_core.embedding_device import BATCH_ENV, DEVICE_ENV
@@ -66,7 +67,9 @@ def render_cli_reference(root: type[BaseModel] | None = None) -> str:
     parts = [
         "## Commands",
         _description(DESCRIPTION),
-        _table(("command", "what it does"), ([f"[`{c.name}`](#{anchor(c.name)})", c.summary] for c in commands)),
+        markdown_table(
+            ("command", "what it does"), ([f"[`{c.name}`](#{anchor(c.name)})", c.summary] for c in commands)
+        ),
         _own_arguments("Options of every command", parser, titles),
         *(_command(command, common_options(parser), titles) for command in commands),
         "## Settings",
@@ -161,7 +164,7 @@ def _own_arguments(
             rows.append([f"`{_usage(action)}`", _default_cell(default), _escape(help_text)])
     if not rows:
         return ""
-    return f"**{title}**\n\n" + _table(("argument", "default", "description"), rows)
+    return f"**{title}**\n\n" + markdown_table(("argument", "default", "description"), rows)
 
 
 def _group(group: str, settings: list[Setting], flags: dict[str, str], shown: dict[str, str]) -> str:
@@ -174,7 +177,7 @@ def _group(group: str, settings: list[Setting], flags: dict[str, str], shown: di
         f"### {heading[:1].upper()}{heading[1:]} {{#{group_anchor(group)}}}",
         _sentence(note.rstrip(")")),
         "Taken by " + ", ".join(f"[`{c}`](#{anchor(c)})" for c in commands) + ".",
-        _table(
+        markdown_table(
             ("flag", "keyword", "default", "environment", "description"),
             (
                 [
@@ -202,7 +205,7 @@ def _environment(settings: Iterable[Setting]) -> str:
             "A setting's environment variable is read when the setting is not given on the command line or to "
             "`make_config`; an explicit value wins. The embedding runtime's own knobs are environment variables "
             "only.",
-            _table(("variable", "setting", "description"), [*declared, *runtime]),
+            markdown_table(("variable", "setting", "description"), [*declared, *runtime]),
         ]
     )
 
@@ -221,26 +224,11 @@ def _scope(setting: Setting, flags: dict[str, str]) -> str:
 
 
 def _usage(action: argparse.Action) -> str:
-    """An argument as `--help` shows it: the flag(s) and its value, e.g. `--port PORT`, `--fail-if FAIL_IF`."""
+    """An argument as `--help` shows it (argparse's own formatting): the flag(s) and its value, e.g. `--port PORT`."""
     if not action.option_strings:
         return _synopsis_word(action)
-    flag = ", ".join(action.option_strings)
-    if action.nargs == 0:
-        return flag
     repeat = " (repeatable)" if isinstance(action, argparse._AppendAction) else ""
-    if action.metavar is not None:
-        metavar = str(action.metavar)
-    elif action.choices is not None:
-        metavar = "{" + ",".join(str(choice) for choice in action.choices) + "}"
-    else:
-        metavar = action.dest.upper()
-    if action.nargs == "?":
-        return f"{flag} [{metavar}]"
-    if action.nargs == "+":
-        return f"{flag} {metavar} [{metavar} ...]"
-    if action.nargs == "*":
-        return f"{flag} [{metavar} ...]"
-    return f"{flag} {metavar}{repeat}"
+    return argparse.HelpFormatter("ragtest")._format_action_invocation(action) + repeat
 
 
 def _synopsis_word(action: argparse.Action) -> str:
@@ -293,10 +281,3 @@ def _heading(title: str) -> str:
 def _escape(text: str) -> str:
     """Text safe in a Markdown table cell: pipes escaped, angle brackets as entities."""
     return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;").replace("\n", " ")
-
-
-def _table(header: Iterable[str], rows: Iterable[list[str]]) -> str:
-    head = list(header)
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(cell or " " for cell in row) + " |" for row in rows]
-    return "\n".join(lines)

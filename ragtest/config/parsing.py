@@ -37,5 +37,19 @@ def ray_address_or_auto(value: str | None) -> str:
     return value or "auto"
 
 
+def parse_gpus(value: object) -> str:
+    """`--ray-gpus`: "auto", or GPUs per Ray embedding worker as a number of at least 0 ("1", "0.5"), as text."""
+    text = str(value).strip().lower()
+    try:
+        number = float(text)
+    except ValueError:
+        number = -1.0
+    if text != "auto" and not number >= 0:
+        raise ValueError(
+            f"must be 'auto' or a number of GPUs of at least 0 (0.5: two workers share a GPU), got {value!r}"
+        )
+    return text
+
+
 def rag_args_out(value: dict[str, Any]) -> list[str]:
     return [f"{name}={json.dumps(item) if not isinstance(item, str) else item}" for name, item in value.items()]

@@ -10,7 +10,7 @@ from evaluation.sample import DEFAULT_MAX_FIELD_CHARS
 from rag_under_test.loader import parse_adapter_args
 from ragtest.config.generation import GenerationConfig
 from ragtest.config.llm import LLMSettings
-from ragtest.config.parsing import RAY_ADDRESS_ENV, parse_metric_list, rag_args_out, ray_address_or_auto
+from ragtest.config.parsing import RAY_ADDRESS_ENV, parse_gpus, parse_metric_list, rag_args_out, ray_address_or_auto
 from ragtest.config.sources import SourceConfig
 from ragtest.settings import Opt, Section, flag_of
 from ragtest_core.embeddings import DEFAULT_MODEL
@@ -155,15 +155,24 @@ class RunConfig(Section):
     ray_workers: Annotated[
         int | None,
         Field(ge=1, description="Ray workers a stage uses (each takes one CPU and loads the embedding model once)"),
-        Opt(group="distributed", default_text="one per CPU of the cluster"),
+        Opt(group="distributed", default_text="one per CPU of the cluster", needs="ray_address"),
     ] = None
+    ray_gpus: Annotated[
+        str,
+        Field(
+            description="GPUs each Ray embedding worker of ingest takes (a fraction shares one GPU between workers): "
+            "0 embeds on the workers' CPUs; 'auto' takes one GPU a worker when the cluster has GPUs, one worker per "
+            "GPU, else 0"
+        ),
+        Opt(group="distributed", metavar="N|auto"),
+    ] = "0"
     ray_logs: Annotated[
         bool,
         Field(
             description="show Ray's own log lines and its workers' output on the console too (with --ray they "
             "always go to the run folder's ray.log)"
         ),
-        Opt(group="distributed"),
+        Opt(group="distributed", needs="ray_address"),
     ] = False
     repeats: Annotated[
         int,
@@ -195,6 +204,11 @@ class RunConfig(Section):
     @classmethod
     def _metric_names(cls, value: Any) -> Any:
         return parse_metric_list(value) if isinstance(value, str) else value
+
+    @field_validator("ray_gpus", mode="before")
+    @classmethod
+    def _gpus_or_auto(cls, value: Any) -> Any:
+        return parse_gpus(value)
 
     @model_validator(mode="after")
     def _rag_overlap_below_size(self) -> RunConfig:

@@ -7,11 +7,16 @@ hash each chunk's document, position and text) and so the collection name are th
 same corpus, on Ray or not, writes nothing new. With `--store-url` the workers write to the Chroma server
 themselves; with a store folder they return their vectors and the driver writes them (one process writes an
 embedded Chroma store).
+
+With `--ray-gpus` the embedding workers request GPUs from Ray (`num_gpus` on the actor pool, see `embed_pool`) and
+embed on CUDA, in float16 unless RAGTEST_EMBED_DTYPE says otherwise, taking bigger batches; by default (0) they
+take none, and Ray hides the GPUs from them.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +27,7 @@ from tqdm.auto import tqdm
 import testgen
 import testgen.store
 import testgen.structure
-from ragtest.distributed.logs import RayLog
+from ragtest.distributed.logs import RayLog, note
 from ragtest.distributed.session import ray_for, worker_count
 from ragtest.documents import (
     Corpus,
@@ -38,8 +43,44 @@ from testgen.chunking import Chunk
 from testgen.files import list_files, read_file
 from testgen.loaders.references import LABELS_KEY, merge_labels, resolve_document
 
-#: Chunks a worker embeds and writes at a time.
+#: Chunks a worker embeds and writes at a time, on a CPU ...
 EMBED_BATCH = 256
+#: ... and on a GPU, whose model embeds 512 texts a pass: bigger batches keep it busy between Ray's hand-offs.
+GPU_EMBED_BATCH = 2048
+
+
+@dataclass(frozen=True)
+class EmbedPool:
+    """The embedding actors: how many, and the GPUs each takes (0: they embed on their CPU)."""
+
+    workers: int
+    gpus: float = 0.0
+
+    @property
+    def device(self) -> str | None:
+        """The device the actors embed on: CUDA when they hold a GPU, else their own setting (the CPU: Ray hides the
+        GPUs from an actor that requested none)."""
+        return "cuda" if self.gpus else None
+
+    @property
+    def batch_size(self) -> int:
+        return GPU_EMBED_BATCH if self.gpus else EMBED_BATCH
+
+
+def embed_pool(setting: str, cluster_gpus: float, workers: int) -> EmbedPool:
+    """The pool for `--ray-gpus` (`setting`: "auto" or GPUs per worker) on a cluster with `cluster_gpus` GPUs and
+    `workers` workers asked for: "auto" is one GPU a worker, one worker per GPU, when the cluster has one, else none;
+    a number is that many GPUs a worker, as many workers as the GPUs hold (at most `workers`)."""
+    per = (1.0 if cluster_gpus >= 1 else 0.0) if setting == "auto" else float(setting)
+    if per == 0:
+        return EmbedPool(workers)
+    if cluster_gpus < per:
+        have = f"{cluster_gpus:g} GPU(s)" if cluster_gpus else "no GPU (ray.cluster_resources() lists none)"
+        raise RagtestError(
+            f"--ray-gpus {setting}: each embedding worker would take {per:g} GPU(s), but the Ray cluster has {have}; "
+            "use --ray-gpus auto (GPUs when the cluster has them) or 0"
+        )
+    return EmbedPool(max(1, min(workers, int(cluster_gpus // per))), per)
 
 
 def document_row(document: Document) -> dict[str, Any]:
@@ -100,8 +141,8 @@ class EmbedAndStore:
     """A worker of the embedding pool: the model loaded once; each batch's new chunks embedded and written to the
     Chroma server (`url`), or, without a server, returned with their vectors for the driver to write."""
 
-    def __init__(self, model: str, collection: str, url: str | None) -> None:
-        self.embedder = get_embedder(model)
+    def __init__(self, model: str, collection: str, url: str | None, device: str | None = None) -> None:
+        self.embedder = get_embedder(model, device=device)
         self.store = testgen.ChunkStore(None, self.embedder, collection=collection, url=url) if url else None
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
@@ -124,6 +165,7 @@ def ingest_on_ray(state: RunState, store_dir: Path, embedder: Embedder) -> Corpu
 def _ingest(ray: Any, log: RayLog, state: RunState, store_dir: Path, embedder: Embedder) -> Corpus:
     config = state.config
     workers = worker_count(config.ray_workers)
+    pool = embed_pool(config.ray_gpus, float(ray.cluster_resources().get("GPU", 0)), workers)
     with state.timed("load_sources"):
         documents, record = _load(ray, config.sources.source, load_topic_pages(config), workers)
     with state.timed("chunk"):
@@ -137,7 +179,7 @@ def _ingest(ray: Any, log: RayLog, state: RunState, store_dir: Path, embedder: E
     meta = testgen.store.corpus_description([], embedder.model_name, keys["source"].astype(str), len(set(ids)))
     store = testgen.ChunkStore(store_dir, embedder, collection=name, url=config.store_url, metadata=meta)
     with state.timed("embed"):
-        embedded = _embed(ray, log, store, chunks, workers, state.show_progress)
+        embedded = _embed(ray, log, store, chunks, pool, state.show_progress)
     store.embedded = embedded
     return Corpus(store, len(record.documents), len(set(ids)), embedded, record)
 
@@ -165,34 +207,42 @@ def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> 
     return documents, record
 
 
-def _embed(ray: Any, log: RayLog, store: testgen.ChunkStore, chunks: Any, workers: int, show_progress: bool) -> int:
-    """Embed (and write) the chunks not stored yet, a bar moving as each batch is done; returns how many were
-    written."""
+def _embed(ray: Any, log: RayLog, store: testgen.ChunkStore, chunks: Any, pool: EmbedPool, show_progress: bool) -> int:
+    """Embed (and write) the chunks not stored yet on `pool`, a bar moving as each batch is done; returns how many
+    were written."""
     url = store.url
     if url is None:  # one writer for an embedded store: only the new chunks go to the workers
         present = store.existing_ids(chunks.select_columns(["chunk_id"]).to_pandas()["chunk_id"].tolist())
         if present:
             chunks = chunks.map_batches(not_stored, fn_kwargs={"present": frozenset(present)}, batch_format="numpy")
     # spread over the workers, and done before the pool takes every CPU
-    chunks = chunks.repartition(max(1, 4 * workers)).materialize()
+    chunks = chunks.repartition(max(1, 4 * pool.workers)).materialize()
     total = chunks.count()
     if total == 0:
         return 0
-    pool = chunks.map_batches(
+    note("embedding %d chunks on %d Ray workers, %g GPUs each", total, pool.workers, pool.gpus)
+    kwargs = {
+        "model": store.embedder.model_name,
+        "collection": store.collection_name,
+        "url": url,
+        "device": pool.device,
+    }
+    embedded = chunks.map_batches(
         EmbedAndStore,
-        fn_constructor_kwargs={"model": store.embedder.model_name, "collection": store.collection_name, "url": url},
-        batch_size=EMBED_BATCH,
-        compute=ray.data.ActorPoolStrategy(size=workers),
+        fn_constructor_kwargs=kwargs,
+        batch_size=pool.batch_size,
+        compute=ray.data.ActorPoolStrategy(size=pool.workers),
         num_cpus=1,
+        num_gpus=pool.gpus,
     )
     written = 0
     with tqdm(total=total, desc="embedding on Ray", unit="chunk", disable=not show_progress) as bar:
         if url is not None:  # the workers wrote them
-            for batch in log.batches(pool, batch_size=None):
+            for batch in log.batches(embedded, batch_size=None):
                 written += sum(int(n) for n in batch["written"])
                 bar.update(sum(int(n) for n in batch["chunks"]))
             return written
-        for batch in log.batches(pool, batch_size=EMBED_BATCH):
+        for batch in log.batches(embedded, batch_size=pool.batch_size):
             written += store.write_embedded(chunks_of(batch), [list(map(float, v)) for v in batch["embedding"]])
             bar.update(len(batch["chunk_id"]))
     return written
