@@ -20,15 +20,16 @@ from ragtest_core.embeddings import DEFAULT_MODEL, Embedder, get_embedder
 CACHE_ENV = "RAGTEST_BENCH_EMBED_CACHE"
 
 
-def cache_path(model_name: str = DEFAULT_MODEL) -> Path:
+def cache_path(embedder: Embedder) -> Path:
+    """One file per model and precision (the precision the embedder computes in, on whatever device it runs)."""
     folder = Path(os.environ.get(CACHE_ENV) or "/tmp/ragtest-bench-embeddings")
-    return folder / f"{model_name.replace('/', '_')}-{os.environ.get('RAGTEST_EMBED_DTYPE', 'float32')}.npz"
+    return folder / f"{embedder.model_name.replace('/', '_')}-{embedder.precision}.npz"
 
 
 def cached_embedder(model_name: str = DEFAULT_MODEL) -> Embedder:
     """The process-wide embedder with every vector the cache file holds already in its memo."""
     embedder = get_embedder(model_name)
-    path = cache_path(model_name)
+    path = cache_path(embedder)
     if path.exists():
         with np.load(path, allow_pickle=False) as data:
             texts, vectors = data["texts"], data["vectors"]
@@ -39,7 +40,7 @@ def cached_embedder(model_name: str = DEFAULT_MODEL) -> Embedder:
 
 def save(embedder: Embedder) -> Path:
     """Write every vector the embedder holds to the cache file (atomically)."""
-    path = cache_path(embedder.model_name)
+    path = cache_path(embedder)
     path.parent.mkdir(parents=True, exist_ok=True)
     texts = list(embedder._memo)
     vectors = np.stack([embedder._memo[t] for t in texts]) if texts else np.zeros((0, 0), dtype=np.float32)

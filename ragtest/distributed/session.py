@@ -11,6 +11,8 @@ from typing import Any
 
 from ragtest.distributed.logs import RayLog, note
 from ragtest.run_state import RunState
+from ragtest_core.embedding_device import BATCH_ENV, DEVICE_ENV
+from ragtest_core.embeddings import BACKEND_ENV, DTYPE_ENV
 from ragtest_core.errors import RagtestError
 
 #: What every worker process of a run gets in its environment: no model-hub access, no usage reporting, one
@@ -22,6 +24,8 @@ WORKER_ENV = {
     "RAY_USAGE_STATS_ENABLED": "0",
     "RAGTEST_EMBED_THREADS": "1",
 }
+#: Set on the driver, these reach every worker as they are (the embedding device, precision, batch and backend).
+FORWARDED_ENV = (DEVICE_ENV, DTYPE_ENV, BATCH_ENV, BACKEND_ENV)
 _started_here = False
 
 
@@ -56,6 +60,8 @@ def ensure_ray(address: str | None, worker_output: bool = False) -> Any:
     ray = import_ray()
     if not ray.is_initialized():
         env = {name: os.environ.get(name, value) for name, value in WORKER_ENV.items()}
+        # the embedding runtime's choices travel to a remote cluster's workers too (a local one inherits them)
+        env |= {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
         options: dict[str, Any] = {"runtime_env": {"env_vars": env}, "log_to_driver": worker_output}
         if address and address != "auto":
             joined = ray.init(address=address, **options)
