@@ -102,41 +102,42 @@ def chunk_id_for(doc_id: str, position: int, text: str) -> str:
 
 def chunk_documents(documents: Iterable[Document], config: ChunkingConfig | None = None) -> list[Chunk]:
     """Chunks of every document, in document order then position order."""
-    config = config or ChunkingConfig()
-    splitter = make_splitter(config)
-    chunks: list[Chunk] = []
-    for document in documents:
-        chunks.extend(chunk_document(document, splitter))
-    return chunks
+    splitter = make_splitter(config or ChunkingConfig())
+    return [chunk for document in documents for chunk in chunk_document(document, splitter)]
 
 
 def chunk_document(document: Document, splitter: RecursiveCharacterTextSplitter) -> list[Chunk]:
     if document.metadata.get("sections"):
         return chunk_sections(document, splitter)
     meta = document.metadata
-    source = str(meta.get("source", ""))
-    doc_id = str(meta.get("doc_id") or stable_id(source))
-    revision = meta.get("revision_id")
-    url = meta.get("url")
     headings = find_headings(document.page_content)
-    pieces = splitter.create_documents([document.page_content])
-    chunks = []
-    for position, piece in enumerate(pieces):
-        text = piece.page_content
-        chunks.append(
-            Chunk(
-                chunk_id=chunk_id_for(doc_id, position, text),
-                text=text,
-                doc_id=doc_id,
-                source=source,
-                position=position,
-                url=str(url) if url else None,
-                revision_id=str(revision) if revision is not None else None,
-                language=str(meta.get("language") or detect_language(text)),
-                section=section_at(headings, int(piece.metadata.get("start_index", -1))),
-            )
+    return [
+        _chunk(
+            meta,
+            position,
+            piece.page_content,
+            language=str(meta.get("language") or detect_language(piece.page_content)),
+            section=section_at(headings, int(piece.metadata.get("start_index", -1))),
         )
-    return chunks
+        for position, piece in enumerate(splitter.create_documents([document.page_content]))
+    ]
+
+
+def _chunk(metadata: Mapping[str, Any], position: int, text: str, **fields: Any) -> Chunk:
+    """The chunk at `position` of the document with this metadata (its id hashes the document, position and text)."""
+    source = str(metadata.get("source", ""))
+    doc_id = str(metadata.get("doc_id") or stable_id(source))
+    revision, url = metadata.get("revision_id"), metadata.get("url")
+    return Chunk(
+        chunk_id=chunk_id_for(doc_id, position, text),
+        text=text,
+        doc_id=doc_id,
+        source=source,
+        position=position,
+        url=str(url) if url else None,
+        revision_id=str(revision) if revision is not None else None,
+        **fields,
+    )
 
 
 def find_headings(text: str) -> list[tuple[int, str]]:
@@ -167,24 +168,16 @@ def section_at(headings: Sequence[tuple[int, str]], start: int) -> str | None:
 def chunk_sections(document: Document, splitter: RecursiveCharacterTextSplitter) -> list[Chunk]:
     """Chunks of a structured document: inside each section, each starting with the section's heading path."""
     meta = document.metadata
-    source = str(meta.get("source", ""))
-    doc_id = str(meta.get("doc_id") or stable_id(source))
-    revision, url = meta.get("revision_id"), meta.get("url")
     language = str(meta.get("language") or detect_language(document.page_content))
     chunks: list[Chunk] = []
     for section in sections_of(meta):
         for part, body in enumerate(section_pieces(section, splitter)):
             text = f"{heading_line(section.heading_path)}\n{body}"
-            position = len(chunks)
             chunks.append(
-                Chunk(
-                    chunk_id=chunk_id_for(doc_id, position, text),
-                    text=text,
-                    doc_id=doc_id,
-                    source=source,
-                    position=position,
-                    url=str(url) if url else None,
-                    revision_id=str(revision) if revision is not None else None,
+                _chunk(
+                    meta,
+                    len(chunks),
+                    text,
                     language=language,
                     section=section.heading or None,
                     heading_path=section.heading_path,

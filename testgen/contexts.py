@@ -8,6 +8,7 @@ repeat it (the adjacent chunk of the same document, or more than half of the wor
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -88,24 +89,14 @@ def _by_section(chunks: list[P], rng: random.Random) -> list[P]:
         sections.setdefault(chunk.section or "", []).append(chunk)
     names = sorted(sections)
     rng.shuffle(names)
-    queues = []
     for name in names:
-        queue = list(sections[name])
-        rng.shuffle(queue)
-        queues.append(queue)
-    return _interleave(queues)
+        rng.shuffle(sections[name])
+    return _interleave([sections[name] for name in names])
 
 
 def _interleave(queues: list[list[P]]) -> list[P]:
     """Round robin over the queues: the first of each, then the second of each, ..."""
-    order: list[P] = []
-    active = [queue for queue in queues if queue]
-    depth = 0
-    while active:
-        order.extend(queue[depth] for queue in active)
-        depth += 1
-        active = [queue for queue in active if len(queue) > depth]
-    return order
+    return [item for row in itertools.zip_longest(*queues) for item in row if item is not None]
 
 
 def text_overlap(left: str, right: str) -> float:

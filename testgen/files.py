@@ -21,21 +21,12 @@ from pathlib import Path
 from langchain_core.documents import Document
 
 from ragtest_core.errors import SourceUnavailableError
-from testgen.loaders import READERS, SkippedFile, decode_text
+from testgen.loaders import READERS, SkippedFile
 from testgen.loaders.references import LABELS_KEY, resolve_documents
 from testgen.sources import make_document
 from testgen.structure import sections_record
 
-__all__ = [
-    "READERS",
-    "LoadedFiles",
-    "SkippedFile",
-    "decode_text",
-    "list_files",
-    "load_files",
-    "read_file",
-    "read_files",
-]
+__all__ = ["LoadedFiles", "list_files", "load_files", "read_file", "read_files"]
 
 
 @dataclass

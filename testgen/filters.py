@@ -8,6 +8,7 @@ long verbatim copy of the context's wording.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -155,22 +156,11 @@ def _coordinates(question: str, contexts: Sequence[str]) -> bool:
 def copied_run(question: str, texts: Sequence[str]) -> int:
     """Words (CJK: two characters a word) in the longest run of the question's tokens found verbatim in `texts`."""
     q = tokenize(question)
-    best = (0, 0)  # (start, length) in q
+    start, length = 0, 0
     for text in texts:
-        t = tokenize(text)
-        index: dict[str, list[int]] = {}
-        for position, token in enumerate(t):
-            index.setdefault(token, []).append(position)
-        for start in range(len(q)):
-            for position in index.get(q[start], []):
-                length = 0
-                while (
-                    start + length < len(q) and position + length < len(t) and q[start + length] == t[position + length]
-                ):
-                    length += 1
-                if length > best[1]:
-                    best = (start, length)
-    start, length = best
+        match = difflib.SequenceMatcher(None, q, tokenize(text), autojunk=False).find_longest_match()
+        if match.size > length:
+            start, length = match.a, match.size
     return word_count(" ".join(q[start : start + length])) if length else 0
 
 

@@ -2,7 +2,7 @@
 
 `plan_batch` is the generator's first batch: the same type targets (`allocate` over the renormalised
 distribution), the same seeded root order and per-type walkers, and the same batch sizes (`batch_sizes` at a
-yield of 1) as `TestsetGenerator.agenerate_size`. `plan_llm_calls` renders each batch context's writer call
+yield of 1) as the scheduler (`testgen.scheduler`). `plan_llm_calls` renders each batch context's writer call
 (`writer_call`, what `LLMWriter.write` sends) and the LLM critic's one call for that context's questions
 (`grounded_call` or `answerable_call`, what `LLMCritic` sends). Questions per context default to the LLM writer's
 (`LLMWriter.default_questions_per_context`). Without a store, the neighbours are stand-ins: other roots of the

@@ -143,7 +143,7 @@ class Scheduler:
                 continue
             why = self.settings.why_stop(self.produced[kind], self.tried[kind])
             if why is not None:
-                walker.stop()
+                walker.stopped = True
                 self.stats.warnings.append(f"question type {kind!r}: {why}; stopped early")
 
     def _pass_on_shares(self, missing: Mapping[str, int]) -> None:

@@ -11,8 +11,6 @@ from langchain_core.documents import Document
 from ragtest_core.schema import stable_id
 from ragtest_core.text import detect_language
 
-METADATA_KEYS: tuple[str, ...] = ("source", "url", "revision_id", "doc_id", "language")
-
 
 def make_document(
     text: str,

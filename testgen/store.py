@@ -4,7 +4,7 @@ Chroma never embeds anything itself (its default function would try to download 
 from a `ragtest_core.embeddings.Embedder`. Adding the same chunks again embeds nothing, since ids already stored
 are skipped. Distances are cosine distances (0 = same direction).
 
-One corpus, one collection: `corpus_collection` names a collection after the corpus (its chunk ids, which hash the
+One corpus, one collection: `collection_for_ids` names a collection after the corpus (its chunk ids, which hash the
 sources' texts, positions and so the chunk settings, and the embedding model), and `ChunkStore.for_corpus` opens
 it. Runs on other sources or settings in the same folder (or on the same Chroma server) get collections of their
 own and never see each other's chunks; a re-run on the same corpus finds its collection full and embeds nothing.
@@ -82,13 +82,9 @@ class ChunkKey:
         )
 
 
-def corpus_collection(chunks: Iterable[Chunk], embedding_model: str) -> str:
-    """The collection name of a corpus: a hash of its chunk ids (sources, texts, chunk settings) and the model."""
-    return collection_for_ids((chunk.chunk_id for chunk in chunks), embedding_model)
-
-
 def collection_for_ids(chunk_ids: Iterable[str], embedding_model: str) -> str:
-    """`corpus_collection` from the chunk ids alone (a distributed ingest knows the ids without the texts)."""
+    """The collection name of a corpus: a hash of its chunk ids (sources, texts, chunk settings) and the model (a
+    distributed ingest knows the ids without the texts)."""
     return CORPUS_PREFIX + stable_id(embedding_model, EMBEDDING_FORM, *sorted(set(chunk_ids)), length=20)
 
 
@@ -118,10 +114,10 @@ class ChunkStore:
         url: str | None = None,
         cache: CachedEmbeddings | None = None,
     ) -> ChunkStore:
-        """The store of exactly these chunks: their own collection (see `corpus_collection`), filled (only the chunks
+        """The store of exactly these chunks: their own collection (see `collection_for_ids`), filled (only the chunks
         not stored yet are added; `embedded` says how many were, and `cache`, when given, supplies the vectors it
         holds: `cache.reused` / `cache.computed` say how many it had and how many the model computed)."""
-        name = corpus_collection(chunks, embedder.model_name)
+        name = collection_for_ids((chunk.chunk_id for chunk in chunks), embedder.model_name)
         store = cls(path, embedder, collection=name, url=url, metadata=corpus_description(chunks, embedder.model_name))
         store.cache = cache
         store.embedded = store.add(chunks)
@@ -178,11 +174,7 @@ class ChunkStore:
         return int(self._collection.count())
 
     def existing_ids(self, ids: Sequence[str]) -> set[str]:
-        found: set[str] = set()
-        for start in range(0, len(ids), ID_BATCH):
-            batch = list(dict.fromkeys(ids[start : start + ID_BATCH]))
-            found.update(self._collection.get(ids=batch, include=[])["ids"])
-        return found
+        return {i for page in self._by_ids(ids, []) for i in page["ids"]}
 
     def add(self, chunks: Iterable[Chunk]) -> int:
         """Store chunks not stored yet, `_ADD_BATCH` at a time (the input is read as a stream); returns how many were
@@ -242,11 +234,11 @@ class ChunkStore:
             return []
         if self.count() == 0 or k <= 0:
             return [[] for _ in ids]
-        by_id: dict[str, list[float]] = {}
-        unique = list(dict.fromkeys(ids))
-        for start in range(0, len(unique), ID_BATCH):
-            result = self._collection.get(ids=unique[start : start + ID_BATCH], include=["embeddings"])
-            by_id.update((i, list(map(float, e))) for i, e in zip(result["ids"], result["embeddings"], strict=True))
+        by_id = {
+            i: list(map(float, e))
+            for page in self._by_ids(ids, ["embeddings"])
+            for i, e in zip(page["ids"], page["embeddings"], strict=True)
+        }
         missing = [i for i in ids if i not in by_id]
         if missing:
             raise RagtestError(f"{len(missing)} chunk(s) are not in the store, e.g. {missing[0]}")
@@ -273,21 +265,27 @@ class ChunkStore:
 
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The stored chunks with these ids, in the order asked (unknown ids are left out)."""
-        if not ids:
-            return []
-        by_id: dict[str, Chunk] = {}
-        unique = list(dict.fromkeys(ids))
-        for start in range(0, len(unique), ID_BATCH):
-            result = self._collection.get(ids=unique[start : start + ID_BATCH], include=["documents", "metadatas"])
-            by_id.update(_chunks_of(result))
+        by_id = {i: c for page in self._by_ids(ids, ["documents", "metadatas"]) for i, c in _chunks_of(page).items()}
         return [by_id[i] for i in ids if i in by_id]
 
-    def _pages(self, include: list[str], where: Mapping[str, Any] | None = None) -> Iterator[Mapping[str, Any]]:
-        """The collection (or the records matching `where`), `PAGE_SIZE` records a read."""
+    def _by_ids(self, ids: Sequence[str], include: list[str]) -> Iterator[Mapping[str, Any]]:
+        """The records with these ids (each read once), `ID_BATCH` ids a read."""
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), ID_BATCH):
+            yield self._collection.get(ids=unique[start : start + ID_BATCH], include=include)
+
+    def _pages(
+        self, include: list[str], where: Mapping[str, Any] | None = None, where_document: Any = None
+    ) -> Iterator[Mapping[str, Any]]:
+        """The collection (or the records matching `where` and `where_document`), `PAGE_SIZE` records a read."""
         offset = 0
         while True:
             page = self._collection.get(
-                limit=PAGE_SIZE, offset=offset, include=include, where=dict(where) if where else None
+                limit=PAGE_SIZE,
+                offset=offset,
+                include=include,
+                where=dict(where) if where else None,
+                where_document=where_document,
             )
             if not page["ids"]:
                 return
@@ -319,16 +317,8 @@ class ChunkStore:
     def documents_containing(self, phrase: str) -> int:
         """How many documents have a chunk whose text holds `phrase` (case as written; Chroma's where_document
         filter, paged over ids and metadata only)."""
-        documents: set[str] = set()
-        offset = 0
-        while True:
-            page = self._collection.get(
-                limit=PAGE_SIZE, offset=offset, include=["metadatas"], where_document={"$contains": phrase}
-            )
-            documents.update(str((m or {}).get("doc_id", "")) for m in page["metadatas"] or [])
-            offset += len(page["ids"])
-            if len(page["ids"]) < PAGE_SIZE:
-                return len(documents)
+        pages = self._pages(["metadatas"], where_document={"$contains": phrase})
+        return len({str((m or {}).get("doc_id", "")) for page in pages for m in page["metadatas"] or []})
 
     def document_chunks(self, doc_id: str) -> list[Chunk]:
         """The stored chunks of one document, in position order (paged)."""

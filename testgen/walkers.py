@@ -81,6 +81,3 @@ class Walker(Generic[P]):
     def note(self, root: P, written: int) -> None:
         if written >= self.per_context:
             self.fruitful.append(root)
-
-    def stop(self) -> None:
-        self.stopped = True

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from testgen.structure import Section, sections_text
 
@@ -73,37 +74,36 @@ def page_title(path: Path) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _structured(path: Path, sections: list[Section], encoding: str, dropped: int = 0) -> Parsed:
-    return Parsed(sections_text(sections, page_title(path)), encoding, sections, dropped)
-
-
 def read_text(path: Path) -> Parsed:
     text, encoding = decode_text(path.read_bytes())
     return Parsed(text, encoding)
 
 
+def _structured(path: Path, parse: Callable[[str, str], tuple[Any, ...]]) -> Parsed:
+    """A text file read by `parse` for its structure: its sections and dropped markers (and, for
+    reStructuredText, its section labels)."""
+    text, encoding = decode_text(path.read_bytes())
+    title = page_title(path)
+    sections, dropped, *labels = parse(text, title)
+    return Parsed(sections_text(sections, title), encoding, sections, dropped, *labels)
+
+
 def read_markdown(path: Path) -> Parsed:
     from testgen.loaders.markdown import parse_markdown
 
-    text, encoding = decode_text(path.read_bytes())
-    return _structured(path, *_with_encoding(parse_markdown(text, page_title(path)), encoding))
+    return _structured(path, parse_markdown)
 
 
 def read_rst(path: Path) -> Parsed:
     from testgen.loaders.rst import parse_rst
 
-    text, encoding = decode_text(path.read_bytes())
-    sections, dropped, labels = parse_rst(text, page_title(path))
-    parsed = _structured(path, sections, encoding, dropped)
-    parsed.labels = labels
-    return parsed
+    return _structured(path, parse_rst)
 
 
 def read_notebook(path: Path) -> Parsed:
     from testgen.loaders.notebook import parse_notebook
 
-    text, encoding = decode_text(path.read_bytes())
-    return _structured(path, *_with_encoding(parse_notebook(text, page_title(path)), encoding))
+    return _structured(path, parse_notebook)
 
 
 def read_html(path: Path) -> Parsed:
@@ -117,7 +117,8 @@ def read_html(path: Path) -> Parsed:
 def read_docx(path: Path) -> Parsed:
     from testgen.loaders.docx import parse_docx
 
-    return _structured(path, parse_docx(path, page_title(path)), "docx")
+    sections = parse_docx(path, page_title(path))
+    return Parsed(sections_text(sections, page_title(path)), "docx", sections)
 
 
 def read_pdf(path: Path) -> Parsed:
@@ -140,11 +141,6 @@ def read_pdf(path: Path) -> Parsed:
     except Exception as exc:  # pypdf raises many kinds on a damaged file: the file is named and skipped
         raise SkippedFile(f"unreadable PDF ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})") from None
     return Parsed(text, "pdf")
-
-
-def _with_encoding(result: tuple[list[Section], int], encoding: str) -> tuple[list[Section], str, int]:
-    sections, dropped = result
-    return sections, encoding, dropped
 
 
 READERS: dict[str, Callable[[Path], Parsed]] = {

@@ -62,18 +62,7 @@ def content_tab(state: StateBlock, start_line: int, end_line: int, silent: bool)
         return True
     indent = state.sCount[start_line] + 4
     next_line = _indented_end(state, start_line, end_line, indent)
-    old_parent, old_max, old_indent = state.parentType, state.lineMax, state.blkIndent
-    state.parentType = "tab"
-    state.lineMax = next_line
-    state.blkIndent = indent
-    token = state.push("tab_open", "div", 1)
-    token.info = label.strip('"')
-    token.map = [start_line, next_line]
-    state.md.block.tokenize(state, start_line + 1, next_line)
-    state.push("tab_close", "div", -1)
-    state.parentType, state.lineMax, state.blkIndent = old_parent, old_max, old_indent
-    state.line = next_line
-    return True
+    return _container(state, "tab", label.strip('"'), start_line, range(start_line + 1, next_line), next_line, indent)
 
 
 def snippet_include(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -150,16 +139,23 @@ def generic_block(state: StateBlock, start_line: int, end_line: int, silent: boo
     body = start_line + 1
     while body < close and state.sCount[body] > state.sCount[start_line] and _BLOCK_OPTION.match(_line(state, body)):
         body += 1
-    old_parent, old_max = state.parentType, state.lineMax
-    state.parentType = "block"
-    state.lineMax = close
-    token = state.push("block_open", "div", 1)
-    token.info = opening.group("name")
-    token.map = [start_line, close + 1]
-    state.md.block.tokenize(state, body, close)
-    state.push("block_close", "div", -1)
-    state.parentType, state.lineMax = old_parent, old_max
-    state.line = close + 1
+    return _container(state, "block", opening.group("name"), start_line, range(body, close), close + 1, state.blkIndent)
+
+
+def _container(state: StateBlock, kind: str, info: str, start: int, body: range, after: int, indent: int) -> bool:
+    """`kind`_open and `kind`_close tokens around the Markdown of the `body` lines, parsed as the page is (`indent`
+    deep); the container runs from line `start` to `after`."""
+    old_parent, old_max, old_indent = state.parentType, state.lineMax, state.blkIndent
+    state.parentType = kind
+    state.lineMax = body.stop
+    state.blkIndent = indent
+    token = state.push(f"{kind}_open", "div", 1)
+    token.info = info
+    token.map = [start, after]
+    state.md.block.tokenize(state, body.start, body.stop)
+    state.push(f"{kind}_close", "div", -1)
+    state.parentType, state.lineMax, state.blkIndent = old_parent, old_max, old_indent
+    state.line = after
     return True
 
 

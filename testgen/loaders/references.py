@@ -36,10 +36,6 @@ def fallback_text(label: str) -> str:
     return label.rstrip("/").split("/")[-1].replace("-", " ").replace("_", " ")
 
 
-def has_marks(text: str) -> bool:
-    return _OPEN in text
-
-
 def resolve_text(text: str, labels: Mapping[str, str]) -> str:
     """`text` with every reference mark written as its section's title (or the label's words)."""
     if _OPEN not in text:
@@ -50,11 +46,6 @@ def resolve_text(text: str, labels: Mapping[str, str]) -> str:
         return f"“{title}”" if title else fallback_text(match.group(1))
 
     return _MARK.sub(shown, text)
-
-
-def corpus_labels(documents: Iterable[Document]) -> dict[str, str]:
-    """Every label the documents define (see `merge_labels`)."""
-    return merge_labels(document.metadata.get(LABELS_KEY) or {} for document in documents)
 
 
 def merge_labels(pages: Iterable[Mapping[str, str]]) -> dict[str, str]:
@@ -70,8 +61,9 @@ def merge_labels(pages: Iterable[Mapping[str, str]]) -> dict[str, str]:
 def resolve_documents(documents: list[Document], labels: Mapping[str, str] | None = None) -> list[Document]:
     """The documents with their reference marks resolved against `labels` (default: the labels they define),
     their sections likewise, and the labels taken out of their metadata."""
-    known = corpus_labels(documents) if labels is None else labels
-    return [resolve_document(document, known) for document in documents]
+    if labels is None:
+        labels = merge_labels(document.metadata.get(LABELS_KEY) or {} for document in documents)
+    return [resolve_document(document, labels) for document in documents]
 
 
 def resolve_document(document: Document, labels: Mapping[str, str]) -> Document:

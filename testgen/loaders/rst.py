@@ -96,15 +96,9 @@ def _node(node: Any, walk: _Walk) -> None:
     elif name == "line_block":
         for line in node.traverse(nodes.line):
             walk.add(Block("prose", inline_text(line)))
-    elif name in ("bullet_list", "enumerated_list"):
+    elif name in _LISTS:
         for item in node.children:
-            _list_item(item, walk)
-    elif name == "definition_list":
-        for item in node.children:
-            _definition(item, walk)
-    elif name == "field_list":
-        for item in node.children:
-            _field(item, walk)
+            _item(item, walk, *_LISTS[name])
     elif name == "table":
         _table(node, walk)
     else:  # admonitions, block quotes, containers, compounds, topics, tabs: their content
@@ -125,44 +119,32 @@ def _section(node: Any, walk: _Walk) -> None:
         walk.sections.append(Section(tuple(walk.path)))
 
 
-def _item_text(node: Any) -> tuple[str, list[Any]]:
-    """The words of an item's paragraphs, and its other children (code, nested lists) to walk afterwards."""
+#: Lists by tag, with the tags of an entry's name and body (a list item has neither: it is its own body).
+_LISTS: dict[str, tuple[str | None, str | None]] = {
+    "bullet_list": (None, None),
+    "enumerated_list": (None, None),
+    "definition_list": ("term", "definition"),
+    "field_list": ("field_name", "field_body"),
+}
+
+
+def _item(node: Any, walk: _Walk, name_tag: str | None, body_tag: str | None) -> None:
+    """A list entry as one item: the words of its body's paragraphs (named by its `name_tag` child, if any), then
+    its body's other children (code, nested lists)."""
+    term = next((inline_text(c) for c in node.children if c.tagname == name_tag), "")
+    body = next((c for c in node.children if c.tagname == body_tag), None) if body_tag else node
+    if body is None:
+        return
     words: list[str] = []
     rest: list[Any] = []
-    for child in node.children:
+    for child in body.children:
         if child.tagname == "paragraph" and not rest:
             words.append(inline_text(child))
         else:
             rest.append(child)
-    return " ".join(words), rest
-
-
-def _list_item(node: Any, walk: _Walk) -> None:
-    text, rest = _item_text(node)
-    walk.add(Block("item", text))
+    walk.add(Block("item", " ".join(words), term=term or None))
     for child in rest:
         _node(child, walk)
-
-
-def _definition(node: Any, walk: _Walk) -> None:
-    term = next((inline_text(c) for c in node.children if c.tagname == "term"), "")
-    body = next((c for c in node.children if c.tagname == "definition"), None)
-    if body is None:
-        return
-    text, rest = _item_text(body)
-    walk.add(Block("item", text, term=term or None))
-    for child in rest:
-        _node(child, walk)
-
-
-def _field(node: Any, walk: _Walk) -> None:
-    name = next((inline_text(c) for c in node.children if c.tagname == "field_name"), "")
-    body = next((c for c in node.children if c.tagname == "field_body"), None)
-    if body is not None:
-        text, rest = _item_text(body)
-        walk.add(Block("item", text, term=name or None))
-        for child in rest:
-            _node(child, walk)
 
 
 def _table(node: Any, walk: _Walk) -> None:

@@ -109,6 +109,8 @@ class _AnyOptions(dict[str, Any]):
 
 
 class _Base(Directive):
+    #: What the directive's content is, for MyST's directives in Markdown (`directive_kind`).
+    kind = "text"
     required_arguments = 0
     optional_arguments = 50
     final_argument_whitespace = True
@@ -121,6 +123,8 @@ class _Base(Directive):
 
 
 class Dropped(_Base):
+    kind = "drop"
+
     def run(self) -> list[nodes.Node]:
         node = nodes.comment()
         node[DROPPED] = True
@@ -128,6 +132,8 @@ class Dropped(_Base):
 
 
 class Code(_Base):
+    kind = "code"
+
     def run(self) -> list[nodes.Node]:
         text = "\n".join(self.content)
         return [nodes.literal_block(text, text)]
@@ -141,8 +147,10 @@ class Container(_Base):
 
 
 class Version(_Base):
+    kind = "version"
+
     def run(self) -> list[nodes.Node]:
-        words = _VERSIONS.get(self.name.split(":")[-1], "Changed in version")
+        words = version_words(self.name)
         version = " ".join(self.arguments)
         node = nodes.container()
         inline = " ".join(version.split()[1:]) if len(version.split()) > 1 else ""
@@ -185,14 +193,8 @@ def _directive_for(name: str) -> type[Directive] | None:
 
 def directive_kind(name: str) -> str:
     """What a Sphinx directive's content is: "drop" (toctree, include, autodoc), "code", "version" (versionadded:
-    the version, then the text), "object" (a described object: its text) or "text"."""
-    kinds: dict[type[Directive] | None, str] = {
-        Dropped: "drop",
-        Code: "code",
-        Version: "version",
-        ObjectDescription: "object",
-    }
-    return kinds.get(_directive_for(name), "text")
+    the version, then the text) or "text"."""
+    return (_directive_for(name) or _Base).kind
 
 
 def version_words(name: str) -> str:
@@ -202,11 +204,6 @@ def version_words(name: str) -> str:
 
 def role_text(name: str, text: str) -> tuple[str, bool]:
     """(visible text, is code) of a Sphinx role (reStructuredText or MyST) as Sphinx would show it."""
-    return _role_text(name, text)
-
-
-def _role_text(name: str, text: str) -> tuple[str, bool]:
-    """(visible text, is code) of an interpreted text role as Sphinx would show it."""
     text = nodes.unescape(text)
     title, _, target = text.partition("<")
     if target and title.strip():
@@ -233,7 +230,7 @@ def _role_text(name: str, text: str) -> tuple[str, bool]:
 def _generic_role(
     name: str, rawtext: str, text: str, lineno: int, inliner: Any, options: Any = None, content: Any = None
 ) -> tuple[list[nodes.Node], list[Any]]:
-    shown, code = _role_text(name, text)
+    shown, code = role_text(name, text)
     return [nodes.literal(rawtext, shown) if code else nodes.Text(shown)], []
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ragtest_core.text import split_sentences
@@ -94,12 +95,11 @@ class ExtractiveWriter(QuestionWriter):
         self.seed = seed
         self.max_words = max_words
         self._stats: Counter[str] = Counter()
-        self._casing: dict[str, Casing] = {}
+        #: A document's casing by its id (None: not known), from `prepare` or `learn`.
+        self._doc_casing: Callable[[str], Casing | None] | None = None
         self._facts: dict[str, list[Fact]] = {}
         self._doc_facts: dict[str, list[DocFact]] = {}
         self._pages = PageIndex()
-        self._fetch: Callable[[str], Sequence[Chunk]] | None = None
-        self._fetched: OrderedDict[str, Casing] = OrderedDict()
 
     @property
     def stats(self) -> Counter[str]:
@@ -112,7 +112,7 @@ class ExtractiveWriter(QuestionWriter):
         texts: dict[str, list[Chunk]] = {}
         for chunk in chunks:
             texts.setdefault(chunk.doc_id, []).append(chunk)
-        self._casing = {doc_id: _casing(parts) for doc_id, parts in texts.items()}
+        self._doc_casing = {doc_id: _casing(parts) for doc_id, parts in texts.items()}.get
         self._pages = PageIndex.of_chunks(chunks)
 
     def learn(self, store: ChunkStore) -> None:
@@ -121,9 +121,7 @@ class ExtractiveWriter(QuestionWriter):
         documents' casings are kept), and what `prepare` learns about documentation without reading it: its
         headings (the store's chunk keys name each chunk's section), how many documents use a phrase (the store's
         `documents_containing`), and how many structured documents (pages) it has."""
-        self._casing = {}
-        self._fetch = store.document_chunks
-        self._fetched.clear()
+        self._doc_casing = lru_cache(maxsize=CASING_DOCUMENTS)(lambda doc_id: _casing(store.document_chunks(doc_id)))
         keys = [key for key in store.chunk_keys() if key.heading_path]
         headings = {part.strip() for key in keys for part in (key.heading_path or "").split(PATH_SEPARATOR)}
         self._pages = PageIndex(
@@ -133,19 +131,8 @@ class ExtractiveWriter(QuestionWriter):
         )
 
     def _casing_of(self, chunk: Chunk) -> Casing:
-        known = self._casing.get(chunk.doc_id)
-        if known is not None:
-            return known
-        if self._fetch is None:
-            return Casing(chunk.text)
-        casing = self._fetched.get(chunk.doc_id)
-        if casing is None:
-            casing = _casing(self._fetch(chunk.doc_id)) if chunk.doc_id else Casing(chunk.text)
-            self._fetched[chunk.doc_id] = casing
-            while len(self._fetched) > CASING_DOCUMENTS:
-                self._fetched.popitem(last=False)
-        self._fetched.move_to_end(chunk.doc_id)
-        return casing
+        known = self._doc_casing(chunk.doc_id) if self._doc_casing is not None and chunk.doc_id else None
+        return known if known is not None else Casing(chunk.text)
 
     def can_write(self, root: Chunk, question_type: QuestionType = "simple") -> bool:
         """Whether this root chunk gives the rules anything to turn: the generator skips a root that gives none
@@ -158,9 +145,6 @@ class ExtractiveWriter(QuestionWriter):
         return bool(self._chunk_facts(root)) or bool(self.documentation_facts(root))
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
-        return self.write_sync(context, n, question_type)
-
-    def write_sync(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         if question_type not in SUPPORTED:
             self._stats[f"unsupported_type_{question_type}"] += 1
             return []
