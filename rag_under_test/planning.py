@@ -8,11 +8,6 @@ from rag_under_test.reference import STAGE, answer_prompt
 from ragtest_core.llm.plan import PlannedCall
 
 
-def answer_call(question: str, contexts: Sequence[str]) -> PlannedCall:
-    """The call `ReferenceRAG.aanswer` sends (with an LLM) for a question and the contexts it retrieved."""
-    return PlannedCall(STAGE, answer_prompt(question, contexts))
-
-
 def plan_llm_calls(questions: Iterable[tuple[str, Sequence[str]]]) -> list[PlannedCall]:
-    """One answer call per (question, retrieved contexts): what the reference RAG with an LLM sends."""
-    return [answer_call(question, contexts) for question, contexts in questions]
+    """One answer call per (question, retrieved contexts): what `ReferenceRAG.aanswer` sends with an LLM."""
+    return [PlannedCall(STAGE, answer_prompt(question, contexts)) for question, contexts in questions]

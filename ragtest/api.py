@@ -18,10 +18,10 @@ from ragtest.config import RunConfig
 from ragtest.config.scope import check_given
 from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_scored
+from ragtest.rag_index import testset_store_dir
 from ragtest.results import EvaluationReport, TestSet
 from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, RunState, open_run
 from ragtest.settings import config_factory
-from ragtest.testset_input import testset_store_dir
 from ragtest_core.datasets import normalise_columns, read_dataset, read_rows, records
 
 if TYPE_CHECKING:

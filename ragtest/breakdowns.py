@@ -13,13 +13,16 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Generic, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from evaluation.intervals import Interval, mean_ci, mean_cis
 from ragtest.report_rows import scores
+from ragtest_core.datasets import cell_text
 
+CellT = TypeVar("CellT")
 #: Upper bound for `min_group_rows` (it is 4 under the 95% rule).
 _MOST_ROWS = 50
 
@@ -46,14 +49,15 @@ class Cell:
 
 
 @dataclass
-class GroupRow:
-    """One line of a breakdown table: a group (or several small ones pooled) and its cell per metric."""
+class GroupRow(Generic[CellT]):
+    """One line of a breakdown table (the run's or compare's): a group (or several small ones pooled) and its cell
+    per metric."""
 
     label: str
     title: str
     rows: int
     pooled: int = 0
-    cells: dict[str, Cell] = field(default_factory=dict)
+    cells: dict[str, CellT] = field(default_factory=dict)
 
 
 @dataclass
@@ -63,19 +67,13 @@ class Breakdown:
     title: str
     column: str
     metrics: list[str]
-    short: list[GroupRow]
-    full: list[GroupRow]
+    short: list[GroupRow[Cell]]
+    full: list[GroupRow[Cell]]
 
     @property
     def folded(self) -> bool:
         """True when the full table says more than the short one."""
         return len(self.full) > len(self.short) or any(row.pooled for row in self.short)
-
-
-def _label(value: object) -> str:
-    if value is None or (isinstance(value, float) and np.isnan(value)) or str(value) == "":
-        return "(none)"
-    return str(value)
 
 
 def short_labels(labels: Sequence[str]) -> dict[str, str]:
@@ -91,6 +89,15 @@ def short_labels(labels: Sequence[str]) -> dict[str, str]:
             break
         shared += 1
     return {label: "/".join(folders[shared:]) for label, folders in zip(labels, parts, strict=True)}
+
+
+def plan_groups(counts: Counter[str]) -> tuple[dict[str, str], list[str], list[str]]:
+    """How each group is shown (`short_labels`), the groups largest first, and the small ones pooled into one "other"
+    line: those under `min_group_rows()` rows, when there are at least two of them."""
+    shown = short_labels(sorted(counts))
+    ordered = sorted(counts, key=lambda label: (-counts[label], shown[label]))
+    small = [label for label in ordered if counts[label] < min_group_rows()]
+    return shown, ordered, small if len(small) >= 2 else []
 
 
 def _cells(frame: pd.DataFrame, metrics: Sequence[str], groups: Sequence[Sequence[int]]) -> list[dict[str, Cell]]:
@@ -114,26 +121,22 @@ def breakdown(frame: pd.DataFrame, metrics: Sequence[str], column: str, title: s
     """The breakdown of `metrics` by `column` (None when the column is missing or has a single label)."""
     if column not in frame.columns or not metrics:
         return None
-    labels = [_label(v) for v in frame[column]]
+    labels = [cell_text(v) or "(none)" for v in frame[column]]
     counts = Counter(labels)
     if len(counts) < 2:
         return None
-    shown = short_labels(sorted(counts))
-    full_labels = sorted(counts, key=lambda label: (-counts[label], shown[label]))
-    small = [label for label in full_labels if counts[label] < min_group_rows()]
-    kept = full_labels if len(small) < 2 else [label for label in full_labels if label not in small]
+    shown, full_labels, pooled = plan_groups(counts)
     members = {label: [i for i, value in enumerate(labels) if value == label] for label in full_labels}
     groups = [members[label] for label in full_labels]
-    pooled_rows = sorted(i for label in small for i in members[label]) if len(small) >= 2 else []
+    pooled_rows = sorted(i for label in pooled for i in members[label])
     cells = _cells(frame, metrics, [*groups, pooled_rows] if pooled_rows else groups)
     full = [
         GroupRow(shown[label], label, counts[label], 0, cell)
         for label, cell in zip(full_labels, cells[: len(groups)], strict=True)
     ]
-    by_label = {row.title: row for row in full}
-    short = [by_label[label] for label in kept]
+    short = [row for row in full if row.title not in pooled]
     if pooled_rows:
         short.append(
-            GroupRow(f"{len(small)} other {plural}", "; ".join(small), len(pooled_rows), len(small), cells[-1])
+            GroupRow(f"{len(pooled)} other {plural}", "; ".join(pooled), len(pooled_rows), len(pooled), cells[-1])
         )
     return Breakdown(title, column, list(metrics), short, full)

@@ -33,9 +33,9 @@ from ragtest.gates import (
 )
 from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest
+from ragtest.rag_index import testset_store_dir
 from ragtest.run_state import STORE_DIR, open_run
 from ragtest.settings import config_secrets
-from ragtest.testset_input import testset_store_dir
 from ragtest_core.datasets import input_file, output_file, read_rows
 from ragtest_core.errors import RagtestError
 from ragtest_core.redact import scrub

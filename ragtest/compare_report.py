@@ -1,35 +1,117 @@
 """What `compare` shows: the text table the CLI prints, and compare.json, compare.md and compare.html.
 
 compare.html: the conclusion, the change per metric, the groups (question type, source) whose change is
-significant, the plots, short breakdown tables (small groups pooled; full tables folded) and, folded per metric,
+significant, the plots, short breakdown tables (small groups pooled by the run report's rule,
+`ragtest.breakdowns`; full tables folded) and, folded per metric,
 the rows whose score shows a change, with both answers side by side.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
+from evaluation.compare_stats import BETTER, BORDERLINE, WORSE, PairedStats, paired_stats
+from evaluation.registry import higher_is_better, metric_explanation
 from ragtest import plots
-from ragtest.breakdowns import min_group_rows
-from ragtest.compare_groups import paired_breakdowns
-from ragtest.comparison import Comparison
+from ragtest.breakdowns import GroupRow, min_group_rows, plan_groups
+from ragtest.comparison import Comparison, MetricComparison
 from ragtest.gates import GateResult
 from ragtest.report import render
-from ragtest.report_explain import JUDGE_SETTINGS_ID, PPI_CHANGE, metric_explanations
+from ragtest.report_explain import JUDGE_SETTINGS_ID, PPI_CHANGE, interval, number
 from ragtest.report_rows import SHOWN_DIGITS, shown_score
 from ragtest_core.files import write_json
 
 COMPARE_STEM = "compare"
 
 
-def _num(value: float | None, sign: bool = False) -> str:
-    if value is None:
-        return "n/a"
-    return f"{value:+.3f}" if sign else f"{value:.3f}"
+#: The verdicts a reader should see without unfolding anything.
+NOTEWORTHY = (BETTER, WORSE, BORDERLINE)
+
+
+@dataclass
+class PairedBreakdown:
+    """A paired breakdown: short (small groups pooled), its noteworthy cells, and every group per metric."""
+
+    title: str
+    metrics: list[str]
+    short: list[GroupRow[PairedStats]]
+    full: list[tuple[str, str, PairedStats]]
+
+    matched: int = 0
+
+    @property
+    def noteworthy(self) -> list[tuple[GroupRow[PairedStats], list[tuple[str, PairedStats]]]]:
+        """Groups of the short table with a better, worse or borderline change on some metric, and those changes,
+        largest first. A group that holds nearly the whole run (fewer than `min_group_rows()` rows outside it)
+        says nothing the per-metric table does not."""
+        found = []
+        for row in self.short:
+            if self.matched - row.rows < min_group_rows():
+                continue
+            changes = [(m, s) for m, s in row.cells.items() if s.verdict in NOTEWORTHY and s.difference is not None]
+            if changes:
+                changes.sort(key=lambda change: -abs(change[1].difference or 0.0))
+                found.append((row, changes))
+        return sorted(found, key=lambda group: -abs(group[1][0][1].difference or 0.0))
+
+
+def _labels(metric: MetricComparison, attribute: str) -> list[str]:
+    labels: list[str | None] = getattr(metric, attribute)
+    return ["(none)" if label is None else label for label in labels]
+
+
+def paired_breakdown_of(comparison: Comparison, attribute: str, title: str, plural: str) -> PairedBreakdown | None:
+    """The breakdown by `attribute` ("question_types" or "sources") of every compared metric; None when the runs
+    have a single group (or none)."""
+    metrics = [m for m in comparison.metrics.values() if getattr(m, attribute)]
+    counts: Counter[str] = Counter()
+    for metric in metrics:
+        for label, n in Counter(_labels(metric, attribute)).items():
+            counts[label] = max(counts[label], n)
+    if len(counts) < 2:
+        return None
+    shown, ordered, pooled = plan_groups(counts)
+    rows: dict[str, GroupRow[PairedStats]] = {
+        label: GroupRow(shown[label], label, counts[label]) for label in ordered if label not in pooled
+    }
+    other: GroupRow[PairedStats] | None = None
+    if pooled:
+        other = GroupRow(f"{len(pooled)} other {plural}", "; ".join(pooled), 0, len(pooled))
+    full = []
+    attr = "by_question_type" if attribute == "question_types" else "by_source"
+    for metric in metrics:
+        labels = _labels(metric, attribute)
+        for label in ordered:
+            if label in rows and label in getattr(metric, attr):
+                rows[label].cells[metric.metric] = getattr(metric, attr)[label]
+        for label in sorted(getattr(metric, attr), key=lambda label: shown.get(label, label)):
+            full.append((metric.metric, shown.get(label, label), getattr(metric, attr)[label]))
+        if other is not None:
+            inside = [i for i, label in enumerate(labels) if label in pooled]
+            other.rows = max(other.rows, len(inside))
+            other.cells[metric.metric] = paired_stats(
+                [metric.base_scores[i] for i in inside],
+                [metric.new_scores[i] for i in inside],
+                comparison.seed,
+                higher_is_better(metric.metric),
+            )
+    short = [*rows.values(), *([other] if other is not None else [])]
+    return PairedBreakdown(title, [m.metric for m in metrics], short, full, comparison.matched)
+
+
+def paired_breakdowns(comparison: Comparison) -> list[PairedBreakdown]:
+    """By question type and by source document, where the runs have more than one of them."""
+    found = (
+        paired_breakdown_of(comparison, "question_types", "question type", "question types"),
+        paired_breakdown_of(comparison, "sources", "source document", "sources"),
+    )
+    return [table for table in found if table is not None]
 
 
 def format_comparison(comparison: Comparison, rows: int = 3) -> str:
@@ -42,10 +124,10 @@ def format_comparison(comparison: Comparison, rows: int = 3) -> str:
     ]
     for name, metric in comparison.metrics.items():
         s = metric.overall
-        interval = f"[{_num(s.ci_low, True)}, {_num(s.ci_high, True)}]" if s.ci_low is not None else "-"
+        span = interval(s.ci_low, s.ci_high, sign=True)
         p = f"{s.p_value:.3f}" if s.p_value is not None else "-"
         lines.append(
-            f"{name:<22} {_num(s.base_mean):>6} {_num(s.new_mean):>6} {_num(s.difference, True):>7} {interval:>18} "
+            f"{name:<22} {number(s.base_mean):>6} {number(s.new_mean):>6} {number(s.difference, True):>7} {span:>18} "
             f"{p:>6} {f'{s.wins}/{s.losses}/{s.ties}':>9}  {s.verdict}"
         )
     lines += ppi_lines(comparison)
@@ -73,10 +155,10 @@ def ppi_lines(comparison: Comparison) -> list[str]:
         return []
     lines = [f"{'with human labels (PPI)':<22} {'base':>6} {'new':>6} {'change':>7} {'95% interval':>18} {'labels':>6}"]
     for name, c in comparison.ppi.items():
-        interval = f"[{_num(c.ci_low, True)}, {_num(c.ci_high, True)}]" if c.ci_low is not None else "-"
+        span = interval(c.ci_low, c.ci_high, sign=True)
         kind = "paired" if c.paired else "unpaired"
         lines.append(
-            f"{name:<22} {_num(c.base_mean):>6} {_num(c.new_mean):>6} {_num(c.change, True):>7} {interval:>18} "
+            f"{name:<22} {number(c.base_mean):>6} {number(c.new_mean):>6} {number(c.change, True):>7} {span:>18} "
             f"{c.n_labels:>6}  {c.verdict} ({kind})"
         )
     return lines
@@ -115,7 +197,7 @@ def write_compare_report(
         ),
         "min_rows": min_group_rows(),
         "shown_digits": SHOWN_DIGITS,
-        "explained": metric_explanations(comparison.metrics),
+        "explained": {name: metric_explanation(name) for name in comparison.metrics},
         "judge_id": JUDGE_SETTINGS_ID,
         "ppi_change": PPI_CHANGE,
     }

@@ -29,7 +29,7 @@ from evaluation.registry import higher_is_better
 from ragtest.compare_ppi import PPIChange, ppi_changes
 from ragtest.report_rows import shown, shown_score
 from ragtest.scored_runs import Matching, ScoredRun, check_comparable, load_scored, match_rows
-from ragtest_core.datasets import as_str_list
+from ragtest_core.datasets import as_str_list, cell_text
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import QUESTION_TYPE, SOURCE, reason_column
 
@@ -145,9 +145,7 @@ def scored_pairs(base: ScoredRun, new: ScoredRun, matching: Matching, metric: st
 
 
 def _labels(frame: pd.DataFrame, rows: Sequence[int], column: str) -> list[str | None]:
-    if column not in frame.columns:
-        return [None] * len(rows)
-    return [None if pd.isna(v) or v == "" else str(v) for v in (frame[column].iloc[i] for i in rows)]
+    return [cell_text(frame.iloc[i].get(column)) or None for i in rows]
 
 
 def compare_metric(base: ScoredRun, new: ScoredRun, matching: Matching, metric: str, seed: int) -> MetricComparison:
@@ -181,13 +179,6 @@ def shows_changed(before: float, after: float) -> bool:
     return abs(after - before) > TIE_TOLERANCE and shown_score(before) != shown_score(after)
 
 
-def _text(frame: pd.DataFrame, index: int, column: str) -> str:
-    if column not in frame.columns:
-        return ""
-    value = frame[column].iloc[index]
-    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
-
-
 def changed_rows(
     base: ScoredRun, new: ScoredRun, matching: Matching, metric: str, limit: int = CHANGED_ROWS
 ) -> list[ChangedRow]:
@@ -198,24 +189,21 @@ def changed_rows(
         before, after = float(base.frame[metric].iloc[i]), float(new.frame[metric].iloc[j])
         if not shows_changed(before, after):
             continue
+        b, n = base.frame.iloc[i], new.frame.iloc[j]
         rows.append(
             ChangedRow(
                 metric=metric,
-                question=_text(base.frame, i, "question"),
-                question_type=_text(base.frame, i, QUESTION_TYPE),
-                source=_text(base.frame, i, SOURCE),
+                question=cell_text(b.get("question")),
+                question_type=cell_text(b.get(QUESTION_TYPE)),
+                source=cell_text(b.get(SOURCE)),
                 base_score=before,
                 new_score=after,
-                base_answer=shown(_text(base.frame, i, "answer")),
-                new_answer=shown(_text(new.frame, j, "answer")),
-                base_reason=_text(base.frame, i, reason_column(metric)),
-                new_reason=_text(new.frame, j, reason_column(metric)),
-                base_contexts=[shown(c) for c in as_str_list(base.frame["contexts"].iloc[i])]
-                if "contexts" in base.frame
-                else [],
-                new_contexts=[shown(c) for c in as_str_list(new.frame["contexts"].iloc[j])]
-                if "contexts" in new.frame
-                else [],
+                base_answer=shown(cell_text(b.get("answer"))),
+                new_answer=shown(cell_text(n.get("answer"))),
+                base_reason=cell_text(b.get(reason_column(metric))),
+                new_reason=cell_text(n.get(reason_column(metric))),
+                base_contexts=[shown(c) for c in as_str_list(b.get("contexts"))],
+                new_contexts=[shown(c) for c in as_str_list(n.get("contexts"))],
             )
         )
     return sorted(rows, key=lambda row: -abs(row.difference))[:limit]

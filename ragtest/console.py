@@ -11,22 +11,12 @@ from typing import Any
 
 from ragtest import dry_run
 from ragtest.config import RunConfig
-from ragtest.report_explain import PPI_CORRECTS
-from ragtest.report_trust import ppi_rows
+from ragtest.report_explain import PPI_CORRECTS, interval, number
+from ragtest.report_panels import ppi_rows
 from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import ANSWERS_FILE, SCORES_FILE, TESTSET_FILE, RunState
 from ragtest_core.datasets import InputRepairWarning, read_dataset, read_rows, records
 from ragtest_core.llm.usage import UsageTracker, load_prices
-
-
-def _interval(low: float | None, high: float | None) -> str:
-    return f"[{low:.3f}, {high:.3f}]" if low is not None and high is not None else "-"
-
-
-def _number(value: float | None, sign: bool = False) -> str:
-    if value is None:
-        return "n/a"
-    return f"{value:+.3f}" if sign else f"{value:.3f}"
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -35,9 +25,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     width = max([22, *(len(name) for name in summary)])
     lines = [f"{'metric':<{width}} {'mean':>6} {'95% CI':>16} {'scored':>7} {'failed':>7}"]
     for name, entry in summary.items():
-        interval = _interval(entry.get("ci_low"), entry.get("ci_high"))
+        span = interval(entry.get("ci_low"), entry.get("ci_high"))
         lines.append(
-            f"{name:<{width}} {_number(entry.get('mean')):>6} {interval:>16} "
+            f"{name:<{width}} {number(entry.get('mean')):>6} {span:>16} "
             f"{entry.get('rows_scored', 0):>7} {entry.get('rows_failed', 0):>7}"
         )
     return "\n".join([*lines, *format_ppi(summary)])
@@ -57,8 +47,8 @@ def format_ppi(summary: dict[str, Any]) -> list[str]:
     ]
     for row in rows:
         lines.append(
-            f"{row['metric']:<{width}} {_number(row['judge_mean']):>6} {_number(row['mean']):>6} "
-            f"{_interval(row['low'], row['high']):>16} {row['n_labels']:>7} {_number(row['judge_bias'], True):>10}"
+            f"{row['metric']:<{width}} {number(row['judge_mean']):>6} {number(row['mean']):>6} "
+            f"{interval(row['low'], row['high']):>16} {row['n_labels']:>7} {number(row['judge_bias'], True):>10}"
             + (f"  {row['note']}" if row["note"] else "")
         )
     return [*lines, PPI_CORRECTS]
@@ -127,7 +117,8 @@ def dry_run_report(config: RunConfig, command: str, input_path: str | None = Non
     elif command == "answer" and input_path:
         estimate = dry_run.RunEstimate()
         if not config.rag:
-            dry_run.estimate_answer_rows(estimate, read_rows(Path(input_path)), config.rag_k)
+            questions, texts = dry_run.testset_questions(read_rows(Path(input_path)))
+            dry_run.estimate_answer(estimate, questions, config.rag_k, texts)
     elif command == "run" and config.testset:
         estimate = dry_run.estimate_on_testset(config, read_rows(reviewed_or_original(Path(config.testset))))
     else:

@@ -64,16 +64,9 @@ class Corpus:
 class Sources(LoadedFiles):
     """The documents of a run (Wikipedia pages and files), the files skipped (path -> reason) and their warnings."""
 
-    def described(self) -> list[dict[str, Any]]:
-        """Per document: source, origin, revision, URL and a hash of its text (the manifest's record of the corpus)."""
-        return [describe_document(doc) for doc in self.documents]
-
-    def pinned_topics(self) -> list[str]:
-        """`Title@revid` of each Wikipedia page (just `Title` when its revision is unknown)."""
-        return self.record().pinned_topics()
-
     def record(self) -> SourceRecord:
-        return SourceRecord(self.described(), dict(self.skipped), self.files_record())
+        described = [describe_document(doc) for doc in self.documents]
+        return SourceRecord(described, dict(self.skipped), self.files_record())
 
 
 def topics_of(config: RunConfig) -> list[str]:
@@ -129,11 +122,6 @@ def load_sources(config: RunConfig) -> Sources:
     return loaded
 
 
-def load_documents(config: RunConfig) -> list[Document]:
-    """The documents of `config.sources` (skipped files are reported on stderr)."""
-    return load_sources(config).documents
-
-
 def load_chunks(config: RunConfig) -> list[Chunk]:
-    """The chunks of the run's documents, cut as `config.generation` says."""
-    return testgen.chunk_documents(load_documents(config), config.generation.chunking())
+    """The chunks of the run's documents, cut as `config.generation` says (skipped files are reported on stderr)."""
+    return testgen.chunk_documents(load_sources(config).documents, config.generation.chunking())

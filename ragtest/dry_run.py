@@ -27,14 +27,12 @@ from evaluation.registry import expand_selection
 from rag_under_test import planning as rag_planning
 from ragtest.config import RunConfig
 from ragtest.documents import load_chunks
-from ragtest_core.datasets import as_str_list
+from ragtest_core.datasets import as_str_list, cell_text
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.llm.usage import BATCH_PRICE_FACTOR, StageUsage, UsageTracker, estimate_tokens, no_price_note
-from ragtest_core.text import split_sentences
 
 #: Typical reply sizes in tokens (JSON overhead included), measured on small instruction-tuned models.
 TYPICAL_QUESTION_TOKENS = 14
-TYPICAL_ANSWER_SENTENCES = 2
 WRITER_PAIR_TOKENS = 75  # {"question": ..., "answer": one or two sentences, "blocks": [..]}
 VERDICT_OVERHEAD_TOKENS = 22  # {"statement": .., "reason": "...", "verdict": 1} minus the statement itself
 SMALL_VERDICT_TOKENS = 20  # {"reason": "...", "verdict": 1}
@@ -66,6 +64,23 @@ class CallEstimate:
         self.input_tokens += estimate_tokens(prompt)
         self.output_tokens += output_tokens
 
+    @classmethod
+    def summed(cls, label: str, items: Iterable[CallEstimate]) -> CallEstimate:
+        total = cls(label, label)
+        for item in items:
+            total.calls += item.calls
+            total.input_tokens += item.input_tokens
+            total.output_tokens += item.output_tokens
+        return total
+
+    def billed(self, batch: bool) -> StageUsage:
+        """The estimate as it will be billed: in batch mode, every call through the Batch API."""
+        usage = StageUsage(calls=self.calls, input_tokens=self.input_tokens, output_tokens=self.output_tokens)
+        if batch:
+            usage.batch_calls, usage.batch_input_tokens = self.calls, self.input_tokens
+            usage.batch_output_tokens = self.output_tokens
+        return usage
+
 
 def output_tokens(call: PlannedCall) -> int:
     """Typical reply tokens of a planned call (JSON overhead included)."""
@@ -95,14 +110,6 @@ class RunEstimate:
     def phase_calls(self, phase: str) -> int:
         return sum(c.calls for c in self.calls.values() if c.phase == phase)
 
-    def total(self) -> CallEstimate:
-        total = CallEstimate("total", "all")
-        for item in self.calls.values():
-            total.calls += item.calls
-            total.input_tokens += item.input_tokens
-            total.output_tokens += item.output_tokens
-        return total
-
     def as_dict(self, usage: UsageTracker | None = None) -> dict[str, Any]:
         def entry(item: CallEstimate) -> dict[str, Any]:
             values: dict[str, Any] = {
@@ -111,33 +118,22 @@ class RunEstimate:
                 "output_tokens": item.output_tokens,
             }
             if usage is not None:
-                online = StageUsage(calls=item.calls, input_tokens=item.input_tokens, output_tokens=item.output_tokens)
-                values["cost_usd"] = usage.cost_usd(self._priced(item))
+                values["cost_usd"] = usage.cost_usd(item.billed(self.batch))
                 if self.batch:
-                    values["online_cost_usd"] = usage.cost_usd(online)
+                    values["online_cost_usd"] = usage.cost_usd(item.billed(False))
             return values
 
-        phases: dict[str, CallEstimate] = {}
-        for item in self.calls.values():
-            total = phases.setdefault(item.phase, CallEstimate(item.phase, item.phase))
-            total.calls += item.calls
-            total.input_tokens += item.input_tokens
-            total.output_tokens += item.output_tokens
+        items = list(self.calls.values())
+        phases = {
+            p: CallEstimate.summed(p, (c for c in items if c.phase == p)) for p in dict.fromkeys(c.phase for c in items)
+        }
         return {
             "stages": {label: entry(item) for label, item in self.calls.items()},
             "phases": {name: entry(item) for name, item in phases.items()},
-            "total": entry(self.total()),
+            "total": entry(CallEstimate.summed("total", items)),
             "batch": self.batch,
             "notes": list(self.notes),
         }
-
-    def _priced(self, item: CallEstimate) -> StageUsage:
-        """The estimate as it will be billed: in batch mode, every call through the Batch API."""
-        usage = StageUsage(calls=item.calls, input_tokens=item.input_tokens, output_tokens=item.output_tokens)
-        if self.batch:
-            usage.batch_calls, usage.batch_input_tokens = item.calls, item.input_tokens
-            usage.batch_output_tokens = item.output_tokens
-        return usage
 
     def report(self, usage: UsageTracker | None = None) -> str:
         data = self.as_dict(usage)
@@ -168,21 +164,21 @@ class RunEstimate:
         return "\n".join(lines)
 
 
-def writer_plan(size: int, per_context: int, question_types: str | Mapping[str, float] | None = None) -> list[str]:
-    """The question type of each writer call of the generator's first round (`testgen.planning.plan_types`)."""
-    contexts = testgen.planning.plan_types(size, questions_per_context=per_context, question_types=question_types)
-    return [kind for kind, count in contexts.items() for _ in range(count)]
-
-
 def generate_calls(size: int, per_context: int, question_types: str | Mapping[str, float] | None = None) -> int:
-    """Writer calls of the generator's first batch plus one LLM-critic call per context (its questions together)."""
-    return len(writer_plan(size, per_context, question_types)) * 2
+    """Writer calls of the generator's first batch (`testgen.planning.plan_types`) plus one LLM-critic call per
+    context (its questions together)."""
+    contexts = testgen.planning.plan_types(size, questions_per_context=per_context, question_types=question_types)
+    return 2 * sum(contexts.values())
 
 
-def typical_answer(chunks: Sequence[Any], index: int) -> str:
+def typical_answer(texts: Sequence[str], index: int) -> str:
     """Two sentences of real text: what a RAG answer or a reference answer usually looks like."""
-    text = chunks[index % len(chunks)].text if chunks else "An answer."
-    return " ".join(split_sentences(text)[:TYPICAL_ANSWER_SENTENCES]) or text
+    return testgen.planning.typical_answer(texts[index % len(texts)] if texts else "An answer.")
+
+
+def retrieved(texts: Sequence[str], index: int, k: int) -> list[str]:
+    """`k` real passages standing in for what the RAG will retrieve for question `index`."""
+    return [texts[(index * k + j) % len(texts)] for j in range(k)] if texts else []
 
 
 def estimate_generate(estimate: RunEstimate, config: RunConfig, chunks: Sequence[Any]) -> None:
@@ -205,16 +201,13 @@ def estimate_generate(estimate: RunEstimate, config: RunConfig, chunks: Sequence
     estimate.notes.append(f"generate: {writes} writer calls for {gen.size} questions (more if the filters reject many)")
 
 
-def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, chunks: Sequence[Any]) -> None:
-    """The reference RAG's calls (`rag_under_test.planning.plan_llm_calls`), `k` real chunks standing in for what it
+def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, texts: Sequence[str]) -> None:
+    """The reference RAG's calls (`rag_under_test.planning.plan_llm_calls`), `k` of `texts` standing in for what it
     will retrieve, and a two-sentence reply each."""
     item = estimate.item("rag_answer", "answer")
-    asked = []
-    for index, question in enumerate(questions):
-        passages = [chunks[(index * k + j) % len(chunks)].text for j in range(k)] if chunks else []
-        asked.append((question, passages))
+    asked = [(question, retrieved(texts, index, k)) for index, question in enumerate(questions)]
     for index, call in enumerate(rag_planning.plan_llm_calls(asked)):
-        item.add(call.text(), estimate_tokens(typical_answer(chunks, index + 1)))
+        item.add(call.text(), estimate_tokens(typical_answer(texts, index + 1)))
 
 
 def estimate_evaluate(
@@ -225,26 +218,17 @@ def estimate_evaluate(
     estimate.add_planned(judge_planning.plan_llm_calls(list(rows), list(metrics)) * repeats, "evaluate")
 
 
-def _text(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    return str(value).strip()
-
-
-def typical_rows(count: int, k: int, chunks: Sequence[Any], question: str) -> list[dict[str, Any]]:
-    """Rows as the answer stage will write them: a question, a two-sentence answer, k retrieved chunks."""
-    rows = []
-    for index in range(count):
-        contexts = [chunks[(index * k + j) % len(chunks)].text for j in range(k)] if chunks else []
-        rows.append(
-            {
-                "question": question,
-                "answer": typical_answer(chunks, index + 1),
-                "contexts": contexts,
-                "ground_truth": typical_answer(chunks, index),
-            }
-        )
-    return rows
+def typical_rows(count: int, k: int, texts: Sequence[str], question: str) -> list[dict[str, Any]]:
+    """Rows as the answer stage will write them: a question, a two-sentence answer, k retrieved passages."""
+    return [
+        {
+            "question": question,
+            "answer": typical_answer(texts, index + 1),
+            "contexts": retrieved(texts, index, k),
+            "ground_truth": typical_answer(texts, index),
+        }
+        for index in range(count)
+    ]
 
 
 def metric_names(config: RunConfig) -> list[str]:
@@ -252,32 +236,38 @@ def metric_names(config: RunConfig) -> list[str]:
     return [str(name) for name in expand_selection(config.metrics)]
 
 
-def estimate_answer_rows(estimate: RunEstimate, rows: Sequence[Mapping[str, Any]], k: int) -> None:
-    """The reference RAG's calls for a test set: its gold contexts stand in for the chunks it will retrieve."""
+def testset_questions(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[str]]:
+    """A test set's questions, and its gold contexts standing in for the chunks the reference RAG will retrieve."""
+    texts = [c for row in rows for c in as_str_list(row.get("reference_contexts"))]
+    return [cell_text(row.get("question")).strip() for row in rows], texts
 
-    @dataclass
-    class Text:
-        text: str
 
-    chunks = [Text(c) for row in rows for c in as_str_list(row.get("reference_contexts"))]
-    estimate_answer(estimate, [_text(row.get("question")) for row in rows], k, chunks)
+def estimate_stages(
+    estimate: RunEstimate,
+    config: RunConfig,
+    questions: Sequence[str],
+    texts: Sequence[str],
+    judged: list[dict[str, Any]] | None,
+) -> RunEstimate:
+    """The reference RAG's calls for `questions` (none with --rag, whose own calls are not counted), then the LLM
+    judge's on `judged` (None: not scored)."""
+    if config.rag:
+        estimate.notes.append("answer: your adapter's own LLM calls are not counted")
+    else:
+        estimate_answer(estimate, questions, config.rag_k, texts)
+    if judged is not None and config.resolved_judge() == "llm":
+        estimate_evaluate(estimate, judged, metric_names(config), config.repeats)
+    return estimate
 
 
 def estimate_on_testset(config: RunConfig, rows: Sequence[Mapping[str, Any]]) -> RunEstimate:
     """`run --testset`: no generation; the reference RAG's calls for the test set, and the judge's, with each
     reference answer and its gold contexts standing in for the RAG's answer and retrieved contexts."""
-    estimate = RunEstimate()
-    if not config.rag:
-        estimate_answer_rows(estimate, rows, config.rag_k)
-    else:
-        estimate.notes.append("answer: your adapter's own LLM calls are not counted")
-    if config.resolved_judge() == "llm":
-        stand_in = [
-            {**row, "answer": row.get("ground_truth") or "", "contexts": as_str_list(row.get("reference_contexts"))}
-            for row in rows
-        ]
-        estimate_evaluate(estimate, stand_in, metric_names(config), config.repeats)
-    return estimate
+    stand_in = [
+        {**row, "answer": row.get("ground_truth") or "", "contexts": as_str_list(row.get("reference_contexts"))}
+        for row in rows
+    ]
+    return estimate_stages(RunEstimate(), config, *testset_questions(rows), stand_in)
 
 
 def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunEstimate:
@@ -290,14 +280,9 @@ def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunE
         estimate.notes.append("the sources gave no chunks")
         return estimate
     estimate_generate(estimate, config, chunks)
-    question = "What is said about " + " ".join(["word"] * math.ceil(gen.max_question_words * 0.6)) + "?"
     if "answer" not in phases:
         return estimate
-    if not config.rag:
-        estimate_answer(estimate, [question] * gen.size, config.rag_k, chunks)
-    else:
-        estimate.notes.append("answer: your adapter's own LLM calls are not counted")
-    if "evaluate" in phases and config.resolved_judge() == "llm":
-        rows = typical_rows(gen.size, config.rag_k, chunks, question)
-        estimate_evaluate(estimate, rows, metric_names(config), config.repeats)
-    return estimate
+    question = "What is said about " + " ".join(["word"] * math.ceil(gen.max_question_words * 0.6)) + "?"
+    texts = [chunk.text for chunk in chunks]
+    judged = typical_rows(gen.size, config.rag_k, texts, question) if "evaluate" in phases else None
+    return estimate_stages(estimate, config, [question] * gen.size, texts, judged)

@@ -83,7 +83,8 @@ def parse_fail_under(text: str) -> list[GateRule]:
     return _parse(text, _FAIL_UNDER, "--fail-under", '"faithfulness=0.8,context_recall=0.7"')
 
 
-def _unknown(rules: Sequence[GateRule], known: Sequence[str], flag: str) -> None:
+def check_rule_metrics(rules: Sequence[GateRule], known: Sequence[str], flag: str) -> None:
+    """A usage error when a rule names a metric that is not (or will not be) scored."""
     missing = [r.metric for r in rules if r.metric not in known]
     if missing:
         raise RagtestError(f"{flag} names {', '.join(missing)}, which this run has no scores for: {', '.join(known)}")
@@ -92,7 +93,7 @@ def _unknown(rules: Sequence[GateRule], known: Sequence[str], flag: str) -> None
 def check_fail_if(comparison: Comparison, rules: Sequence[GateRule]) -> list[GateResult]:
     """Each rule against the comparison, by the table's own decision rule: fails only on a change the table calls
     significant, in the guarded direction, whose interval lies wholly past the threshold."""
-    _unknown(rules, list(comparison.metrics), "--fail-if")
+    check_rule_metrics(rules, list(comparison.metrics), "--fail-if")
     results = []
     for rule in rules:
         labelled = comparison.ppi.get(rule.metric)
@@ -139,7 +140,7 @@ def change_gate(rule: GateRule, direction: int, low: float, high: float, span: s
 
 def check_fail_under(summary: Mapping[str, Mapping[str, Any]], rules: Sequence[GateRule]) -> list[GateResult]:
     """Each rule against a run's summary metrics: fails when the mean's interval lies wholly below the threshold."""
-    _unknown(rules, list(summary), "--fail-under")
+    check_rule_metrics(rules, list(summary), "--fail-under")
     results = []
     for rule in rules:
         entry = summary[rule.metric]
@@ -151,13 +152,11 @@ def check_fail_under(summary: Mapping[str, Mapping[str, Any]], rules: Sequence[G
         low = entry.get("ci_low")
         span = f"mean {mean:.3f}, 95% interval [{low:.3f}, {high:.3f}]"
         if rule.upward:  # a ceiling, for a metric where lower is better
-            passed = low is None or low <= rule.threshold
-            verdict = "pass" if passed else f"FAIL, significantly above {rule.threshold:g}"
-            results.append(GateResult(rule, passed, f"{rule.metric} <= {rule.threshold:g}: {verdict} ({span})"))
-            continue
-        passed = high >= rule.threshold
-        verdict = "pass" if passed else f"FAIL, significantly below {rule.threshold:g}"
-        results.append(GateResult(rule, passed, f"{rule.metric} >= {rule.threshold:g}: {verdict} ({span})"))
+            passed, op, side = low is None or low <= rule.threshold, "<=", "above"
+        else:
+            passed, op, side = high >= rule.threshold, ">=", "below"
+        verdict = "pass" if passed else f"FAIL, significantly {side} {rule.threshold:g}"
+        results.append(GateResult(rule, passed, f"{rule.metric} {op} {rule.threshold:g}: {verdict} ({span})"))
     return results
 
 
@@ -169,8 +168,3 @@ def format_gate(results: Sequence[GateResult]) -> str:
     failed = sum(1 for r in results if not r.passed)
     head = f"gate: {'FAILED' if failed else 'passed'} ({len(results) - failed} of {len(results)} rule(s) passed)"
     return "\n".join([head, *(f"  {r.message}" for r in results)])
-
-
-def check_rule_metrics(rules: Sequence[GateRule], metrics: Sequence[str], flag: str) -> None:
-    """Before any work: a usage error when a rule names a metric that will not be scored."""
-    _unknown(rules, metrics, flag)

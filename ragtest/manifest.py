@@ -47,12 +47,13 @@ def library_versions() -> dict[str, str | None]:
 
 
 def build_manifest(state: RunState) -> dict[str, Any]:
+    # the settings of the stages this run went through (`ragtest.steps` marks each as it starts), the ones that took
+    # effect; a state that ran none records every setting
+    stages = state.stats.get(STAGES_KEY)
     return {
         "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": redact_argv(sys.argv, RunConfig),
-        "config": settings_record(
-            state.config, applied(state.config, stages) if (stages := stages_run(state)) else None
-        ),
+        "config": settings_record(state.config, applied(state.config, stages) if stages else None),
         "seed": state.config.generation.seed,
         "judge": state.config.resolved_judge(),
         "judge_settings": judge_settings(state.config.resolved_judge()),
@@ -68,12 +69,6 @@ def build_manifest(state: RunState) -> dict[str, Any]:
         "llm_usage": state.llm.usage.as_dict() if state.llm is not None else None,
         "llm_runtime": llm_runtime(state),
     }
-
-
-def stages_run(state: RunState) -> list[str]:
-    """The stages this run went through (`ragtest.steps` marks each as it starts): the manifest records the settings
-    of those stages only, the ones that took effect (a state that ran none records every setting)."""
-    return list(state.stats.get(STAGES_KEY) or [])
 
 
 def llm_runtime(state: RunState) -> dict[str, Any] | None:

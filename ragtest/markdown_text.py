@@ -20,6 +20,7 @@ they cannot hold markup.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 _ESCAPES = {"<": "&lt;", "[": "\\[", "]": "\\]", "|": "\\|", "`": "\\`", "\\": "\\\\"}
@@ -34,3 +35,10 @@ def markdown_inline(value: Any) -> Any:
         return value
     text = _BREAKS.sub(" ", value)
     return _SPECIAL.sub(lambda match: _ESCAPES[match.group(0)], text)
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A Markdown table; an empty cell is written as a space, so that every row keeps its columns."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell or " " for cell in row) + " |" for row in rows]
+    return "\n".join(lines)

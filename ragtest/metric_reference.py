@@ -7,10 +7,10 @@ next build.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from evaluation.registry import available_metrics, metric_explanation
-from ragtest.markdown_text import markdown_inline
+from ragtest.markdown_text import markdown_inline, markdown_table
 
 HEADER = ("metric", "definition", "how its scale reads", "better")
 
@@ -30,10 +30,3 @@ def render_metric_reference(names: Iterable[str] | None = None) -> str:
             ]
         )
     return markdown_table(HEADER, rows) + "\n"
-
-
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    """A Markdown table; an empty cell is written as a space, so that every row keeps its columns."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell or " " for cell in row) + " |" for row in rows]
-    return "\n".join(lines)

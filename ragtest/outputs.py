@@ -9,13 +9,20 @@ summary.json (a run directory's `summary.json`, or `<output stem>.summary.json` 
      "scoring": {judge, judge_model, judge_settings, embedding_model, embedding_precision, metrics, max_field_chars},
      "testset": {rows, fingerprint},
      "run": {adapter, seed, llm, generation_warnings},
-     "labels": {file, labellers, rows, metrics} or null,     (per metric, `ppi` with labels: `ragtest.trust`)
+     "labels": {file, labellers, rows, metrics} or null,
      "fields_cut": {limit, rows, fields, row_numbers} (texts scored on their first max_field_chars characters)}
+
+With human labels (`evaluate --labels`, `run --labels`: `attach_ppi`), each labelled metric's entry gains `ppi: {mean,
+ci_low, ci_high, n_labels, n_unlabelled, lam, labels_only, judge_bias, note}` (`evaluation.ppi`), and `labels` names
+the file, which `compare` reads to find each run's labels. A row of the labels file that gives no metric a value (a
+row skipped on the review page: `ragtest.review.labelling.is_label`) is no label: it counts in neither `rows` nor
+`labellers`.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,16 +32,19 @@ import pandas as pd
 
 from evaluation.engine import EvaluationResult
 from evaluation.identity import judge_settings
+from evaluation.labelled import ppi_summaries
 from ragtest.config import RunConfig
 from ragtest.manifest import MANIFEST_FILE
 from ragtest.report import write_run_report
+from ragtest.review.labelling import is_label
 from ragtest.review.testset_review import REVIEWED_SUFFIX
 from ragtest.run_state import SCORES_FILE, SUMMARY_FILE, RunState
 from ragtest_core.datasets import SUPPORTED_SUFFIXES, records, write_dataset
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.files import write_json
-from ragtest_core.schema import CONTEXT_IDS, GROUND_TRUTH, MAPPED_CONTEXT_IDS, QUESTION, SAMPLE_ID, stable_id
+from ragtest_core.labels import labelled_metrics, labellers, read_labels, row_key
+from ragtest_core.schema import CONTEXT_IDS, GROUND_TRUTH, MAPPED_CONTEXT_IDS, QUESTION, stable_id
 
 SUMMARY_LAYOUT = 1
 REPORT_STEM = "report"
@@ -115,14 +125,6 @@ def locate_scored(path: str | Path) -> OutputPaths:
     return locate_scored(files[0])
 
 
-def row_key(row: Mapping[str, Any]) -> str:
-    """A row's identity in its test set: its sample_id, else its question's text."""
-    sample_id = row.get(SAMPLE_ID)
-    if isinstance(sample_id, str) and sample_id.strip():
-        return sample_id.strip()
-    return " ".join(str(row.get(QUESTION, "")).split())
-
-
 def testset_identity(frame: pd.DataFrame) -> dict[str, Any]:
     """The test set's row count and a fingerprint of its rows (key, question, reference answer), order-free."""
     parts = sorted(
@@ -170,6 +172,28 @@ def run_facts(state: RunState, inherited: Mapping[str, Any] | None = None) -> di
     }
 
 
+def attach_ppi(state: RunState, result: EvaluationResult) -> None:
+    """Add the PPI estimate of every labelled metric to `result.summary` (and the labels' record to the stats)."""
+    if not state.config.labels:
+        return
+    path = Path(state.config.labels).resolve()
+    rows = [row for row in read_labels(path) if is_label(row)]  # a skipped row labels nothing
+    found = ppi_summaries(result.frame, rows, result.metric_names)
+    for metric, ppi in found.items():
+        result.summary[metric]["ppi"] = ppi.summary()
+    state.stats["labels"] = {
+        "file": str(path),
+        "labellers": labellers(rows),
+        "rows": len(rows),
+        "metrics": sorted(found),
+    }
+    unmatched = [m for m in labelled_metrics(rows) if m not in result.summary]
+    if not found:
+        print(f"ragtest: note: {path} labels none of the metrics scored here", file=sys.stderr)
+    elif unmatched:
+        print(f"ragtest: note: labels of metrics not scored here are left out: {', '.join(unmatched)}", file=sys.stderr)
+
+
 def rows_without_any_score(frame: pd.DataFrame, metrics: Sequence[str]) -> int:
     """Rows on which every metric failed (each with its reason)."""
     if not metrics or frame.empty:
@@ -190,7 +214,7 @@ def summary_document(
         "scoring": scoring_identity(state.config, names),
         "testset": testset_identity(result.frame),
         "run": run_facts(state, inherited),
-        # the human labels behind each metric's `ppi` entry (`ragtest.trust`), or None
+        # the human labels behind each metric's `ppi` entry (`attach_ppi`), or None
         "labels": state.stats.get("labels"),
         "fields_cut": result.fields_cut,
     }

@@ -107,6 +107,20 @@ class TestsetStore:
         }
 
 
+def testset_store_dir(state: RunState, testset: Path, given: Path | None = None) -> Path:
+    """The store folder for the test set file `testset` (`answer`, `ragtest.answer`, `run --testset`): `given`
+    (`answer --store`), else the one its manifest records (inherited into `state.stats` before this is called), else
+    the store folder beside the file. The folder chosen is recorded in this stage's stats, so this stage's manifest
+    names it for the next one: a test set that a run copied into its own folder, or a copy of that copy, still finds
+    the store it was generated into."""
+    record = state.stats.get(TESTSET_STORE_KEY)
+    recorded = record.get("store_dir") if isinstance(record, dict) else None
+    store_dir = given or (Path(recorded) if recorded else testset.parent / STORE_DIR)
+    if isinstance(record, dict):  # the test set's copies keep pointing at the store it was generated into
+        record["store_dir"] = str(store_dir.resolve())
+    return store_dir
+
+
 @dataclass(frozen=True)
 class IndexChoice:
     """The index the reference RAG reads: the test set's settings with the RAG's own mirrored values."""
@@ -114,10 +128,6 @@ class IndexChoice:
     config: RunConfig
     #: The RAG settings whose value differs from the test set's (empty: the test set's store serves).
     differing: tuple[Setting, ...]
-
-    @property
-    def own(self) -> bool:
-        return bool(self.differing)
 
     def describe(self) -> dict[str, Any]:
         gen = self.config.generation
@@ -193,7 +203,7 @@ def reference_rag(state: RunState, store_dir: Path, samples: list[dict[str, Any]
     testset = TestsetStore.from_record(state.stats[TESTSET_STORE_KEY]) if TESTSET_STORE_KEY in state.stats else None
     choice = choose_index(state.config, testset)
     embedder = get_embedder(choice.config.embedding_model)
-    if choice.own and testset is not None:
+    if choice.differing and testset is not None:
         retriever = StoreRetriever(own_index(state, testset, choice, embedder), choice.describe())
     else:
         store = test_set_store(state.config, store_dir, embedder, samples)

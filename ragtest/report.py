@@ -7,9 +7,7 @@ the SVG that matplotlib wrote is inserted as markup. Long parts fold away in <de
 In the Markdown, every value printed goes through `ragtest.markdown_text.markdown_inline` (the environment's
 finalize): no HTML, link or image can come from the data.
 
-The page: where the run is weakest (with links to the rows), the scores with each metric's rows to look at, how
-the run was made, the plots, short breakdown tables (full ones folded), each metric's rows to look at (folded), the
-time per stage. Each section is a panel of `ragtest.report_panels`.
+Each section of the page is a panel of `ragtest.report_panels`, in the order it lists them.
 """
 
 from __future__ import annotations
@@ -26,9 +24,6 @@ from ragtest.report_explain import TESTSET_ID
 from ragtest.report_panels import RunData, build_panels
 from ragtest.report_rows import shown_score
 from ragtest_core.files import atomic_write_text
-
-REPORT_MD = "report.md"
-REPORT_HTML = "report.html"
 
 
 def one_line(text: Any) -> str:

@@ -1,23 +1,14 @@
 """What the reports and the console say so that a reader needs nothing else: each metric's definition and how its
 scale reads (declared once, on the metric's class: `evaluation.registry.metric_explanation` reads it for the reports
-and for the docs' metrics table), what each id printed is for, and what the prediction-powered means correct. The
-templates and the console print these texts; none keeps a copy.
+and for the docs' metrics table), what each id printed is for, what the prediction-powered means correct, and how
+the terminal tables print a number. The templates and the console print these texts; none keeps a copy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from evaluation.metric import MetricExplanation
-from evaluation.registry import metric_explanation
 from ragtest.report_rows import TOP_BAND, TOP_VALUE
-
-
-def metric_explanations(names: Iterable[str]) -> dict[str, MetricExplanation]:
-    """Each metric's definition and scale note as its class declares them (`evaluation.registry.metric_explanation`;
-    a name not registered here reads "no definition given")."""
-    return {name: metric_explanation(name) for name in names}
 
 
 @dataclass(frozen=True)
@@ -75,3 +66,14 @@ PPI_CHANGE = (
     "there are enough of them, else from the two runs' estimates. A --fail-if rule on these metrics reads this "
     "interval."
 )
+
+
+def number(value: float | None, sign: bool = False) -> str:
+    """A mean or a change as the terminal tables print it (three decimals; "n/a" when there is none)."""
+    if value is None:
+        return "n/a"
+    return f"{value:+.3f}" if sign else f"{value:.3f}"
+
+
+def interval(low: float | None, high: float | None, sign: bool = False) -> str:
+    return f"[{number(low, sign)}, {number(high, sign)}]" if low is not None and high is not None else "-"

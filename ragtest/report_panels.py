@@ -14,19 +14,21 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup
 
+from evaluation.registry import metric_explanation
 from ragtest import plots
 from ragtest.breakdowns import Breakdown, breakdown, min_group_rows, short_labels
-from ragtest.failure_panel import where_it_failed
-from ragtest.report_explain import JUDGE_SETTINGS_ID, ROWS_TO_LOOK_AT, TESTSET_ID, metric_explanations
+from ragtest.report_explain import JUDGE_SETTINGS_ID, PPI_CORRECTS, ROWS_TO_LOOK_AT, TESTSET_ID
 from ragtest.report_rows import WeakRows, anchor, row_view, scores, section_anchor, weak_rows
-from ragtest.report_trust import trust_context
 from ragtest.weak_spots import SPOTS, WeakSpot, weak_spots
+from ragtest_core.datasets import cell_text, records
 from ragtest_core.schema import QUESTION_TYPE, SOURCE
 
 #: Rows shown in full per metric (the rest are counted and named by row number).
 SHOWN_ROWS = 10
 #: Rows linked from each weak spot.
 SPOT_LINKS = 5
+#: A metric's rows whose repeated scores spread most, shown in the trust panel.
+UNSTABLE_SHOWN = 10
 
 
 @dataclass
@@ -98,11 +100,6 @@ class Panel:
         return f"panels/{self.name}.md.j2"
 
 
-def _question(frame: pd.DataFrame, position: int) -> str:
-    value = frame.iloc[position].get("question")
-    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
-
-
 def weak_spots_panel(run: RunData) -> dict[str, Any]:
     """Where the run is weakest: the groups below the rest of the run, with links to their rows."""
     spots = []
@@ -117,7 +114,11 @@ def weak_spots_panel(run: RunData) -> dict[str, Any]:
                 "metric": metric,
                 "section": section_anchor(metric),
                 "links": [
-                    {"anchor": anchor(metric, i), "number": i + 1, "question": _question(run.frame, i)}
+                    {
+                        "anchor": anchor(metric, i),
+                        "number": i + 1,
+                        "question": cell_text(run.frame.iloc[i].get("question")),
+                    }
                     for i in rows[:SPOT_LINKS]
                 ],
                 "more": max(0, len(rows) - SPOT_LINKS),
@@ -136,7 +137,7 @@ def scores_panel(run: RunData) -> dict[str, Any]:
     rows to look at (and where their line comes from), the top failure."""
     return {
         "summary": run.summary,
-        "explained": metric_explanations(run.summary),
+        "explained": {name: metric_explanation(name) for name in run.summary},
         "weak": {
             metric: {"text": w.describe(), "count": w.count, "line": w.line_note()} for metric, w in run.weak.items()
         },
@@ -210,21 +211,110 @@ def timings_panel(run: RunData) -> dict[str, Any] | None:
     return {"timings": {k: v for k, v in run.timings.items() if k != "total"}, "total": total}
 
 
-def where_it_failed_panel(run: RunData) -> dict[str, Any] | None:
-    """Which part lost the most (retrieval, noise, generator), from the claim diagnostics when they were scored."""
-    return where_it_failed(run.summary)
+#: (part, what is lost, metrics, whether the loss is 1 - metric); the diagnostics' names.
+PARTS: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
+    ("retrieval", "reference claims no retrieved context holds", ("context_claim_recall",), True),
+    ("noise", "answer claims that are wrong yet come from a retrieved context",
+     ("noise_sensitivity_relevant", "noise_sensitivity_irrelevant"), False),
+    ("generator", "reference claims in the contexts that the answer leaves out", ("context_utilization",), True),
+    ("generator", "answer claims that are wrong and in no context (hallucination)", ("hallucination",), False),
+)  # fmt: skip
+
+
+def _loss(summary: Mapping[str, Any], metrics: tuple[str, ...], complement: bool) -> dict[str, Any] | None:
+    """A part's share lost with its interval; a part of two metrics (noise) adds their bounds: wider than the
+    interval of the sum, it never claims more certainty than it has."""
+    entries = [summary.get(m) or {} for m in metrics]
+    if any(e.get("mean") is None for e in entries):
+        return None
+    mean = sum(float(e["mean"]) for e in entries)
+    lows = [e.get("ci_low") for e in entries]
+    highs = [e.get("ci_high") for e in entries]
+    low = None if None in lows else sum(float(v) for v in lows if v is not None)
+    high = None if None in highs else sum(float(v) for v in highs if v is not None)
+    if complement:
+        mean, low, high = 1.0 - mean, None if high is None else 1.0 - high, None if low is None else 1.0 - low
+    rows = min(int(e.get("rows_scored") or 0) for e in entries)
+    return {"loss": mean, "ci_low": low, "ci_high": high, "rows": rows}
+
+
+def where_it_failed(summary: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The "where it failed" panel: which part of the RAG lost the most, read from the claim-level diagnostics
+    (RAGChecker; `evaluation.claim_diagnostics`) when the run scored them: its rows (largest loss first) and the
+    weakest part; None when no diagnostic was scored (see `PARTS`)."""
+    rows = []
+    for part, lost, metrics, complement in PARTS:
+        found = _loss(summary, metrics, complement)
+        if found is not None:
+            rows.append({"part": part, "lost": lost, "metrics": " + ".join(metrics), **found})
+    if not rows:
+        return None
+    rows.sort(key=lambda r: -r["loss"])
+    return {"rows": rows, "weakest": rows[0]["part"], "weakest_lost": rows[0]["lost"]}
+
+
+def ppi_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per metric with labels: judge mean and interval, PPI mean and interval, labels alone, n."""
+    rows = []
+    for metric, entry in summary.items():
+        ppi = entry.get("ppi")
+        if not ppi:
+            continue
+        labels_only = ppi.get("labels_only") or {}
+        rows.append(
+            {
+                "metric": metric,
+                "judge_mean": entry.get("mean"),
+                "judge_low": entry.get("ci_low"),
+                "judge_high": entry.get("ci_high"),
+                "mean": ppi.get("mean"),
+                "low": ppi.get("ci_low"),
+                "high": ppi.get("ci_high"),
+                "labels_mean": labels_only.get("mean"),
+                "labels_low": labels_only.get("ci_low"),
+                "labels_high": labels_only.get("ci_high"),
+                "n_labels": ppi.get("n_labels", 0),
+                "lam": ppi.get("lam"),
+                "judge_bias": ppi.get("judge_bias"),
+                "note": ppi.get("note", ""),
+            }
+        )
+    return rows
+
+
+def stability_rows(frame: pd.DataFrame, summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per metric scored with --repeats, with its most unstable rows (question and each repeat's score)."""
+    rows = records(frame)
+    found = []
+    for metric, entry in summary.items():
+        stability = entry.get("stability")
+        if not stability:
+            continue
+        unstable = [
+            {
+                "question": str(rows[item["row"]].get("question") or "") if item["row"] < len(rows) else "",
+                "repeats": item["repeats"],
+                "spread": item["spread"],
+            }
+            for item in stability.get("unstable_rows") or []
+        ]
+        found.append({"metric": metric, **stability, "unstable": unstable[:UNSTABLE_SHOWN]})
+    return found
 
 
 def trust_panel(run: RunData) -> dict[str, Any] | None:
-    """With human labels, the prediction-powered means beside the judge's; with repeats, the judge's stability."""
-    trust = trust_context(run.frame, run.document)
-    return trust if trust["ppi"] or trust["stability"] else None
+    """With human labels, each labelled metric's prediction-powered mean beside the judge's own, and what it corrects
+    (`PPI_CORRECTS`); with --repeats, the LLM judge's stability, its unstable rows flagged."""
+    ppi, stability = ppi_rows(run.summary), stability_rows(run.frame, run.summary)
+    if not ppi and not stability:
+        return None
+    return {"labels": run.document.get("labels"), "ppi": ppi, "ppi_corrects": PPI_CORRECTS, "stability": stability}
 
 
 RUN_PANELS: tuple[Panel, ...] = (
     Panel("weak_spots", weak_spots_panel),
     Panel("scores", scores_panel),
-    Panel("where_it_failed", where_it_failed_panel),
+    Panel("where_it_failed", lambda run: where_it_failed(run.summary)),
     Panel("trust", trust_panel),
     Panel("facts", facts_panel),
     Panel("plots", plots_panel),

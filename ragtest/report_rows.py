@@ -26,7 +26,7 @@ import pandas as pd
 from evaluation.metric import BINARY, GRADED, RANK
 from evaluation.metrics.gold_mapping import is_gold_label, map_by_text
 from evaluation.registry import higher_is_better, metric_scale
-from ragtest_core.datasets import as_str_list
+from ragtest_core.datasets import as_str_list, cell_text
 from ragtest_core.schema import (
     CONTEXT_IDS,
     CONTEXTS,
@@ -171,12 +171,6 @@ def section_anchor(metric: str) -> str:
     return f"rows-{_SLUG.sub('-', metric)}"
 
 
-def _text(value: Any) -> str:
-    if value is None or (isinstance(value, float) and np.isnan(value)):
-        return ""
-    return str(value)
-
-
 def gold_marks(row: pd.Series) -> list[bool]:
     """For each retrieved context: is it one of the row's gold chunks? As the retrieval metrics mapped it
     (`mapped_context_ids`) when they ran, else by id when a retrieved id is a gold id, else by text (the same
@@ -230,12 +224,12 @@ def row_view(
         "number": position + 1,
         "anchor": anchor(metric, position),
         "score": float(row[metric]),
-        "question": shown(_text(row.get("question"))),
-        "ground_truth": shown(_text(row.get("ground_truth"))),
-        "answer": shown(_text(row.get("answer"))),
-        "reason": shown(_text(row.get(reason_column(metric)))),
-        "question_type": _text(row.get(QUESTION_TYPE)),
-        "source": (sources or {}).get(_text(row.get(SOURCE)), _text(row.get(SOURCE))),
+        "question": shown(cell_text(row.get("question"))),
+        "ground_truth": shown(cell_text(row.get("ground_truth"))),
+        "answer": shown(cell_text(row.get("answer"))),
+        "reason": shown(cell_text(row.get(reason_column(metric)))),
+        "question_type": cell_text(row.get(QUESTION_TYPE)),
+        "source": (sources or {}).get(cell_text(row.get(SOURCE)), cell_text(row.get(SOURCE))),
         "gold": [shown(text) for text in as_str_list(row.get(REFERENCE_CONTEXTS))],
         "retrieved": retrieved,
         "gold_retrieved": any(marks),

@@ -59,7 +59,7 @@ class MetricSummary:
 
     @classmethod
     def from_summary(cls, entry: Mapping[str, Any]) -> MetricSummary:
-        """One metric's entry of summary.json (`evaluation.stats`, `ppi` from `ragtest.trust`), typed."""
+        """One metric's entry of summary.json (`evaluation.stats`, `ppi` from `ragtest.outputs.attach_ppi`), typed."""
         ppi = entry.get("ppi") or {}
         return cls(
             mean=entry.get("mean"),

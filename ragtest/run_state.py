@@ -26,7 +26,6 @@ TESTSET_FILE = "testset.jsonl"
 ANSWERS_FILE = "answers.jsonl"
 #: Rows saved as they complete beside an output: answers.jsonl -> answers.partial.jsonl.
 PARTIAL_SUFFIX = ".partial.jsonl"
-ANSWERS_PROGRESS_FILE = "answers" + PARTIAL_SUFFIX
 SCORES_FILE = "scores.jsonl"
 #: Rows scored so far by a distributed run, so a killed driver resumes (`ragtest.distributed.scoring`).
 SCORES_PROGRESS_FILE = "scores.partial.jsonl"

@@ -18,9 +18,10 @@ from typing import Any
 
 import pandas as pd
 
-from ragtest.outputs import locate_scored, row_key
+from ragtest.outputs import locate_scored
 from ragtest_core.datasets import read_dataset, records
 from ragtest_core.errors import RagtestError
+from ragtest_core.labels import row_key
 from ragtest_core.schema import GROUND_TRUTH, QUESTION, SAMPLE_ID
 
 #: The scoring settings two runs must share, with the words used to name them.
@@ -139,10 +140,9 @@ def _names(items: Sequence[str], limit: int = 3) -> str:
     return shown + (f"; and {len(items) - limit} more" if len(items) > limit else "")
 
 
-def comparability_problems(base: ScoredRun, new: ScoredRun, matching: Matching) -> tuple[list[str], list[str]]:
-    """(problems that make the comparison meaningless, notes that limit what can be checked)."""
+def comparability_problems(base: ScoredRun, new: ScoredRun, matching: Matching) -> list[str]:
+    """What makes the comparison meaningless: other rows, other scoring settings, or none recorded."""
     problems: list[str] = []
-    notes: list[str] = []
     if matching.only_base or matching.only_new:
         problems.append(
             f"different question sets: {len(matching.only_base)} row(s) only in base ({_names(matching.only_base)}), "
@@ -161,23 +161,23 @@ def comparability_problems(base: ScoredRun, new: ScoredRun, matching: Matching) 
             f"no scoring settings recorded for {missing} (no summary beside the scored rows): the judge and "
             "embedding model cannot be checked"
         )
-        return problems, notes
+        return problems
     for key, words in SCORING_KEYS.items():
         left, right = base.scoring.get(key), new.scoring.get(key)
         if key == "max_field_chars" and (left is None or right is None):
             continue  # recorded since this setting exists; runs scored before it are not told apart by it
         if left != right:
             problems.append(f"different {words}: {left!r} in base, {right!r} in new")
-    return problems, notes
+    return problems
 
 
 def check_comparable(base: ScoredRun, new: ScoredRun, matching: Matching, allow_different: bool) -> list[str]:
     """Raise `IncomparableRunsError` naming every difference (unless `allow_different`: then they are notes)."""
-    problems, notes = comparability_problems(base, new, matching)
+    problems = comparability_problems(base, new, matching)
     if problems and not allow_different:
         raise IncomparableRunsError(
             f"cannot compare {base.label} with {new.label}: " + "; ".join(problems) + ". Scores are only comparable "
             "on the same test set scored the same way; --allow-different (allow_different=True) compares the "
             "matched rows anyway."
         )
-    return [*problems, *notes]
+    return problems

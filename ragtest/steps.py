@@ -18,13 +18,13 @@ from evaluation.engine import EvaluationResult, RowScorer, evaluate_dataset
 from rag_under_test.adapter import AnyAdapter
 from rag_under_test.collect import answer_samples, default_concurrency
 from rag_under_test.loader import load_adapter
-from ragtest import dry_run, partial_testsets, trust
+from ragtest import dry_run, partial_testsets
 from ragtest.config import RunConfig
 from ragtest.documents import SourceRecord
 from ragtest.ingest import ingest
 from ragtest.manifest import STAGES_KEY, write_manifest
-from ragtest.outputs import OutputPaths, input_manifest, testset_identity, write_rows, write_scored
-from ragtest.rag_index import TESTSET_STORE_KEY, TestsetStore, reference_rag
+from ragtest.outputs import OutputPaths, attach_ppi, input_manifest, testset_identity, write_rows, write_scored
+from ragtest.rag_index import TESTSET_STORE_KEY, TestsetStore, reference_rag, testset_store_dir
 from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import (
     ANSWERS_FILE,
@@ -36,7 +36,6 @@ from ragtest.run_state import (
     open_run,
 )
 from ragtest.settings import config_secrets, iter_settings, settings_by_keyword, to_flags, written_value
-from ragtest.testset_input import testset_store_dir
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import check_rows, read_dataset, read_rows, records, write_dataset
 from ragtest_core.embeddings import get_embedder
@@ -279,7 +278,7 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> EvaluationResult:
             row_scorer=scorer,
         )
     progress.unlink(missing_ok=True)
-    trust.attach_ppi(state, result)
+    attach_ppi(state, result)
     if result.skipped:
         state.stats["metrics_skipped"] = dict(result.skipped)
         names = ", ".join(f"{name} (needs {lack})" for name, lack in result.skipped.items())

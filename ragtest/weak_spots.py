@@ -21,6 +21,7 @@ from evaluation.intervals import Interval, mean_cis
 from evaluation.registry import higher_is_better
 from ragtest.breakdowns import min_group_rows
 from ragtest.report_rows import oriented
+from ragtest_core.datasets import cell_text
 from ragtest_core.schema import QUESTION_TYPE, SOURCE
 
 #: The most spots the report's first section lists.
@@ -83,12 +84,6 @@ class WeakSpot:
         return max(f.gap for f in self.findings)
 
 
-def _label(value: object) -> str | None:
-    if value is None or (isinstance(value, float) and np.isnan(value)) or str(value) == "":
-        return None
-    return str(value)
-
-
 def groups(frame: pd.DataFrame) -> list[tuple[str, tuple[str, ...], tuple[int, ...]]]:
     """(grouping, labels, frame positions) of every group with a label, for groupings that split the run (a
     column with one label, or a pair whose columns do not both split it, is no comparison)."""
@@ -96,7 +91,7 @@ def groups(frame: pd.DataFrame) -> list[tuple[str, tuple[str, ...], tuple[int, .
         column
         for _, columns in GROUPINGS
         for column in columns
-        if column in frame.columns and len({_label(v) for v in frame[column]} - {None}) > 1
+        if column in frame.columns and len({cell_text(v) for v in frame[column]} - {""}) > 1
     }
     found: list[tuple[str, tuple[str, ...], tuple[int, ...]]] = []
     for name, columns in GROUPINGS:
@@ -104,9 +99,9 @@ def groups(frame: pd.DataFrame) -> list[tuple[str, tuple[str, ...], tuple[int, .
             continue
         members: dict[tuple[str, ...], list[int]] = defaultdict(list)
         for position, values in enumerate(zip(*(frame[c] for c in columns), strict=True)):
-            labels = [_label(v) for v in values]
-            if all(label is not None for label in labels):
-                members[tuple(str(label) for label in labels)].append(position)
+            labels = tuple(cell_text(v) for v in values)
+            if all(labels):
+                members[labels].append(position)
         found.extend((name, labels, tuple(rows)) for labels, rows in sorted(members.items()))
     return found
 

@@ -25,6 +25,7 @@ from ragtest_core.dataset_checks import (
     ListCells,
     RowChecker,
     decode_utf8,
+    is_missing,
     kind_of,
 )
 from ragtest_core.errors import RagtestError
@@ -258,6 +259,11 @@ def as_str_list(value: Any) -> list[str]:
     return [str(value)]
 
 
+def cell_text(value: Any) -> str:
+    """A cell as text: "" for a missing value (None or NaN)."""
+    return "" if is_missing(value) else str(value)
+
+
 def join_if_list(value: Any) -> Any:
     """ragas' `reference` may be a list of strings; ground_truth is one text."""
     if isinstance(value, (list, tuple, np.ndarray)):
@@ -359,6 +365,7 @@ __all__ = [
     "InputRepairWarning",
     "JsonlAppender",
     "as_str_list",
+    "cell_text",
     "check_rows",
     "input_file",
     "join_if_list",

@@ -24,29 +24,12 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 REDACTED = "<redacted>"
 
-#: Words that make a name a secret's name.
-SECRET_WORDS = frozenset(
-    {
-        "key",
-        "apikey",
-        "token",
-        "password",
-        "passwd",
-        "pwd",
-        "pass",
-        "secret",
-        "credential",
-        "credentials",
-        "auth",
-        "authorization",
-        "cookie",
-        "signature",
-        "sig",
-        "bearer",
-        "session",
-        "private",
-    }
+_SECRET_WORDS = (
+    "key apikey token password passwd pwd pass secret credential credentials auth authorization cookie signature sig "
+    "bearer session private"
 )
+#: Words that make a name a secret's name.
+SECRET_WORDS = frozenset(_SECRET_WORDS.split())
 #: Names whose value is a mapping of headers: every value in it is redacted.
 HEADER_NAMES = frozenset({"headers", "header", "http_headers", "default_headers", "extra_headers"})
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ragtest.compare_groups import paired_breakdowns
-from ragtest.compare_report import format_comparison, write_compare_report
+from ragtest.compare_report import format_comparison, paired_breakdowns, write_compare_report
 from ragtest.comparison import compare, shows_changed
 
 
@@ -85,3 +84,12 @@ def test_a_group_holding_nearly_the_whole_run_is_not_picked_out(tmp_path: Path) 
         metric.sources = ["big.txt"] * 18 + ["a.txt", "b.txt"]
     (sources,) = [t for t in paired_breakdowns(comparison) if t.title == "source document"]
     assert sources.short[0].rows == 18 and sources.noteworthy == []
+
+
+def test_a_row_that_changed_never_shows_minus_zero(tmp_path: Path) -> None:
+    """A score a hair below 0 (-0.001: another scorer's rounding) that rose to 0.9 reads "0.00 -> 0.90"."""
+    sources = ["a.txt"] * 6
+    base = scored(tmp_path / "a" / "s.jsonl", [-0.001] + [0.5] * 5, sources)
+    new = scored(tmp_path / "b" / "s.jsonl", [0.9] + [0.5] * 5, sources)
+    text = format_comparison(compare(base, new, allow_different=True))
+    assert "m 0.00 -> 0.90: Question 0?" in text and "-0.00" not in text

@@ -16,7 +16,7 @@ from evaluation.metrics.diagnostics import DIAGNOSTIC_CLASSES
 from evaluation.planning import plan_llm_calls
 from evaluation.registry import DEFAULT_METRICS
 from ragtest.cli import main
-from ragtest.failure_panel import where_it_failed
+from ragtest.report_panels import where_it_failed
 from ragtest_core.datasets import read_jsonl
 from ragtest_core.embeddings import Embedder
 from tests.evaluation.helpers import MakeClient
