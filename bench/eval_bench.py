@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from evaluation.meta_eval import load_wikieval
 from ragtest_core import textunits
 from ragtest_core.datasets import read_dataset

@@ -35,7 +35,7 @@ import pandas as pd
 from bench import judge_data as d
 from bench.embedding_cache import cached_embedder, save
 from bench.validity_stats import Measured, auc, expected_calibration_error, measure_auc, measure_pairs, pair_outcomes
-from evaluation import evaluate_dataset
+from evaluation.engine import evaluate_dataset
 from ragtest_core.embeddings import Embedder
 from ragtest_core.text import content_tokens
 
@@ -51,7 +51,7 @@ def judge(rows: Sequence[Row], metric: str, embedder: Embedder) -> list[float | 
     """The local judge, all `rows` in one run (as `ragtest evaluate` would score one file)."""
     keep = ("question", "answer", "contexts", "ground_truth")
     frame = pd.DataFrame([{k: v for k, v in r.items() if k in keep} for r in rows])
-    result = evaluate_dataset(frame, [metric], judge="local", embedder=embedder, show_progress=False)
+    result = evaluate_dataset(frame, metrics=[metric], judge="local", embedder=embedder, show_progress=False)
     values = [None if v is None else float(v) for v in result.frame[metric]]
     return [None if v is None else 1.0 - v for v in values] if metric in LOWER_IS_BETTER else values
 

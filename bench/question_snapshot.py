@@ -26,10 +26,11 @@ ARTICLES = (
     "Python (programming language)", "Java (programming language)", "Brown bear", "Polar bear",
     "Machine learning", "Deep learning", "Artificial intelligence",
 )  # fmt: skip
+WIKI = str(DATA / "wikipedia")
 #: corpus name -> the `ragtest generate` arguments after --output.
 CORPORA: dict[str, list[str]] = {
     **{
-        title.split(" (")[0].replace(" ", "_"): ["--topic", title, "--wiki-cache", str(DATA / "wikipedia"), "--size", "20"]
+        title.split(" (")[0].replace(" ", "_"): ["--topic", title, "--wiki-cache", WIKI, "--size", "20"]
         for title in ARTICLES
     },
     "httpx": ["--source", str(DATA / "docs" / "httpx"), "--size", "40"],

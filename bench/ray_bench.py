@@ -25,6 +25,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from evaluation.engine import evaluate_dataset
+from testgen.chunking import Chunk
+
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -84,9 +87,7 @@ def write_rate(url: str, count: int = 5000) -> tuple[int, float]:
     rng = np.random.default_rng(0)
     vectors = rng.normal(size=(count, 384)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    chunks = [
-        testgen.Chunk(chunk_id=f"w{i}", text=f"text {i}", doc_id="d", source="s", position=i) for i in range(count)
-    ]
+    chunks = [Chunk(chunk_id=f"w{i}", text=f"text {i}", doc_id="d", source="s", position=i) for i in range(count)]
     store = testgen.ChunkStore(None, Embedder(), collection="ragtest-write-rate", url=url)
     return timed(lambda: store.write_embedded(chunks, vectors.tolist()))
 
@@ -123,21 +124,20 @@ def ingest_on_ray(source: Path, url: str, address: str, workers: int, run_dir: P
 
 
 def score_one_process(frame: Any) -> int:
-    from evaluation import evaluate_dataset
+    from evaluation.engine import evaluate_dataset
     from ragtest_core.embeddings import Embedder
 
     return len(evaluate_dataset(frame, metrics=METRICS, embedder=Embedder(), show_progress=False).frame)
 
 
 def score_on_ray(frame: Any, address: str, workers: int, run_dir: Path) -> int:
-    import evaluation
     import ragtest
     from ragtest.distributed import ray_row_scorer
     from ragtest.run_state import open_run
 
     state = open_run(ragtest.make_config(ray_address=address, ray_workers=workers), run_dir, show_progress=False)
     scorer = ray_row_scorer(state, run_dir / "scores.partial.jsonl")
-    return len(evaluation.evaluate_dataset(frame, metrics=METRICS, row_scorer=scorer, show_progress=False).frame)
+    return len(evaluate_dataset(frame, metrics=METRICS, row_scorer=scorer, show_progress=False).frame)
 
 
 def report(kind: str, unit: str, runs: dict[str, tuple[int, float]]) -> None:
