@@ -20,7 +20,7 @@ import ragtest
 from evaluation import Metric, register_metric, unregister_metric
 from evaluation.metric import NO_DEFINITION
 from evaluation.metrics import BUILTIN_METRICS
-from evaluation.registry import available_metrics
+from evaluation.registry import available_metrics, metric_explanation
 from ragtest.markdown_text import markdown_inline
 from ragtest.report import write_run_report
 from ragtest.report_explain import (
@@ -28,7 +28,6 @@ from ragtest.report_explain import (
     PPI_CORRECTS,
     ROWS_TO_LOOK_AT,
     TESTSET_ID,
-    metric_explanation,
 )
 from ragtest_core.datasets import read_jsonl
 from ragtest_core.labels import answer_id, write_labels
