@@ -37,12 +37,11 @@ logger.propagate = False
 
 
 def writes_to_console(handler: logging.Handler) -> bool:
-    """A handler that writes to stdout or stderr (Ray's own `PlainRayHandler` writes to `sys.stderr`)."""
+    """A handler of Ray's loggers that writes to a stream rather than a file: Ray's own `PlainRayHandler` writes to
+    the `sys.stderr` of the moment Ray was imported, which need not be today's (a replaced or closed stream)."""
     if isinstance(handler, logging.FileHandler):
         return False
-    if isinstance(handler, logging.StreamHandler):
-        return handler.stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)
-    return type(handler).__name__ == "PlainRayHandler"
+    return isinstance(handler, logging.StreamHandler) or type(handler).__name__ == "PlainRayHandler"
 
 
 class CountingFileHandler(logging.FileHandler):

@@ -3,6 +3,7 @@ ray.log, and the console only with `--ray-logs`. (A real `--ray` run through the
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import sys
@@ -60,6 +61,22 @@ def test_an_error_ray_logged_is_pointed_at_on_the_console(tmp_path: Path, capfd:
     err = capfd.readouterr().err
     assert err == f"ragtest: Ray logged 1 error(s): see {log.path}\n"
     assert log.path.read_text(encoding="utf-8").count("a worker died") == 1
+
+
+def test_a_handler_left_on_a_closed_stream_is_set_aside_too(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Ray's handler keeps the stderr of the moment Ray was imported; in a long process that stream may be gone."""
+    stale = io.StringIO()
+    stale.close()
+    ray_data = logging.getLogger("ray.data")
+    handler = logging.StreamHandler(stale)
+    ray_data.addHandler(handler)
+    try:
+        log = RayLog.in_folder(tmp_path, echo=False)
+        with log.captured():
+            ray_data.error("a worker died")
+    finally:
+        ray_data.removeHandler(handler)
+    assert capfd.readouterr().err == f"ragtest: Ray logged 1 error(s): see {log.path}\n"
 
 
 def test_ray_logs_is_a_declared_setting() -> None:
