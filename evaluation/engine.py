@@ -7,7 +7,10 @@ however many rows a run has, and the vectors embedded ahead are still there when
 scores every row and metric at once: all their calls wait in the client's one queue (`LLMClient`: the in-flight
 limit stays full), ordered by row (each row asks through `LLMJudge.for_row`), with calls that others wait for
 first; the only waits are a call's own data dependencies, and CPU work (embedding) runs in the judge's worker
-thread, so the event loop that reads replies and sends the next calls is never held up. Nothing is written to disk here.
+thread, so the event loop that reads replies and sends the next calls is never held up. No slot is freed to an empty
+queue while a call remains (tests/evaluation/test_llm_judge_pipelining.py; never gate the rows in waves or
+partitions here: each wave's end would leave slots idle); `python -m bench.llm_judge_bench` measures the LLM phase
+against its concurrency bound. Nothing is written to disk here.
 """
 
 from __future__ import annotations
