@@ -7,9 +7,11 @@ import sys
 
 from bench import (
     eval_bench,
+    gpu_embed,
     interval_coverage,
     judge_bench,
     llm_bench,
+    llm_judge_bench,
     long_text_bench,
     one_row_bench,
     ppi_coverage,
@@ -20,6 +22,10 @@ from bench import (
 def main() -> int:
     print("== bench.llm_bench: LLM runtime throughput and fault overhead ==", flush=True)
     llm_bench.main()
+    print("\n== bench.llm_judge_bench: the LLM judge against its concurrency bound on the stub ==", flush=True)
+    llm_judge_bench.main([])
+    print("\n== bench.gpu_embed: end-to-end ingest chunks/s on the device at hand ==", flush=True)
+    gpu_embed.main([])
     print("\n== bench.testgen_bench: generator calls, rejections, duplicates, retrievability ==", flush=True)
     testgen_bench.main([])
     print("\n== bench.interval_coverage: coverage of 95% interval methods at n = 8..60 ==", flush=True)
