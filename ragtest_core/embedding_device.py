@@ -8,8 +8,8 @@ CUDA first, then MPS, and the CPU otherwise; "cpu" is the behaviour from before 
 without one it costs nothing and the ONNX backend still starts without torch.
 
 The batch size (`Embedder(batch_size=...)` or env RAGTEST_EMBED_BATCH_SIZE) is texts per forward pass of the torch
-backend: 32 on the CPU (16-32 length-sorted texts beat 64 there), 512 on a CUDA GPU (measured on an H200: 4,657
-chunks/s in float16, where the tokenizer, not the GPU, is the limit), 128 on MPS (not measured: unified memory is
+backend: 32 on the CPU (16-32 length-sorted texts beat 64 there), 512 on a CUDA GPU (measured on an H200: the model
+alone 2,500-3,300 chunks/s, where the tokenizer, not the GPU, is the limit), 128 on MPS (not measured: unified memory is
 shared with the system). The ONNX backend keeps its own length-sorted batches.
 """
 
