@@ -22,8 +22,7 @@ from __future__ import annotations
 import warnings
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -67,22 +66,9 @@ class PairedStats:
         return self.wins + self.losses
 
     @property
-    def significant(self) -> bool:
-        return self.verdict in (BETTER, WORSE)
-
-    @property
     def direction(self) -> int:
         """The decision rule's reading (`significant_direction`): +1 a significant rise, -1 a drop, 0 neither."""
         return significant_direction(self.ci_low, self.ci_high, self.p_value, self.changed)
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def sign_flip_p_value(base: np.ndarray, new: np.ndarray, seed: int = BOOTSTRAP_SEED) -> float:
-    """Two-sided p-value of the mean paired difference: each pair's two scores swapped at random (seeded)."""
-    p_value = changed_p_value(ties_as_zero(np.asarray(new, dtype=float) - np.asarray(base, dtype=float)), seed)
-    return 1.0 if p_value is None else p_value
 
 
 def ties_as_zero(differences: np.ndarray) -> np.ndarray:

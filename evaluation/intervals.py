@@ -58,7 +58,8 @@ class Interval:
         return self.low is not None and self.high is not None
 
 
-def _z(level: float) -> float:
+def z_value(level: float) -> float:
+    """The two-sided normal quantile of a confidence level (1.96 at 0.95)."""
     return float(scipy_stats().norm.ppf(0.5 + level / 2))
 
 
@@ -95,7 +96,7 @@ def wilson(data: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     for other rows it treats the scores as if they were 0/1, which overstates their spread)."""
     n = data.shape[1]
     share = np.clip(data.mean(axis=1), 0.0, 1.0)
-    z2 = _z(level) ** 2
+    z2 = z_value(level) ** 2
     centre = (share + z2 / (2 * n)) / (1 + z2 / n)
     half = np.sqrt(z2) / (1 + z2 / n) * np.sqrt(share * (1 - share) / n + z2 / (4 * n * n))
     return centre - half, centre + half
@@ -117,7 +118,7 @@ def ragtest_rule(
     constant = np.all(data == data[:, :1], axis=1)
     binary = np.all((data == 0) | (data == 1), axis=1) & (lower == 0.0) & (upper == 1.0)
     wilson_low, wilson_high = wilson(data, level)
-    share = _z(level) ** 2 / (n + _z(level) ** 2)
+    share = z_value(level) ** 2 / (n + z_value(level) ** 2)
     first = data[:, 0]
     low = np.where(binary, wilson_low, np.where(constant, first - share * (first - lower), low))
     high = np.where(binary, wilson_high, np.where(constant, first + share * (upper - first), high))

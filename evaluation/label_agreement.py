@@ -86,11 +86,6 @@ class MetricAgreement:
     stale: int = 0
     unmatched: int = 0
 
-    @property
-    def headline(self) -> Estimate | None:
-        """ROC-AUC for yes/no labels, Spearman for graded ones."""
-        return self.roc_auc if self.kind == YES_NO else self.spearman
-
 
 @dataclass
 class LabelAgreement:

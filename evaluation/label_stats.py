@@ -4,7 +4,8 @@ bootstrap interval.
 - ROC-AUC (yes/no labels): the chance that a row the humans said yes to scores higher than one they said no to
   (ties count one half), from average ranks (the Mann-Whitney U statistic);
 - Spearman's rank correlation (graded labels: yes / partly / no, or values in [0, 1]), scipy.stats.spearmanr;
-- Cohen's kappa at a threshold: judge score >= threshold against label >= threshold (`evaluation.agreement`);
+- Cohen's kappa at a threshold: judge score >= threshold against label >= threshold (`weighted_kappa` of the two
+  yes/no sides);
 - between labellers: exact agreement and a distance-weighted kappa, 1 - mean|a - b| / mean over all pairs
   |a_i - b_j| (for yes/no labels this is Cohen's kappa; for yes / partly / no the linearly weighted kappa).
 
@@ -17,12 +18,10 @@ number and never NaN: kappa, for one, is undefined when either side holds one cl
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
-from evaluation.agreement import cohen_kappa
 from evaluation.intervals import CONFIDENCE_LEVEL, scipy_stats
 
 AGREEMENT_RESAMPLES = 2000
@@ -50,9 +49,6 @@ class Estimate:
     n: int
     undefined: str = ""
     no_interval: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     def text(self, digits: int = 2) -> str:
         if self.value is None:
@@ -111,8 +107,7 @@ def kappa_at(threshold: float) -> Statistic:
             one_class = _classes(values, threshold, who)
             if one_class is not None:
                 return Undefined(f"{one_class.reason} at {threshold:g}: kappa cannot tell agreement from chance")
-        value = cohen_kappa(list(map(float, scores)), [int(v >= threshold) for v in labels], threshold)
-        return Undefined("chance agreement is 1") if value is None else value
+        return weighted_kappa((scores >= threshold).astype(float), (labels >= threshold).astype(float))
 
     return statistic
 

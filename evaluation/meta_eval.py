@@ -3,7 +3,7 @@
     from evaluation.meta_eval import run_wikieval, format_table
     print(format_table(run_wikieval("tests/data/wikieval/wikieval.jsonl")))        # local judge
 
-    python -m evaluation.meta_eval --wikieval tests/data/wikieval/wikieval.jsonl [--judge llm --llm SPEC]
+On the command line: `ragtest meta-eval --wikieval tests/data/wikieval/wikieval.jsonl [--judge llm --llm SPEC]`.
 
 WikiEval (Es et al. 2023): 50 questions, each with human preferences: faithfulness prefers `answer` over
 `ungrounded_answer` (given context_v1); answer relevance prefers `answer` over `poor_answer`; context relevance
@@ -14,9 +14,7 @@ other rows of a run anyway: no statistic is taken over the batch).
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -59,15 +57,13 @@ LOCAL_TARGETS: tuple[float, float, float] = (0.95, 0.78, 0.80)
 
 @dataclass
 class MetaEvalTable:
-    """Agreement per pairing label for one judge, with the paper's rows for comparison."""
+    """Agreement per pairing label for one judge (`format_table` sets the paper's rows beside it)."""
 
     judge: str
     rows: int
     agreement: dict[str, float | None]
     seconds: float = 0.0
     scores: dict[str, dict[str, list[float | None]]] = field(default_factory=dict)
-    paper: dict[str, tuple[float, float, float]] = field(default_factory=lambda: dict(PAPER_RESULTS))
-    targets: tuple[float, float, float] = LOCAL_TARGETS
 
     def as_dict(self) -> dict[str, Any]:
         return {"judge": self.judge, "rows": self.rows, "agreement": self.agreement, "seconds": self.seconds}
@@ -187,44 +183,15 @@ def format_table(table: MetaEvalTable) -> str:
         f"{f'ragtest ({table.judge} judge)':<{width}}"
         + "".join(f"{'n/a' if v is None else f'{v:.2f}':>19}" for v in ours),
     ]
-    for name, values in table.paper.items():
+    for name, values in PAPER_RESULTS.items():
         lines.append(f"{name:<{width}}" + "".join(f"{v:>19.2f}" for v in values))
     if table.judge == "local":
-        lines.append(f"{'target (local judge)':<{width}}" + "".join(f"{v:>19.2f}" for v in table.targets))
+        lines.append(f"{'target (local judge)':<{width}}" + "".join(f"{v:>19.2f}" for v in LOCAL_TARGETS))
         missed = [
             label
-            for label, value, target in zip(labels, ours, table.targets, strict=True)
+            for label, value, target in zip(labels, ours, LOCAL_TARGETS, strict=True)
             if value is None or value < target
         ]
         lines.append("targets met" if not missed else f"targets missed: {', '.join(missed)}")
     lines.append(f"time: {table.seconds:.1f} s")
     return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m evaluation.meta_eval", description=__doc__.splitlines()[0])
-    parser.add_argument("--wikieval", required=True, help="path to wikieval.jsonl")
-    parser.add_argument("--judge", default="local", choices=["local", "llm"])
-    parser.add_argument("--llm", default=None, help="LLM spec for --judge llm (e.g. openai:gpt-4o-mini)")
-    parser.add_argument("--llm-base-url", default=None, help="an OpenAI-compatible base URL")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N rows")
-    parser.add_argument("--json", action="store_true", help="print the agreement as JSON instead of a table")
-    args = parser.parse_args(argv)
-    llm = None
-    if args.judge == "llm":
-        from ragtest_core.llm import build_client
-
-        if not args.llm:
-            parser.error("--judge llm needs --llm")
-        llm = build_client(args.llm, base_url=args.llm_base_url)
-    try:
-        table = run_wikieval(args.wikieval, judge=args.judge, llm=llm, limit=args.limit)
-    except RagtestError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(table.as_dict(), indent=2) if args.json else format_table(table))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

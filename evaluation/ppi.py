@@ -22,19 +22,15 @@ Every function works on batches (arrays with the rows on the last axis), so the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from evaluation.intervals import CONFIDENCE_LEVEL, scipy_stats
+from evaluation.intervals import CONFIDENCE_LEVEL, z_value
 
 #: Fewest labels behind a PPI interval.
 MIN_LABELS = 2
-
-
-def _z(level: float) -> float:
-    return float(scipy_stats().norm.ppf(0.5 + level / 2))
 
 
 def tuned_lambda(labels: np.ndarray, judged: np.ndarray, unlabelled: np.ndarray) -> np.ndarray:
@@ -67,7 +63,7 @@ def ppi_batch(
     w = weight[..., None]
     estimate = np.mean(w * u, axis=-1) + np.mean(y - w * f, axis=-1)
     se = np.sqrt(np.var(w * u, axis=-1) / big_n + np.var(y - w * f, axis=-1) / n)
-    half = _z(level) * se
+    half = z_value(level) * se
     return estimate, estimate - half, estimate + half, weight
 
 
@@ -75,7 +71,7 @@ def classical_batch(labels: np.ndarray, level: float = CONFIDENCE_LEVEL) -> tupl
     """The labels alone: mean +- z * sd / sqrt(n) (the CLT interval PPI is measured against)."""
     y = np.asarray(labels, dtype=float)
     mean = y.mean(axis=-1)
-    half = _z(level) * y.std(axis=-1) / np.sqrt(y.shape[-1])
+    half = z_value(level) * y.std(axis=-1) / np.sqrt(y.shape[-1])
     return mean, mean - half, mean + half
 
 
@@ -98,17 +94,6 @@ class PPIEstimate:
     se: float = 0.0
     confidence_level: float = CONFIDENCE_LEVEL
     method: str = "PPI++ (power-tuned)"
-
-    @property
-    def width(self) -> float:
-        return self.ci_high - self.ci_low
-
-    @property
-    def labels_width(self) -> float:
-        return self.labels_ci_high - self.labels_ci_low
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def ppi_mean(
@@ -146,7 +131,7 @@ def ppi_mean(
         labels_ci_low=clip(labels_low),
         labels_ci_high=clip(labels_high),
         judge_bias=float(f.mean() - y.mean()),
-        se=(high - low) / (2 * _z(level)),
+        se=(high - low) / (2 * z_value(level)),
         confidence_level=level,
     )
 
@@ -177,5 +162,5 @@ def combined_difference(
     """new - base from two independent PPI estimates (their labels on different rows): the difference with a
     normal interval whose variance is the sum of the two (conservative when the runs share rows)."""
     difference = new.mean - base.mean
-    half = _z(level) * float(np.hypot(base.se, new.se))
+    half = z_value(level) * float(np.hypot(base.se, new.se))
     return difference, max(-1.0, difference - half), min(1.0, difference + half)

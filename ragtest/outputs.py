@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -107,9 +107,7 @@ def locate_scored(path: str | Path) -> OutputPaths:
     """A scored run, given as its folder or its scored file: where its scored rows and its summary are."""
     source = Path(path)
     if source.is_file():
-        found = OutputPaths.beside(source)
-        legacy = source.with_name(f"{source.stem}.summary.json")  # evaluate --output scores.jsonl before layout 2
-        return found if found.summary.is_file() or not legacy.is_file() else replace(found, summary=legacy)
+        return OutputPaths.beside(source)
     if not source.is_dir():
         raise RagtestError(f"not found: {source} (give a run directory or a scored dataset file)")
     files = _scored_files(source)

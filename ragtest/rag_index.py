@@ -70,17 +70,10 @@ class TestsetStore:
 
     @classmethod
     def from_manifest(cls, manifest: Mapping[str, Any] | None) -> TestsetStore | None:
-        """From a manifest's `stats.testset_store`, else (a manifest written before it existed) from its config
-        and sources; None when the manifest does not say how the test set was generated."""
-        stats = dict((manifest or {}).get("stats") or {})
-        if isinstance(stats.get(TESTSET_STORE_KEY), dict):
-            return cls.from_record(stats[TESTSET_STORE_KEY])
-        config = dict((manifest or {}).get("config") or {})
-        if "generation" not in config:
-            return None
-        documents = [doc.get("text_sha256") for doc in stats.get("sources") or []]
-        record = {"config": config, "documents": documents, "topics_file": stats.get("topics_file")}
-        return cls.from_record(record)
+        """From a manifest's `stats.testset_store`; None when the manifest does not say how the test set was
+        generated."""
+        record = ((manifest or {}).get("stats") or {}).get(TESTSET_STORE_KEY)
+        return cls.from_record(record) if isinstance(record, dict) else None
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> TestsetStore:

@@ -98,11 +98,6 @@ def redact_value(value: Any, name: str | None = None) -> Any:
     return value
 
 
-def redact_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
-    """A mapping of named values (adapter arguments, settings) with each value redacted by its name."""
-    return {key: redact_value(item, str(key)) for key, item in values.items()}
-
-
 def scrub(text: str, secrets: Iterable[str]) -> str:
     """`text` with each literal secret value (and what `redact_text` finds) replaced: for messages that may quote
     a value wherever it appears (an exception from the user's adapter, say)."""

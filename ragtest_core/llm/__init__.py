@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from ragtest_core.llm.guard import ModelUnfitError
     from ragtest_core.llm.parsing import extract_json, parse_structured
     from ragtest_core.llm.plan import PlannedCall
-    from ragtest_core.llm.scripted import ScriptedChatModel
     from ragtest_core.llm.spec import build_client, make_chat_model
     from ragtest_core.llm.usage import UsageTracker
 
@@ -26,7 +25,6 @@ _EXPORTS = {
     "LLMClient": "ragtest_core.llm.client",
     "LLMConfig": "ragtest_core.llm.config",
     "PlannedCall": "ragtest_core.llm.plan",
-    "ScriptedChatModel": "ragtest_core.llm.scripted",
     "UsageTracker": "ragtest_core.llm.usage",
     "build_client": "ragtest_core.llm.spec",
     "extract_json": "ragtest_core.llm.parsing",
@@ -40,7 +38,6 @@ __all__ = [
     "LLMConfig",
     "ModelUnfitError",
     "PlannedCall",
-    "ScriptedChatModel",
     "UsageTracker",
     "build_client",
     "extract_json",

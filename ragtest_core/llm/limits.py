@@ -76,10 +76,6 @@ class AdaptiveConcurrency:
     def allowed(self) -> int:
         return max(self.floor, int(self.limit))
 
-    @property
-    def waiting(self) -> int:
-        return sum(1 for *_, future in self._waiters if not future.done())
-
     async def acquire(self, key: QueueKey = (0, 0)) -> int:
         """Wait for a slot; returns the epoch the call started in (pass it to `on_rate_limited`)."""
         if not self._waiters and self._can_start():

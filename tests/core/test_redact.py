@@ -7,9 +7,9 @@ import pytest
 from ragtest_core.redact import (
     REDACTED,
     is_secret_name,
-    redact_mapping,
     redact_text,
     redact_url,
+    redact_value,
     scrub,
     secret_values,
 )
@@ -44,7 +44,7 @@ def test_names_that_are_not_secrets(name: str) -> None:
     assert not is_secret_name(name)
 
 
-def test_redact_mapping_by_name_headers_and_urls() -> None:
+def test_redact_value_by_name_headers_and_urls() -> None:
     args = {
         "url": "http://u:pw@h/rag",
         "api_key": "sk-123",
@@ -52,7 +52,7 @@ def test_redact_mapping_by_name_headers_and_urls() -> None:
         "timeout_s": 30,
         "options": {"token": "t0k", "depth": 2},
     }
-    assert redact_mapping(args) == {
+    assert redact_value(args) == {
         "url": f"http://{REDACTED}@h/rag",
         "api_key": REDACTED,
         "headers": {"Authorization": REDACTED, "Content-Type": REDACTED},

@@ -7,8 +7,8 @@ from collections.abc import Callable
 import pytest
 
 from ragtest_core.llm.client import LLMClient, LLMConfig
-from ragtest_core.llm.scripted import ScriptedChatModel
 from tests.evaluation.helpers import MakeClient
+from tests.stubs.scripted import ScriptedChatModel
 
 
 @pytest.fixture

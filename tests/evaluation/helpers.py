@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from ragtest_core.llm.client import LLMClient
-from ragtest_core.llm.scripted import ScriptedChatModel
+from tests.stubs.scripted import ScriptedChatModel
 
 MakeClient = Callable[[Callable[[str], str]], tuple[LLMClient, ScriptedChatModel]]
 

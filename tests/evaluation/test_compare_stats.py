@@ -13,9 +13,10 @@ from evaluation.compare_stats import (
     TOO_FEW,
     UNCHANGED,
     WORSE,
+    changed_p_value,
     paired_breakdown,
     paired_stats,
-    sign_flip_p_value,
+    ties_as_zero,
 )
 
 
@@ -32,7 +33,7 @@ def test_a_clear_drop_is_worse_with_counts() -> None:
     base = [1.0] * 12 + [0.5, 0.5, 0.0]
     new = [0.0] * 9 + [1.0] * 3 + [0.5, 0.5, 0.0]
     stats = paired_stats(base, new)
-    assert stats.verdict == WORSE and stats.significant
+    assert stats.verdict == WORSE
     assert (stats.wins, stats.losses, stats.ties) == (0, 9, 6) and stats.n == 15
     assert stats.difference == pytest.approx(-9 / 15) and stats.ci_high < 0 and stats.p_value < 0.01
     flipped = paired_stats(new, base)
@@ -42,7 +43,7 @@ def test_a_clear_drop_is_worse_with_counts() -> None:
 def test_p_value_matches_exact_enumeration() -> None:
     rng = np.random.default_rng(4)
     base, new = rng.random(10), rng.random(10)
-    assert sign_flip_p_value(base, new) == pytest.approx(exact_sign_flip(new - base), abs=1e-9)
+    assert changed_p_value(ties_as_zero(new - base)) == pytest.approx(exact_sign_flip(new - base), abs=1e-9)
 
 
 def test_small_or_no_change_says_nothing_can_be_concluded() -> None:

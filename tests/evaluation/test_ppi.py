@@ -67,7 +67,7 @@ def test_uncorrelated_judge_falls_back_to_the_labels() -> None:
     f, u = rng.random(80), rng.random(800)  # noise: power tuning gives it (almost) no weight
     estimate = ppi_mean(y, f, u)
     assert estimate is not None and estimate.lam < 0.2
-    assert estimate.width <= estimate.labels_width * 1.05
+    assert estimate.ci_high - estimate.ci_low <= (estimate.labels_ci_high - estimate.labels_ci_low) * 1.05
 
 
 def test_edge_cases() -> None:

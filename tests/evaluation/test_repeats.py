@@ -16,8 +16,8 @@ from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.llm.cache import LLMCache
 from ragtest_core.llm.client import LLMClient, LLMConfig
-from ragtest_core.llm.scripted import ScriptedChatModel
 from tests.evaluation.helpers import one_row
+from tests.stubs.scripted import ScriptedChatModel
 
 
 def frame(rows: int = 4) -> pd.DataFrame:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from evaluation.agreement import cohen_kappa, correlations, pairwise_accuracy
+from evaluation.agreement import pairwise_accuracy
 from evaluation.intervals import mean_ci
+from evaluation.label_stats import Undefined, kappa_at
 from evaluation.stats import summarise
 from ragtest_core.schema import MetricResult
 
@@ -53,12 +55,7 @@ def test_pairwise_accuracy_ties_and_failures() -> None:
     assert pairwise_accuracy([], []) is None
 
 
-def test_correlations_and_kappa() -> None:
-    scores, labels = [0.1, 0.2, 0.3, 0.4], [1, 2, 3, 5]
-    result = correlations(scores, labels)
-    assert result["spearman"] == pytest.approx(1.0) and result["kendall"] == pytest.approx(1.0)
-    assert 0.9 < (result["pearson"] or 0) < 1.0
-    assert correlations([0.5, 0.5], [1, 2])["pearson"] is None
+def test_kappa() -> None:
     # predictions [1, 1, 0, 0] vs labels [1, 0, 0, 0]: po = 3/4, pe = 1/2 * 1/4 + 1/2 * 3/4 = 1/2 -> kappa 1/2
-    assert cohen_kappa([0.9, 0.6, 0.1, 0.2], [1, 0, 0, 0]) == pytest.approx(0.5)
-    assert cohen_kappa([0.9, 0.9], [1, 1]) is None  # one class on both sides: 0/0, as scikit-learn's NaN
+    assert kappa_at(0.5)(np.array([0.9, 0.6, 0.1, 0.2]), np.array([1.0, 0, 0, 0])) == pytest.approx(0.5)
+    assert isinstance(kappa_at(0.5)(np.array([0.9, 0.9]), np.array([1.0, 1])), Undefined)  # 0/0, sklearn's NaN

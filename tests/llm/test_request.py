@@ -13,10 +13,11 @@ from pydantic import BaseModel
 
 from evaluation.llm_judge import LLMJudge
 from ragtest_core.asyncio_utils import run_sync
-from ragtest_core.llm import LLMClient, LLMConfig, ScriptedChatModel
+from ragtest_core.llm import LLMClient, LLMConfig
 from ragtest_core.llm.cache import LLMCache, cache_key
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.llm.request import LLMRequest
+from tests.stubs.scripted import ScriptedChatModel
 
 MESSAGES = (SystemMessage(content="You are a judge."), HumanMessage(content="Is the sky blue?"))
 NATIVE = {"extra_body": {"response_format": {"type": "json_schema", "json_schema": {"name": "V"}}, "seed": 3}}

@@ -12,8 +12,9 @@ from pydantic import BaseModel, SecretStr
 
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.errors import LLMOutputError, RagtestError
-from ragtest_core.llm import LLMClient, LLMConfig, ScriptedChatModel, build_client, make_chat_model
+from ragtest_core.llm import LLMClient, LLMConfig, build_client, make_chat_model
 from ragtest_core.llm.spec import model_identity
+from tests.stubs.scripted import ScriptedChatModel
 
 
 class Verdict(BaseModel):

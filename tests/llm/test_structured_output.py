@@ -16,10 +16,11 @@ from pydantic import BaseModel, Field
 
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
-from ragtest_core.llm import LLMClient, LLMConfig, ModelUnfitError, ScriptedChatModel
+from ragtest_core.llm import LLMClient, LLMConfig, ModelUnfitError
 from ragtest_core.llm.formats import native_kwargs
 from tests.llm.conftest import ClientFactory
 from tests.stubs.openai_server import OpenAIStubServer
+from tests.stubs.scripted import ScriptedChatModel
 
 
 class Verdict(BaseModel):

@@ -4,11 +4,12 @@ import asyncio
 import json
 from collections.abc import Callable
 
-from ragtest_core.llm import LLMClient, LLMConfig, ScriptedChatModel
+from ragtest_core.llm import LLMClient, LLMConfig
 from testgen import LLMWriter
 from testgen.chunking import Chunk
 from testgen.contexts import Context
 from testgen.writers.llm import parse_text_pairs
+from tests.stubs.scripted import ScriptedChatModel
 
 
 def _chunk(n: int, text: str) -> Chunk:

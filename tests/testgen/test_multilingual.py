@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from ragtest_core.llm import LLMClient, ScriptedChatModel
+from ragtest_core.llm import LLMClient
 from ragtest_core.text import detect_language, split_sentences, word_count
 from testgen import ExtractiveWriter, LLMWriter, chunk_documents, load_files
 from testgen.contexts import Context
 from testgen.filters import QuestionRules
 from testgen.writers.english.clause import Skip
 from testgen.writers.sentences.cjk import turn_cjk
+from tests.stubs.scripted import ScriptedChatModel
 
 ZH = "zh_wikipedia_operating_system.txt"
 JA_WIKI = "ja_wikipedia_artificial_intelligence.txt"

@@ -12,12 +12,13 @@ import pytest
 import testgen
 import testgen.planning
 from ragtest_core.embeddings import Embedder
-from ragtest_core.llm import LLMClient, PlannedCall, ScriptedChatModel
+from ragtest_core.llm import LLMClient, PlannedCall
 from testgen import ChunkStore, GenerationSettings, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
 from testgen.chunking import Chunk
 from testgen.contexts import Context
-from testgen.critic import LLMCritic, grounded_call
+from testgen.critic import Answerabilities, LLMCritic, grounded_call
 from testgen.writers import Draft
+from tests.stubs.scripted import ScriptedChatModel
 from tests.testgen.scripted_llm import respond
 
 WRITER_MARK = "question/answer pair(s) from the given context"
@@ -56,6 +57,10 @@ def test_planned_writer_calls_are_what_the_generator_sends(store: ChunkStore) ->
     )
     writes = [call for call in planned if call.stage == "testgen"]
     critics = [call for call in planned if call.stage == "testgen_critic"]
+    # the multi-hop check asks each cited block of a multi-context draft alone (testgen.hop_critic)
+    alone = [c for c in critics if c.question_type == "multi_context" and c.schema is Answerabilities]
+    assert len(alone) == 2 * [c.question_type for c in writes].count("multi_context") > 0
+    critics = [c for c in critics if c not in alone]
     # the LLM writer asks two questions of each context; the critic judges a context's questions in one call
     assert (
         len(writes)
@@ -81,7 +86,9 @@ def test_plan_without_a_store_or_critic(store: ChunkStore) -> None:
     assert sum(call.items for call in calls) >= 5 and all(call.items == 2 for call in calls)
     assert all("[4] " in call.prompt for call in calls)  # root + three stand-in neighbours
     with_critic = testgen.planning.plan_llm_calls(chunks, size=5, questions_per_context=2, k_neighbours=3)
-    assert len(with_critic) == len(calls) * 2  # one critic call per context, for both its questions
+    multi = [call.question_type for call in calls].count("multi_context")
+    # one critic call per context, for both its questions; a multi-context one's two blocks are also asked alone
+    assert len(with_critic) == len(calls) * 2 + 2 * multi
 
 
 def test_writer_and_critic_build_their_calls_with_the_planning_functions() -> None:

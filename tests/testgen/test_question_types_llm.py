@@ -14,11 +14,12 @@ import pytest
 
 from ragtest_core.datasets import write_dataset
 from ragtest_core.embeddings import Embedder
-from ragtest_core.llm import LLMClient, ScriptedChatModel, build_client
+from ragtest_core.llm import LLMClient, build_client
 from testgen import ChunkStore, GenerationSettings, LLMWriter, TestsetGenerator, chunk_documents, load_wikipedia
 from testgen.question_types import allocate, refusal
 from testgen.writers.llm import TASKS
 from tests.stubs.openai_server import OpenAIStubServer, openai_server  # noqa: F401  (fixture)
+from tests.stubs.scripted import ScriptedChatModel
 from tests.testgen.scripted_llm import ANSWERABLE_MARK, CRITIC_MARK, numbered, respond
 
 DISTRIBUTION = {

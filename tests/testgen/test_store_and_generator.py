@@ -13,7 +13,7 @@ import pytest
 
 from ragtest_core.datasets import write_dataset
 from ragtest_core.embeddings import Embedder
-from ragtest_core.llm import LLMClient, ScriptedChatModel
+from ragtest_core.llm import LLMClient
 from testgen import (
     ChunkStore,
     ExtractiveWriter,
@@ -27,6 +27,7 @@ from testgen.contexts import build_contexts, draw_roots
 from testgen.critic import OfflineCritic
 from testgen.sources import make_document
 from testgen.stopping import ShortfallError
+from tests.stubs.scripted import ScriptedChatModel
 
 PYTHON = "Python (programming language)"
 

@@ -1,4 +1,4 @@
-"""A scripted chat model for tests and demos: replies come from a list or from a function of the prompt.
+"""A scripted chat model for tests: replies come from a list or from a function of the prompt.
 
 Unlike langchain_core's fake models, it answers by content, so concurrent calls get the reply meant for them,
 and it reports token usage like a real provider.
