@@ -37,6 +37,12 @@ _STOPWORDS = (
 #: Words that carry no fact of their own (an English stopword list, one word each).
 STOPWORDS: frozenset[str] = frozenset(_STOPWORDS.split())
 
+
+def words(text: str) -> frozenset[str]:
+    """The words of a list written as one string ("the a an")."""
+    return frozenset(text.split())
+
+
 _PYSBD_LANGUAGES = {"en", "zh", "ja", "de", "fr", "es", "it", "nl", "ru", "pl", "da", "el", "ar", "fa", "hi"}
 
 

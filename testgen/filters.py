@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ragtest_core.text import content_tokens, detect_language, normalise_whitespace, tokenize, word_count
+from ragtest_core.text import content_tokens, detect_language, normalise_whitespace, tokenize, word_count, words
 
 DEFAULT_MAX_WORDS = 10
 DEFAULT_MAX_COPIED_WORDS = 6
@@ -44,71 +44,12 @@ _COMPARISON = re.compile(
     r"similarity|relationship|related|relate|versus|vs)\b|区别|區別|不同|比较|比較|関係|違い",
     re.IGNORECASE,
 )
-_QUESTION_WORDS = frozenset(
-    ["what", "when", "who", "whom", "whose", "where", "why", "how", "which", "many", "much", "long"]
-)
-_LIGHT = frozenset(
-    [
-        "use",
-        "uses",
-        "used",
-        "have",
-        "has",
-        "had",
-        "include",
-        "includes",
-        "included",
-        "support",
-        "supports",
-        "supported",
-        "allow",
-        "allows",
-        "allowed",
-        "provide",
-        "provides",
-        "provided",
-        "offer",
-        "offers",
-        "offered",
-        "contain",
-        "contains",
-        "contained",
-        "feature",
-        "features",
-        "make",
-        "makes",
-        "made",
-        "get",
-        "gets",
-        "got",
-        "give",
-        "gives",
-        "gave",
-        "take",
-        "takes",
-        "took",
-        "produce",
-        "produces",
-        "produced",
-        "require",
-        "requires",
-        "required",
-        "thing",
-        "things",
-        "something",
-        "example",
-        "examples",
-        "type",
-        "types",
-        "kind",
-        "kinds",
-        "way",
-        "ways",
-        "also",
-        "one",
-        "called",
-        "known",
-    ]
+_QUESTION_WORDS = words("what when who whom whose where why how which many much long")
+_LIGHT = words(
+    "use uses used have has had include includes included support supports supported allow allows allowed"
+    " provide provides provided offer offers offered contain contains contained feature features make makes"
+    " made get gets got give gives gave take takes took produce produces produced require requires required"
+    " thing things something example examples type types kind kinds way ways also one called known"
 )
 _DEFINITION = re.compile(r"^(?:what|who) (?:is|are|was|were) (?P<term>.+)\?$", re.IGNORECASE)
 _CJK_FUNCTION = frozenset(
@@ -123,10 +64,10 @@ def is_specific(question: str) -> bool:
     if _CJK.search(question):
         latin_terms = len(re.findall(r"[A-Za-z][A-Za-z0-9.+#-]+", question))  # "什么是RAGAs？": a Latin name
         return sum(1 for ch in question if _CJK.match(ch) and ch not in _CJK_FUNCTION) + 2 * latin_terms >= 2
-    words = [w for w in content_tokens(question) if w not in _QUESTION_WORDS]
+    content = [w for w in content_tokens(question) if w not in _QUESTION_WORDS]
     if (definition := _DEFINITION.match(question.strip())) and content_tokens(definition.group("term")):
         return True
-    return len([w for w in words if w not in _LIGHT]) >= 2
+    return len([w for w in content if w not in _LIGHT]) >= 2
 
 
 def is_compound(question: str, contexts: Sequence[str] = ()) -> bool:

@@ -6,7 +6,7 @@ rules, `testgen.settings.GenerationSettings`), and the `Shortfall` a short run r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ragtest_core.errors import RagtestError
@@ -95,13 +95,8 @@ class Shortfall:
         return f"{self.message} What would help: {'; '.join(self.advice.values())}."
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "asked": self.size,
-            "made": self.made,
-            "message": self.message,
-            "advice": dict(self.advice),
-            "llm_failure": self.llm_failure,
-        }
+        data = asdict(self)
+        return {"asked": data.pop("size"), **data}
 
 
 class ShortfallError(RagtestError):

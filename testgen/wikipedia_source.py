@@ -24,7 +24,7 @@ import json
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -52,9 +52,6 @@ class WikiPage:
     origin: str  # "live" or "cache"
 
 
-Attempt = Callable[[str, "str | None", "Path | None", float, str, list[str]], "WikiPage | None"]
-
-
 def load_wikipedia(
     topic: str,
     cache_dir: str | Path | None = None,
@@ -76,15 +73,9 @@ def load_wikipedia(
     if offline is None:
         offline = os.environ.get(OFFLINE_ENV, "").strip().lower() in ("1", "true", "yes")
     failures: list[str] = []
-    if offline:
-        attempts: tuple[Attempt, ...] = (_from_cache,)
-    elif prefer_cache:
-        attempts = (_from_cache, _from_live)
-    else:
-        attempts = (_from_live, _from_cache)
+    attempts = (_from_cache,) if offline else (_from_cache, _from_live) if prefer_cache else (_from_live, _from_cache)
     for attempt in attempts:
-        page = attempt(title, wanted, cache, timeout_s, lang, failures)
-        if page is not None:
+        if (page := attempt(title, wanted, cache, timeout_s, lang, failures)) is not None:
             return [_to_document(page)]
     name = cache_file_name(title) + (f"@{wanted}" if wanted else "")
     if offline:

@@ -16,21 +16,12 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+from ragtest_core.text import words
 from testgen.loaders.sphinx_compat import DROPPED, docutils_patched, inline_text
 from testgen.structure import Block, Section, table_row_text
 
-_SKIPPED = (
-    "system_message",
-    "comment",
-    "substitution_definition",
-    "target",
-    "image",
-    "raw",
-    "pending",
-    "transition",
-    "title",
-    "footnote",
-    "citation",
+_SKIPPED = words(
+    "system_message comment substitution_definition target image raw pending transition title footnote citation"
 )
 
 

@@ -15,86 +15,27 @@ from typing import Any
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives, roles
 
+from ragtest_core.text import words
 from testgen.loaders.references import fallback_text, label_mark
 
 #: Node attribute on what a dropped directive leaves behind (so the walker can count it).
 DROPPED = "ragtest_dropped"
 #: Directives that include text from elsewhere (docstrings, other files, a table of contents): dropped.
-_DROP = frozenset(
-    [
-        "autoclass",
-        "autofunction",
-        "automodule",
-        "autodata",
-        "automethod",
-        "autoattribute",
-        "autoexception",
-        "autosummary",
-        "toctree",
-        "include",
-        "literalinclude",
-        "image",
-        "figure",
-        "rst-class",
-        "currentmodule",
-        "module",
-        "py:module",
-        "py:currentmodule",
-        "raw",
-        "only-html",
-        "highlight",
-        "index",
-        "tabularcolumns",
-        "graphviz",
-    ]
+_DROP = words(
+    "autoclass autofunction automodule autodata automethod autoattribute autoexception autosummary toctree"
+    " include literalinclude image figure rst-class currentmodule module py:module py:currentmodule raw"
+    " only-html highlight index tabularcolumns graphviz"
 )
 #: Directives whose content is code.
-_CODE = frozenset(
-    ["code-block", "sourcecode", "code", "highlight-block", "doctest", "testcode", "testoutput", "ipython", "code-cell"]
-)
+_CODE = words("code-block sourcecode code highlight-block doctest testcode testoutput ipython code-cell")
 #: Sphinx object descriptions: `.. data:: NAME` followed by what NAME is, read as a definition item.
-_OBJECTS = frozenset(
-    [
-        "data",
-        "function",
-        "class",
-        "method",
-        "attribute",
-        "exception",
-        "decorator",
-        "decoratormethod",
-        "classmethod",
-        "staticmethod",
-        "envvar",
-        "confval",
-        "option",
-        "describe",
-        "object",
-    ]
+_OBJECTS = words(
+    "data function class method attribute exception decorator decoratormethod classmethod staticmethod envvar"
+    " confval option describe object"
 )
 _VERSIONS = {"versionadded": "Added in version", "versionchanged": "Changed in version", "deprecated": "Deprecated"}
 #: Roles whose text names code (shown as inline code, callables with "()").
-_CODE_ROLES = frozenset(
-    [
-        "func",
-        "meth",
-        "class",
-        "attr",
-        "data",
-        "exc",
-        "mod",
-        "obj",
-        "const",
-        "envvar",
-        "option",
-        "file",
-        "program",
-        "command",
-        "samp",
-        "mimetype",
-        "code",
-    ]
-)
+_CODE_ROLES = words("func meth class attr data exc mod obj const envvar option file program command samp mimetype code")
 _CALLABLE_ROLES = frozenset(["func", "meth"])
 #: Roles naming a Python object, whose target may start with "." (Sphinx's relative search); not `:file:`.
 _OBJECT_ROLES = frozenset(["func", "meth", "class", "attr", "data", "exc", "mod", "obj", "const"])
@@ -150,11 +91,11 @@ class Version(_Base):
     kind = "version"
 
     def run(self) -> list[nodes.Node]:
-        words = version_words(self.name)
+        said = version_words(self.name)
         version = " ".join(self.arguments)
         node = nodes.container()
         inline = " ".join(version.split()[1:]) if len(version.split()) > 1 else ""
-        node += nodes.paragraph(text=f"{words} {version.split()[0] if version else ''}.".replace(" .", "."))
+        node += nodes.paragraph(text=f"{said} {version.split()[0] if version else ''}.".replace(" .", "."))
         if inline:
             node += nodes.paragraph(text=inline)
         return [self.content_node(node)]

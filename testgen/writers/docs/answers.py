@@ -22,7 +22,7 @@ from testgen.writers.docs.instructions import (
     stated_task,
 )
 from testgen.writers.docs.text import clean_sentence, split_prose
-from testgen.writers.english.lexicon import words
+from testgen.writers.english.lexicon import LISTS, words
 from testgen.writers.english.morphology import content_lemmas, lemma
 
 OPENING_STATEMENTS = 4
@@ -143,15 +143,7 @@ def opening_answer(
     return None
 
 
-#: Verbs that undo each other: an instruction for one answers no how-to question about the other.
-_OPPOSITE_PAIRS = frozenset(
-    frozenset(pair.split("/"))
-    for pair in words(
-        """enter/leave enter/exit enable/disable add/remove install/uninstall start/stop open/close create/delete
-        show/hide include/exclude lock/unlock activate/deactivate import/export upload/download set/unset
-        connect/disconnect mount/unmount"""
-    )
-)
+_OPPOSITE_PAIRS = frozenset(frozenset(pair.split("/")) for pair in words(LISTS["answers.OPPOSITE_PAIRS"]))
 
 
 def purpose(statement: str) -> str:

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from ragtest_core.text import STOPWORDS
-from testgen.writers.english.lexicon import words
+from testgen.writers.english.lexicon import LISTS, words
 from testgen.writers.english.morphology import known_word
 from testgen.writers.english.tagger import tags
 
@@ -28,11 +28,7 @@ def run_together(description: str) -> bool:
     return re.search(r"\b(?:can|could|should|must|will|may) be\b", main) is not None
 
 
-#: Data types a parameter's description opens with ("A string ...", "An integer ..."): no definition of a thing.
-_TYPES = words(
-    """string str strings integer int integers boolean bool bytes bytestring list dict dictionary callable sequence
-    tuple number float value values instance object mapping iterable function"""
-)
+_TYPES = words(LISTS["descriptions.TYPES"])
 FINITE = frozenset({"VVZ", "VVD", "VBZ", "VBD", "VHZ", "VDZ", "VM0"})
 #: A present-tense verb after a plural subject ("The execv family of functions end the current program").
 PLURAL_PRESENT = frozenset({"VVB", "VBB", "VHB", "VDB"})

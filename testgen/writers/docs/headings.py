@@ -79,9 +79,7 @@ def _task_verb(words: list[str], tagged: tuple[str, ...]) -> str | None:
         return None
     if not first[:1].isupper() or not is_base_verb(first) or later_verb_forms:
         return None
-    if tagged[0] in BASE_VERB and not (len(words) == 2 and tagged[1] == "AV0"):
-        return first.lower()
-    if tagged[1] in DETERMINER:
+    if (tagged[0] in BASE_VERB and not (len(words) == 2 and tagged[1] == "AV0")) or tagged[1] in DETERMINER:
         return first.lower()
     return None
 

@@ -119,9 +119,7 @@ def instructs(sentence: str) -> bool:
         return False  # "To push a branch, run this command.": which one?; "By default X is used to ...": no instruction
     main = main_clause(text)
     tokens = main.split()
-    if len(tokens) < 3:
-        return False
-    if _NEGATED.match(main):
+    if len(tokens) < 3 or _NEGATED.match(main):
         return False
     match = _YOU_AUX.match(main)
     if match is not None:

@@ -30,7 +30,7 @@ from ragtest_core.text import STOPWORDS
 from testgen.structure import PATH_SEPARATOR
 from testgen.writers.base import Turned
 from testgen.writers.english.clause import Casing
-from testgen.writers.english.lexicon import GENERIC_NOUNS, words
+from testgen.writers.english.lexicon import GENERIC_NOUNS, LISTS, words
 from testgen.writers.english.morphology import gerund_base, known_word, lemmas
 from testgen.writers.english.tagger import tag_words
 
@@ -58,11 +58,7 @@ _COMMON = _ADJECTIVE | {"NN2"}
 _IDENTIFIER = re.compile(r"^(?:--?[a-z][\w-]*|[\w]+[._/][\w./]*\w|\w+\(\)|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)$")
 
 
-#: Words that make a task relative to something the reader of a test set cannot see: "specify a different
-#: encoding" (from what?), "use the same path".
-_RELATIVE_TASK = words(
-    "different another same corresponding respective aforementioned above previous following itself themselves"
-)
+_RELATIVE_TASK = words(LISTS["specific.RELATIVE_TASK"])
 
 
 def task_needs_context(task: str) -> bool:
@@ -161,12 +157,7 @@ def sentence_case(turned: Turned, casing: Casing) -> Turned:
     return replace(turned, question=question, subject=subject)
 
 
-#: Nouns that name nothing in particular as a documentation answer ("support for functionality", "people",
-#: "utilities", "ways to parse expressions"; "Remediation depends on your system.").
-_THIN_NOUNS = GENERIC_NOUNS | words(
-    """system systems needs situation people someone anyone everyone utilities utility helpers facilities
-    possibilities means"""
-)
+_THIN_NOUNS = GENERIC_NOUNS | words(LISTS["specific.THIN_NOUNS"])
 _VAGUE_QUANTIFIERS = frozenset({"various", "several", "certain", "numerous", "some"})
 _ARTICLE_OR_ADJECTIVE = frozenset({"AT0", "DT0", "AJ0", "AJC", "AJS", "CRD", "DPS"})
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from ragtest_core.text import split_sentences, word_count
-from testgen.writers.english.lexicon import words
+from testgen.writers.english.lexicon import LISTS, words
 from testgen.writers.english.morphology import is_base_verb
 
 _PRONOUNS = words("it its this that these those they them their there here above below following one so same such")
@@ -15,11 +15,7 @@ _PRONOUNS = words("it its this that these those they them their there here above
 POINTING = ("this ", "these ", "it ", "they ", "that ", "those ", "such ", "its ", "their ", "then ")
 #: Artefacts that must never reach a question or a reference: fences, include markers, directives, tags, pipes.
 _MARKUP = re.compile(r"```|\{!|!\}|--8<--|:::|^\.\. |\s\.\. \w+::|:[a-z]+:`|</?[a-zA-Z][^>]*>|\||>>>|\\\w|^[-*+] ")
-#: Verbs that say nothing to do ("you can have ...", "you may choose to ...") or point elsewhere ("see X").
-LIGHT_VERBS = words(
-    "be have do get choose want like try wish see refer read note notice find expect think know imagine keep thank work"
-    " learn consult view visit rely suppose assume"
-)
+LIGHT_VERBS = words(LISTS["text.LIGHT_VERBS"])
 #: The end of a statement that goes on in the code or list after its colon: a preposition or "i.e." with no object
 #: ("... do things like:", "... application factory, i.e.:"), or a verb after "and" / "to" / a modal with none
 #: ("open a terminal window and run:"; not "to pip:", where "to" is a preposition).

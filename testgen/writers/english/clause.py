@@ -25,6 +25,7 @@ from testgen.writers.english.lexicon import (
     DISCOURSE,
     FORMS,
     JOINING_WORDS,
+    LISTS,
     MODALS,
     POSSESSIVES,
     PRONOUNS,
@@ -46,21 +47,10 @@ _FRONTED = re.compile(
     r"^(?P<prep>In|On|By|During|Since|As of|Until|From|After|Before|Around|At|Within|Across|Throughout|Among)"
     rf" (?P<phrase>{_MONTH} \d{{1,2}}, \d{{4}}|[^,]{{1,45}}), (?P<body>.+)$"
 )
-_ADVERBS = words(
-    """also often usually still now first later mainly generally typically sometimes rarely only then largely
-    mostly primarily commonly frequently originally initially subsequently already even currently officially
-    formally jointly widely scientifically independently reportedly"""
-)
-_NOT_BEFORE_VERB = (
-    DETERMINERS
-    | POSSESSIVES
-    | words("""to of in on at by for with from into this that these those each every some many several any no""")
-)
+_ADVERBS = words(LISTS["clause.ADVERBS"])
+_NOT_BEFORE_VERB = DETERMINERS | POSSESSIVES | words(LISTS["clause.NOT_BEFORE_VERB"])
 _HEAD_END = frozenset(["of", "in", "for", "with", "on", "between", "to", "from", "at", "by", "among"])
-_ADJECTIVES = words(
-    """new old other such more most certain various different same main major key basic additional early later
-    first last specific many several few large small modern recent older newer"""
-)
+_ADJECTIVES = words(LISTS["clause.ADJECTIVES"])
 _ADJECTIVE_SUFFIX = re.compile(r"(?:al|ic|ive|ous|ful|ory|ary|ent|ant|less|able|ible)$")
 _REGULAR_PARTICIPLE = re.compile(r"^[a-z]{3,}ed$")
 _CARDINAL = re.compile(r"^(?:\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens|hundreds)$")
@@ -269,9 +259,7 @@ def is_adverb(word: str) -> bool:
     return word in _ADVERBS or (word.endswith("ly") and len(word) > 4 and word.isalpha() and word not in _NOT_ADVERBS)
 
 
-_NOT_ADVERBS = frozenset(
-    ["only", "family", "early", "likely", "holy", "italy", "july", "supply", "apply", "reply", "assembly", "fly"]
-)
+_NOT_ADVERBS = words("only family early likely holy italy july supply apply reply assembly fly")
 
 
 def _skip_adverbs(tokens: list[str]) -> list[str]:
@@ -288,9 +276,7 @@ def _verb_index(tokens: list[str]) -> int:
         word = raw.lower()
         if tokens[index - 1].endswith((",", ";", ":")):
             raise Skip("complex_subject")
-        if is_adverb(word) and index + 1 < len(tokens) and _is_verb(tokens, index + 1):
-            return index
-        if _is_verb(tokens, index):
+        if (is_adverb(word) and index + 1 < len(tokens) and _is_verb(tokens, index + 1)) or _is_verb(tokens, index):
             return index
     raise Skip("no_verb")
 

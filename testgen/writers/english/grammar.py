@@ -21,44 +21,22 @@ import re
 
 from ragtest_core.text import STOPWORDS, tokenize
 from testgen.writers.english.clause import is_plural
-from testgen.writers.english.lexicon import AGENT_NOUNS, AUX_BE, FORMS, GENERIC_NOUNS, MODALS, inflect, words
+from testgen.writers.english.lexicon import AGENT_NOUNS, AUX_BE, FORMS, GENERIC_NOUNS, LISTS, MODALS, inflect, words
 from testgen.writers.english.morphology import is_base_verb, is_third_person
 from testgen.writers.english.tagger import tag_words, tags
 
 WH_WORDS = frozenset(["what", "who", "whom", "whose", "when", "where", "which", "why", "how"])
 _AUXILIARIES = AUX_BE | MODALS | frozenset(["do", "does", "did", "has", "have", "had"])
-#: Words no subject starts with.
-_NOT_SUBJECT_START = (
-    words(
-        """in on at by for from with during since after before until of to as than and or but nor so if because
-    while although though into onto upon via about against among between through throughout within without"""
-    )
-    | _AUXILIARIES
-)
-#: Words the rules put into questions that the source sentence need not contain.
-_RULE_WORDS = words("""many much long big fast tall old first more there known kind sort type""") | frozenset(
-    AGENT_NOUNS.values()
-)
+_NOT_SUBJECT_START = words(LISTS["grammar.NOT_SUBJECT_START"]) | _AUXILIARIES
+_RULE_WORDS = words(LISTS["grammar.RULE_WORDS"]) | frozenset(AGENT_NOUNS.values())
 #: Superlatives, rankings and evaluations: a sentence about X's rank, not what X is.
 _RANKING = re.compile(
     r"^(?:the |one of the |among the )?(?:\w+est|most|least|first|last|only|best|worst|second|third|largest|"
     r"biggest|greatest|main|leading|top|earliest|latest|oldest|newest)\b"
 )
-#: Words that point outside the sentence: "an alternative platform" (to what?), "a related field" (to what?).
-_RELATIVE = words(
-    """alternative related other another similar same such former latter above following corresponding
-    respective analogous comparable equivalent different separate additional further next previous subsequent successor
-    predecessor counterpart"""
-)
-#: Words that judge X instead of saying what it is: "a key pillar in Android", "a popular language".
-_EVALUATIVE = words(
-    "key important major popular notable significant famous prominent crucial vital big great good nice little bit"
-)  # "a big deal in Babel", "a little more subtle", "a great place to ask questions": a judgement, no definition
-#: Head nouns too vague to define anything on their own.
-_VAGUE_HEADS = words(
-    """case example part one way thing result member instance kind type form sort set number lot piece area
-    aspect feature issue matter point topic subject term word name version variant"""
-)
+_RELATIVE = words(LISTS["grammar.RELATIVE"])
+_EVALUATIVE = words(LISTS["grammar.EVALUATIVE"])
+_VAGUE_HEADS = words(LISTS["grammar.VAGUE_HEADS"])
 #: Heads that relate X to something else instead of saying what X is.
 _RELATIONAL = words("result cause consequence effect reason source outcome product basis origin opposite counterpart")
 _HEAD_END = re.compile(

@@ -24,13 +24,11 @@ from testgen.writers.english.clause import (
     parse_clause,
     strip_discourse,
 )
-from testgen.writers.english.lexicon import AUX_BE, FORMS, MODALS, VAGUE_HEADS
+from testgen.writers.english.lexicon import AUX_BE, FORMS, MODALS, VAGUE_HEADS, words
 from testgen.writers.sentences.rules import RULES
 from testgen.writers.sentences.spans import COUNT, MAX_ANSWER_WORDS, clip
 
-_PREPOSITIONS = frozenset(
-    ["in", "on", "at", "by", "for", "from", "with", "during", "since", "after", "before", "under"]
-)
+_PREPOSITIONS = words("in on at by for from with during since after before under")
 #: "It is thought that S", "Genetic evidence suggests that S", "Studies have shown that S": S is asked about.
 _REPORTED = re.compile(
     r"^(?:It (?:is|was|has been) (?:thought|believed|known|estimated|suggested|reported|assumed|likely) that"

@@ -22,6 +22,7 @@ from testgen.writers.english.lexicon import (
     DEPICTION_PARTICIPLES,
     FOR_PARTICIPLES,
     FORMS,
+    LISTS,
     MEASURE,
     MODALS,
     NAMING_PARTICIPLES,
@@ -34,6 +35,8 @@ from testgen.writers.english.lexicon import (
     PREP_ADJECTIVES,
     PURPOSE,
     inflect,
+    phrases,
+    words,
 )
 from testgen.writers.sentences.spans import (
     AMOUNT,
@@ -47,17 +50,15 @@ from testgen.writers.sentences.spans import (
     split_object,
 )
 
-#: "Polar bears will scavenge at garbage dumps": a verb used without an object; not asked with "What".
-_OBJECT_NOT_START = frozenset(
-    [
-        *("at", "in", "on", "from", "with", "into", "through", "during", "near", "around"),
-        # a past participle read as a past tense ("The raw decoder used here supports ...", "The Access Control
-        # List used when storing items ...", "Python bindings implemented using pybind11"): no object follows it
-        *("when", "where", "while", "here", "there", "using", "by", "via", "if", "because"),
-    ]
+#: "Polar bears will scavenge at garbage dumps": a verb used without an object; not asked with "What". The second
+#: half: a past participle read as a past tense ("The raw decoder used here supports ...", "The Access Control List
+#: used when storing items ...", "Python bindings implemented using pybind11"): no object follows it.
+_OBJECT_NOT_START = words(
+    "at in on from with into through during near around when where while here there using by via if because"
 )
 #: "X is the result of Y": asked as "What is X the result of?" (not "What is X?").
 RELATIONAL_HEADS = "result|cause|consequence|effect|reason|source|outcome|product|basis|origin"
+_PASSIVE_PREPS = phrases(LISTS["rules.PASSIVE_PREPS"])
 _IRREGULAR_PLURALS = frozenset(["teeth", "feet", "people", "children", "mice", "men", "women", "geese", "data"])
 
 
@@ -129,22 +130,10 @@ def rule_passive(clause: Clause, casing: Casing) -> list[Turned]:
         wh = "What" if participle == "known" else "How"
         question = f"What {be} {subject} known as?" if wh == "What" else f"How {be} {subject} {participle}?"
         out.append(Turned(question, clip(tail), "known_as"))
-    fixed = {
-        ("used", "for"): "What {be} {subject} used for?",
-        ("used", "as"): "What {be} {subject} used as?",
-        ("used", "in"): "Where {be} {subject} used?",
-        ("named", "after"): "Who {be} {subject} named after?",
-        ("based", "on"): "What {be} {subject} based on?",
-        ("derived", "from"): "What {be} {subject} derived from?",
-        ("written", "in"): "What {be} {subject} written in?",
-        ("implemented", "in"): "What {be} {subject} implemented in?",
-        ("made", "of"): "What {be} {subject} made of?",
-        ("composed", "of"): "What {be} {subject} composed of?",
-        ("designed", "for"): "What {be} {subject} designed for?",
-        ("influenced", "by"): "What {be} {subject} influenced by?",
-        ("inspired", "by"): "What {be} {subject} inspired by?",
-        ("replaced", "by"): "What {be} {subject} replaced by?",
-    }.get((participle, preposition))
+    pair = f"{participle} {preposition}"
+    fixed = "What {be} {subject} " + pair + "?" if pair in _PASSIVE_PREPS else None
+    if pair in ("used in", "named after"):  # "Where is X used?", "Who is X named after?"
+        fixed = "Where {be} {subject} used?" if pair == "used in" else "Who {be} {subject} named after?"
     if fixed is None and preposition == "for" and participle in FOR_PARTICIPLES and _is_reason(tail):
         fixed = "What {be} {subject} " + participle + " for?"  # "Polar bears were harvested for the fur, meat ..."
     if participle in DEPICTION_PARTICIPLES and preposition in ("on", "in") and tail.startswith(("the ", "a ")):

@@ -7,7 +7,7 @@ import re
 
 from ragtest_core.text import STOPWORDS, content_tokens
 from testgen.writers.english.clause import Skip
-from testgen.writers.english.lexicon import AUX_BE, FORMS, MODALS, PRONOUNS
+from testgen.writers.english.lexicon import AUX_BE, FORMS, MODALS, PRONOUNS, words
 
 _NUMBER = (
     r"(?:\d[\d,.]*(?: million| billion| thousand| hundred)?"
@@ -22,9 +22,7 @@ _UNITS = (
     r"|kilometres|kilometers|centimetres|centimeters|years|months|weeks|days|hours|minutes|seconds|%|percent"
 )
 AMOUNT = rf"(?P<amount>{_APPROX}{_NUMBER}(?:[–-]{_NUMBER})?(?: to {_NUMBER})? ?(?P<unit>{_UNITS})\b)"
-LENGTH_UNITS = frozenset(
-    ["km", "m", "cm", "mm", "ft", "in", "mi", "metres", "meters", "feet", "inches", "miles", "kilometres", "kilometers"]
-)
+LENGTH_UNITS = words("km m cm mm ft in mi metres meters feet inches miles kilometres kilometers")
 _CLAUSE_END = re.compile(
     r", (?:which|who|whose|where|while|whereas|although|because|but|and|or|as|with|including|such as|making"
     r"|allowing|thus|so|leading|resulting|followed|despite|though|then|especially|particularly|mainly|giving)\b"
