@@ -34,6 +34,7 @@ from ragtest.gates import (
 from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest
 from ragtest.rag_index import testset_store_dir
+from ragtest.refresh.command import run_refresh
 from ragtest.run_state import STORE_DIR, open_run
 from ragtest.settings import config_secrets
 from ragtest_core.datasets import input_file, output_file, read_rows
@@ -55,6 +56,8 @@ def _command(args: argparse.Namespace, secrets: list[str]) -> int:
     progress = not args.quiet
     if args.command == "meta-eval":
         return run_meta_eval(args, config)
+    if args.command == "refresh":
+        return run_refresh(args, config)
     if args.dry_run:
         print(console.dry_run_report(config, args.command, getattr(args, "input", None)))
         return 0

@@ -14,6 +14,7 @@ from ragtest.cli_review import add_review_parser
 from ragtest.config import RunConfig
 from ragtest.config.scope import COMMAND_GROUPS, GROUPS, check_given, refusal
 from ragtest.outputs import COLUMN_STYLES
+from ragtest.refresh.command import add_refresh_parser
 from ragtest.settings import Setting, build_config, iter_settings
 
 __all__ = ["COMMAND_GROUPS", "DESCRIPTION", "GROUPS", "add_settings", "build_parser", "config_from_args"]
@@ -209,6 +210,7 @@ def build_parser(root: type[BaseModel] = RunConfig) -> argparse.ArgumentParser:
 
     add_compare_parser(sub, quiet)
     add_review_parser(sub, quiet)
+    add_settings(add_refresh_parser(sub, quiet), COMMAND_GROUPS["refresh"], root)
 
     meta = sub.add_parser(
         "meta-eval",

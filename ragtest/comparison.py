@@ -9,7 +9,7 @@ and writes compare.json, compare.md and compare.html.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +99,10 @@ class Comparison:
     seed: int = 0
     #: With human labels on both sides: each labelled metric's change as prediction-powered estimates.
     ppi: dict[str, PPIChange] = field(default_factory=dict)
+    #: Two versions of a refreshed test set (`Matching.versions`): how many rows are shared (kept, moved), updated,
+    #: only in base (retired) and only in new (new); the updated rows' own comparison, by metric.
+    versions: dict[str, int] = field(default_factory=dict)
+    updated: dict[str, MetricComparison] = field(default_factory=dict)
 
     def with_verdict(self, *verdicts: str) -> list[str]:
         return [name for name, m in self.metrics.items() if m.overall.verdict in verdicts]
@@ -226,6 +230,7 @@ def compare_runs(
     if missing:
         raise RagtestError(f"metric(s) {', '.join(missing)} not scored in both runs; both have: {', '.join(common)}")
     ppi, label_notes = ppi_changes(base, new, matching, selected)
+    updated = replace(matching, pairs=matching.updated)
     return Comparison(
         base=base.label,
         new=new.label,
@@ -237,11 +242,23 @@ def compare_runs(
         metrics_only_base=[m for m in base.metrics if m not in new.metrics],
         metrics_only_new=[m for m in new.metrics if m not in base.metrics],
         changed={m: changed_rows(base, new, matching, m) for m in selected},
-        notes=[*notes, *label_notes],
+        notes=[*notes, *label_notes, *version_notes(matching.versions)],
         settings={"base": base.scoring, "new": new.scoring},
         seed=seed,
         ppi=ppi,
+        versions=matching.versions,
+        updated={m: compare_metric(base, new, updated, m, seed) for m in selected} if matching.updated else {},
     )
+
+
+def version_notes(versions: dict[str, int]) -> list[str]:
+    if not versions:
+        return []
+    return [
+        f"two versions of a refreshed test set: compared on {versions['shared']} shared rows ({versions['kept']} "
+        f"kept, {versions['moved']} moved); {versions['updated']} updated rows compared apart; "
+        f"{versions['only_base']} rows only in base (retired), {versions['only_new']} only in new (new)"
+    ]
 
 
 def compare(

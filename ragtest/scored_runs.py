@@ -11,8 +11,9 @@ embedding model and precision.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from ragtest.outputs import locate_scored
 from ragtest_core.datasets import read_dataset, records
 from ragtest_core.errors import RagtestError
 from ragtest_core.labels import row_key
-from ragtest_core.schema import GROUND_TRUTH, QUESTION, SAMPLE_ID
+from ragtest_core.schema import GROUND_TRUTH, QUESTION, REFRESH_STATUS, SAMPLE_ID
 
 #: The scoring settings two runs must share, with the words used to name them.
 SCORING_KEYS = {
@@ -91,6 +92,10 @@ class Matching:
     only_base: list[str]
     only_new: list[str]
     different_rows: list[str]
+    #: Two versions of a refreshed test set (rows with `refresh_status`, `ragtest refresh`): `pairs` are the shared
+    #: rows (kept and moved), `updated` the rows asked again, paired apart; `versions` counts each kind.
+    updated: list[tuple[int, int]] = field(default_factory=list)
+    versions: dict[str, int] = field(default_factory=dict)
 
 
 def _keys(frame: pd.DataFrame, by: str) -> list[str]:
@@ -122,12 +127,41 @@ def match_rows(base: pd.DataFrame, new: pd.DataFrame) -> Matching:
     pairs = [(i, new_index[key]) for i, key in enumerate(base_keys) if key in new_index]
     base_set = set(base_keys)
     different = [_describe(base, i) for i, j in pairs if _row_text(base.iloc[i]) != _row_text(new.iloc[j])]
-    return Matching(
+    matching = Matching(
         by=by,
         pairs=pairs,
         only_base=[_describe(base, i) for i, key in enumerate(base_keys) if key not in new_index],
         only_new=[_describe(new, j) for j, key in enumerate(new_keys) if key not in base_set],
         different_rows=different,
+    )
+    return _versions(matching, base, new) if matching.only_base or matching.only_new or different else matching
+
+
+def _versions(matching: Matching, base: pd.DataFrame, new: pd.DataFrame) -> Matching:
+    """Two versions of a refreshed test set, when a side says what the refresh did to each row: the kept and moved
+    rows are the shared ones, the updated rows are set apart (any other matching is returned as it is)."""
+    side, index = (
+        (new, 1) if REFRESH_STATUS in new.columns else (base, 0) if REFRESH_STATUS in base.columns else (None, 0)
+    )
+    if side is None:
+        return matching
+    status = {pair: str(side.iloc[pair[index]].get(REFRESH_STATUS) or "") for pair in matching.pairs}
+    shared = [pair for pair in matching.pairs if status[pair] != "updated"]
+    updated = [pair for pair in matching.pairs if status[pair] == "updated"]
+    counts = Counter(status[pair] for pair in shared)
+    return replace(
+        matching,
+        pairs=shared,
+        updated=updated,
+        different_rows=[_describe(base, i) for i, j in shared if _row_text(base.iloc[i]) != _row_text(new.iloc[j])],
+        versions={
+            "shared": len(shared),
+            "kept": counts["kept"],
+            "moved": counts["moved"],
+            "updated": len(updated),
+            "only_base": len(matching.only_base),
+            "only_new": len(matching.only_new),
+        },
     )
 
 
@@ -143,7 +177,7 @@ def _names(items: Sequence[str], limit: int = 3) -> str:
 def comparability_problems(base: ScoredRun, new: ScoredRun, matching: Matching) -> list[str]:
     """What makes the comparison meaningless: other rows, other scoring settings, or none recorded."""
     problems: list[str] = []
-    if matching.only_base or matching.only_new:
+    if (matching.only_base or matching.only_new) and not matching.versions:  # versions: retired and new rows
         problems.append(
             f"different question sets: {len(matching.only_base)} row(s) only in base ({_names(matching.only_base)}), "
             f"{len(matching.only_new)} only in new ({_names(matching.only_new)})"
@@ -164,8 +198,6 @@ def comparability_problems(base: ScoredRun, new: ScoredRun, matching: Matching) 
         return problems
     for key, words in SCORING_KEYS.items():
         left, right = base.scoring.get(key), new.scoring.get(key)
-        if key == "max_field_chars" and (left is None or right is None):
-            continue  # recorded since this setting exists; runs scored before it are not told apart by it
         if left != right:
             problems.append(f"different {words}: {left!r} in base, {right!r} in new")
     return problems

@@ -12,8 +12,9 @@ One row per sample and labeller:
 - `selection` says how the row was chosen for labelling ("random": seeded and stratified, so the labelled rows
   are a random sample and prediction-powered inference applies; "least_sure": chosen where the judge was least
   sure, good for finding disagreements but not a random sample);
-- `answer_id` fingerprints what was labelled (question, answer, contexts): a label whose row has since changed
-  (the RAG answered differently) no longer applies and is left out, with a count;
+- `answer_id` fingerprints what was labelled (question, answer, contexts, reference): a label whose row has since
+  changed (the RAG answered differently, a refresh updated the reference) no longer applies and is left out, with a
+  count;
 - `pair_id` (optional): rows sharing it are a preference pair (one labelled 1, the other 0), as in WikiEval.
 
 The file is rewritten atomically on every change (the rows are few: one per labelled sample and labeller), so a
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,7 +33,7 @@ from typing import Any
 from ragtest_core.datasets import as_str_list, read_jsonl
 from ragtest_core.errors import RagtestError
 from ragtest_core.files import atomic_write
-from ragtest_core.schema import ANSWER, CONTEXTS, QUESTION, SAMPLE_ID, stable_id
+from ragtest_core.schema import ANSWER, CONTEXTS, GROUND_TRUTH, QUESTION, SAMPLE_ID, stable_id
 
 LABELS_FILE = "labels.jsonl"
 LABELLER = "labeller"
@@ -61,9 +61,11 @@ def row_key(row: Mapping[str, Any]) -> str:
 
 
 def answer_id(row: Mapping[str, Any]) -> str:
-    """A fingerprint of what a labeller judged: the question, the answer and the retrieved contexts."""
+    """A fingerprint of what a labeller judged: the question, the answer, the retrieved contexts and the reference
+    answer (a row whose reference `ragtest refresh` updated keeps its sample_id, but not its labels)."""
     contexts = as_str_list(row.get(CONTEXTS))
-    return stable_id(str(row.get(QUESTION) or ""), str(row.get(ANSWER) or ""), *contexts)
+    reference = f"reference:{row.get(GROUND_TRUTH) or ''}"
+    return stable_id(str(row.get(QUESTION) or ""), str(row.get(ANSWER) or ""), *contexts, reference)
 
 
 def now() -> str:
@@ -142,25 +144,6 @@ def labelled_metrics(rows: Iterable[Mapping[str, Any]]) -> list[str]:
             if row[column] is not None:
                 seen.setdefault(column, None)
     return list(seen)
-
-
-def consensus(rows: Iterable[Mapping[str, Any]], metric: str) -> dict[str, float]:
-    """Per sample, the mean of its labellers' values for `metric` (samples nobody labelled for it are absent)."""
-    values: dict[str, list[float]] = defaultdict(list)
-    for row in rows:
-        value = row.get(metric)
-        if value is not None:
-            values[str(row[SAMPLE_ID])].append(float(value))
-    return {sample: sum(v) / len(v) for sample, v in values.items()}
-
-
-def by_labeller(rows: Iterable[Mapping[str, Any]], metric: str) -> dict[str, dict[str, float]]:
-    """labeller -> sample_id -> value, for `metric`."""
-    table: dict[str, dict[str, float]] = defaultdict(dict)
-    for row in rows:
-        if row.get(metric) is not None:
-            table[str(row[LABELLER])][str(row[SAMPLE_ID])] = float(row[metric])
-    return dict(table)
 
 
 class LabelStore:

@@ -43,6 +43,7 @@ COMMAND_GROUPS: dict[str, tuple[str, ...]] = {
     "evaluate": ("evaluation", "embeddings", "llm", "distributed"),
     "run": ("testset", "sources", "generation", "rag", "evaluation", "store", "embeddings", "llm", "distributed"),
     "meta-eval": ("embeddings", "llm"),
+    "refresh": ("sources", "store", "llm"),
 }
 #: The command that chains the stages, and its stages (each a command too), in order.
 PIPELINE = "run"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import shutil
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +148,16 @@ class TestsetReview:
             reviewed[REVIEW_STATUS] = status
             out.append(reviewed)
         return out
+
+    def carry_to(self, testset: Path, sample_ids: Collection[str]) -> int:
+        """Copy the decisions on `sample_ids` (rows a refresh kept as they were) to the review of `testset` and write
+        its files; its other rows wait in its review queue. How many decisions were carried."""
+        review = TestsetReview(testset)
+        carried = {k: v for k, v in self.decisions.items() if k in sample_ids and k in review.keys}
+        with review._lock:
+            review.decisions.update(carried)
+            review._save()
+        return len(carried)
 
     def _save(self) -> None:
         lines = [

@@ -61,7 +61,8 @@ def test_a_setting_added_to_the_declarations_is_on_the_page_with_its_flag_defaul
 def test_every_flag_of_every_command_and_every_setting_is_on_the_page() -> None:
     page = render_cli_reference()
     commands = list(subcommands(build_parser()))
-    assert [c.name for c in commands] == ["generate", "answer", "evaluate", "run", "compare", "review", "meta-eval"]
+    names = ["generate", "answer", "evaluate", "run", "compare", "review", "refresh", "meta-eval"]
+    assert [c.name for c in commands] == names
     for command in commands:
         assert f"### ragtest {command.name} {{#ragtest-{command.name}}}" in page
         for action in command.parser._actions:
