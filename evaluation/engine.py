@@ -325,5 +325,19 @@ def with_mapped_ids(frame: pd.DataFrame, metrics: Sequence[Metric], samples: Seq
 
 
 def groups_of(samples: Sequence[Sample]) -> dict[str, Sequence[str | None]]:
-    """The columns summaries break down by: question type and source document."""
-    return {"question_type": [s.question_type for s in samples], "source": [s.source for s in samples]}
+    """The columns summaries break down by: question type, source document, hops (the number of gold contexts:
+    2 or more for a multi-hop question), and persona, query style and length where the test set has them."""
+    return {
+        "question_type": [s.question_type for s in samples],
+        "source": [s.source for s in samples],
+        "hops": [hops_label(s) for s in samples],
+        "persona": [s.persona for s in samples],
+        "query_style": [s.query_style for s in samples],
+        "query_length": [s.query_length for s in samples],
+    }
+
+
+def hops_label(sample: Sample) -> str | None:
+    """How many gold contexts the row has ("1", "2", ...; None without any)."""
+    count = len(sample.reference_context_ids or sample.reference_contexts or ())
+    return str(count) if count else None

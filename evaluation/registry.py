@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import replace as with_fields
 
 from evaluation.metric import NO_DEFINITION, Metric, MetricExplanation, explain
-from evaluation.metrics import BUILTIN_METRICS, MRR, NDCG, HitRate
-from evaluation.metrics.retrieval import CUT_OFF_METRICS, at_k
+from evaluation.metrics import BUILTIN_METRICS
+from evaluation.metrics.retrieval import CUT_OFF_METRICS, RetrievalMetric, at_k
 from ragtest_core.errors import RagtestError
 
 _REGISTRY: dict[str, type[Metric]] = {}
@@ -58,7 +58,7 @@ def get_metric(name: str, retrieval_k: int | None = None) -> Metric:
     if retrieval_k is not None and metric_class is not None and issubclass(metric_class, CUT_OFF_METRICS):
         return at_k(metric_class, retrieval_k, named=False)()
     base, _, k = name.partition("@")
-    if k and base in _REGISTRY and issubclass(_REGISTRY[base], (HitRate, MRR, NDCG)) and k.isdigit() and int(k) > 0:
+    if k and base in _REGISTRY and issubclass(_REGISTRY[base], RetrievalMetric) and k.isdigit() and int(k) > 0:
         return at_k(_REGISTRY[base], int(k))()  # type: ignore[arg-type]
     try:
         return _REGISTRY[name]()

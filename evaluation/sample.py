@@ -21,6 +21,9 @@ from ragtest_core.schema import (
     CONTEXT_IDS,
     CONTEXTS,
     GROUND_TRUTH,
+    PERSONA,
+    QUERY_LENGTH,
+    QUERY_STYLE,
     QUESTION,
     QUESTION_TYPE,
     REFERENCE_CONTEXT_IDS,
@@ -57,6 +60,10 @@ class Sample:
     reference_contexts: tuple[str, ...] = ()
     question_type: str | None = None
     source: str | None = None
+    #: Who asks and how the question is typed (testgen's `--personas`, `--query-styles`, `--query-lengths`).
+    persona: str | None = None
+    query_style: str | None = None
+    query_length: str | None = None
     #: The texts cut to the size limit: (field, full length in characters), e.g. ("answer", 5242880).
     cut: tuple[tuple[str, int], ...] = ()
 
@@ -85,6 +92,9 @@ class Sample:
             reference_contexts=texts(REFERENCE_CONTEXTS),
             question_type=clean_text(row.get(QUESTION_TYPE)),
             source=clean_text(row.get(SOURCE)),
+            persona=clean_text(row.get(PERSONA)),
+            query_style=clean_text(row.get(QUERY_STYLE)),
+            query_length=clean_text(row.get(QUERY_LENGTH)),
             cut=tuple(cuts),
         )
 

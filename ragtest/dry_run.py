@@ -30,6 +30,7 @@ from ragtest.documents import load_chunks
 from ragtest_core.datasets import as_str_list, cell_text
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.llm.usage import BATCH_PRICE_FACTOR, StageUsage, UsageTracker, estimate_tokens, no_price_note
+from testgen.styles import LENGTHS, STYLES, parse_choices, planned_rewrites
 
 #: Typical reply sizes in tokens (JSON overhead included), measured on small instruction-tuned models.
 TYPICAL_QUESTION_TOKENS = 14
@@ -197,6 +198,8 @@ def estimate_generate(estimate: RunEstimate, config: RunConfig, chunks: Sequence
     )
     estimate.item("testgen", "generate")  # the writer's line comes first, even when nothing is planned
     estimate.add_planned(calls, "generate")
+    styles = parse_choices(gen.query_styles, STYLES, "query style")
+    estimate.add_planned(planned_rewrites(gen.size, styles, parse_choices(gen.query_lengths, LENGTHS, "")), "generate")
     writes = estimate.calls["testgen"].calls
     estimate.notes.append(f"generate: {writes} writer calls for {gen.size} questions (more if the filters reject many)")
 

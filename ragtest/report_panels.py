@@ -16,12 +16,12 @@ from markupsafe import Markup
 
 from evaluation.registry import metric_explanation
 from ragtest import plots
-from ragtest.breakdowns import Breakdown, breakdown, min_group_rows, short_labels
+from ragtest.breakdowns import Breakdown, breakdown, hops_breakdown, min_group_rows, short_labels, style_breakdown
 from ragtest.report_explain import JUDGE_SETTINGS_ID, PPI_CORRECTS, ROWS_TO_LOOK_AT, TESTSET_ID
 from ragtest.report_rows import WeakRows, anchor, row_view, scores, section_anchor, weak_rows
 from ragtest.weak_spots import SPOTS, WeakSpot, weak_spots
 from ragtest_core.datasets import cell_text, records
-from ragtest_core.schema import QUESTION_TYPE, SOURCE
+from ragtest_core.schema import PERSONA, QUERY_LENGTH, QUESTION_TYPE, SOURCE
 
 #: Rows shown in full per metric (the rest are counted and named by row number).
 SHOWN_ROWS = 10
@@ -172,12 +172,17 @@ def plots_panel(run: RunData) -> dict[str, Any] | None:
 
 
 def breakdowns_panel(run: RunData) -> dict[str, Any] | None:
-    """By question type and by source: short tables (small groups pooled), the full ones folded."""
+    """By question type, source, hops, persona, query style (against "perfect") and length, where the set has them:
+    short tables (small groups pooled), the full ones folded."""
     tables: list[Breakdown] = [
         table
         for table in (
             breakdown(run.frame, run.metrics, QUESTION_TYPE, "question type", "question types"),
             breakdown(run.frame, run.metrics, SOURCE, "source document", "sources"),
+            hops_breakdown(run.frame, run.metrics),
+            breakdown(run.frame, run.metrics, PERSONA, "persona", "personas"),
+            style_breakdown(run.frame, run.metrics),
+            breakdown(run.frame, run.metrics, QUERY_LENGTH, "query length", "query lengths"),
         )
         if table is not None
     ]
@@ -302,6 +307,17 @@ def stability_rows(frame: pd.DataFrame, summary: Mapping[str, Any]) -> list[dict
     return found
 
 
+def graph_panel(stats: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The corpus graph's summary from the manifest (`testgen.graph`), page paths shortened."""
+    summary = stats.get("corpus_graph")
+    if not summary:
+        return None
+    pairs = summary.get("pages_joined") or []
+    shown = short_labels(sorted({page for row in pairs for page in row["pages"]}))
+    joined = [{"pages": [shown[page] for page in row["pages"]], "edges": row["edges"]} for row in pairs]
+    return {**summary, "pages_joined": joined}
+
+
 def trust_panel(run: RunData) -> dict[str, Any] | None:
     """With human labels, each labelled metric's prediction-powered mean beside the judge's own, and what it corrects
     (`PPI_CORRECTS`); with --repeats, the LLM judge's stability, its unstable rows flagged."""
@@ -319,6 +335,7 @@ RUN_PANELS: tuple[Panel, ...] = (
     Panel("facts", facts_panel),
     Panel("plots", plots_panel),
     Panel("breakdowns", breakdowns_panel),
+    Panel("corpus_graph", lambda run: graph_panel(run.stats)),
     Panel("weak_rows", weak_rows_panel),
     Panel("timings", timings_panel),
 )

@@ -28,9 +28,11 @@ from evaluation.metrics.gold_mapping import is_gold_label, map_by_text
 from evaluation.registry import higher_is_better, metric_scale
 from ragtest_core.datasets import as_str_list, cell_text
 from ragtest_core.schema import (
+    CANONICAL_QUESTION,
     CONTEXT_IDS,
     CONTEXTS,
     MAPPED_CONTEXT_IDS,
+    QUERY_STYLE,
     QUESTION_TYPE,
     REFERENCE_CONTEXT_IDS,
     REFERENCE_CONTEXTS,
@@ -229,6 +231,9 @@ def row_view(
         "answer": shown(cell_text(row.get("answer"))),
         "reason": shown(cell_text(row.get(reason_column(metric)))),
         "question_type": cell_text(row.get(QUESTION_TYPE)),
+        #: A styled question (`--query-styles`): its style, and the question as written.
+        "query_style": cell_text(row.get(QUERY_STYLE)),
+        "canonical": shown(cell_text(row.get(CANONICAL_QUESTION))),
         "source": (sources or {}).get(cell_text(row.get(SOURCE)), cell_text(row.get(SOURCE))),
         "gold": [shown(text) for text in as_str_list(row.get(REFERENCE_CONTEXTS))],
         "retrieved": retrieved,

@@ -13,6 +13,7 @@ import pandas as pd
 
 import rag_under_test
 import testgen
+import testgen.graph
 import testgen.store
 from evaluation.engine import EvaluationResult, RowScorer, evaluate_dataset
 from rag_under_test.adapter import AnyAdapter
@@ -41,7 +42,7 @@ from ragtest_core.datasets import check_rows, read_dataset, read_rows, records, 
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.progress import Identity
-from ragtest_core.redact import redact_mapping, redact_text, scrub
+from ragtest_core.redact import redact_text, redact_value, scrub
 from ragtest_core.schema import TestSample
 
 #: The reference RAG's time per question in batch mode: its answer comes back with the batch (the provider's window
@@ -77,7 +78,10 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     }
     state.stats["store_collection"] = store.collection_name
     gen = config.generation
-    generator = testgen.TestsetGenerator(store, make_writer(state), gen)
+    with state.timed("corpus_graph"):
+        graph = testgen.build_graph(store, state.run_dir / testgen.graph.GRAPH_FILE)
+    state.stats["corpus_graph"] = graph.summary()
+    generator = testgen.TestsetGenerator(store, make_writer(state), gen, graph=graph)
     expected = dry_run.generate_calls(gen.size, generator.questions_per_context, gen.question_types)
     prior = partial_testsets.prior_work(state, output, store)  # a partial set there is topped up
     try:
@@ -224,7 +228,7 @@ def answer_identity(config: RunConfig, adapter: AnyAdapter) -> Identity:
             shown["index"] = index
         secret: dict[str, Any] = {"llm_base_url": config.llm.base_url, "llm": config.llm.spec}
     elif config.rag:
-        shown = {"adapter": config.rag, "rag_args": redact_mapping(config.rag_args)}
+        shown = {"adapter": config.rag, "rag_args": redact_value(config.rag_args)}
         secret = {"rag_args": config.rag_args}
     else:
         shown = {"adapter": f"{type(adapter).__module__}.{type(adapter).__qualname__}"}
@@ -245,7 +249,7 @@ def describe_adapter(config: RunConfig, adapter: AnyAdapter, concurrency: int) -
         source = getattr(adapter.retriever, "description", "the test set's store")
         name = f"reference RAG (top-{adapter.k} retrieval from {source}, {reader})"
     elif config.rag:
-        args = ", ".join(f"{k}={v!r}" for k, v in redact_mapping(config.rag_args).items())
+        args = ", ".join(f"{k}={v!r}" for k, v in redact_value(config.rag_args).items())
         name = f"{config.rag}({args})"
     else:
         name = f"{type(adapter).__module__}.{type(adapter).__qualname__}"

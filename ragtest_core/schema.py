@@ -25,6 +25,16 @@ ANSWER_ERROR = "answer_error"
 SAMPLE_ID = "sample_id"
 ANSWER_SPAN = "answer_span"
 CORPUS_ID = "corpus_id"
+#: What `ragtest refresh` did to a row of a refreshed test set: kept, moved, updated or new.
+REFRESH_STATUS = "refresh_status"
+#: Written by testgen only when asked for (`--personas`, `--query-styles`, `--query-lengths`): who asks, how the
+#: question is typed and how long it is, and the question as written before it was styled.
+PERSONA = "persona"
+QUERY_STYLE = "query_style"
+QUERY_LENGTH = "query_length"
+CANONICAL_QUESTION = "canonical_question"
+#: Written by testgen on a sample with two or more gold contexts (multi-context and multi-hop questions): how many.
+HOPS = "hops"
 #: Written by evaluate with a retrieval metric: each retrieved context's gold id where it is a gold chunk (by id or
 #: text), else its own id, so ID-based metrics elsewhere (ragas' IDBasedContextPrecision/Recall) read the mapping.
 MAPPED_CONTEXT_IDS = "mapped_context_ids"

@@ -13,11 +13,14 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ragtest_core.text import detect_language, tokenize
 from testgen.chunking import Chunk
 from testgen.store import ChunkStore
+
+if TYPE_CHECKING:  # annotations only
+    from testgen.personas import Persona
 
 #: Neighbour chunks shown with each root chunk (the "K" of root + K neighbours).
 DEFAULT_K_NEIGHBOURS = 2
@@ -43,10 +46,14 @@ P = TypeVar("P", bound=Placed)
 
 @dataclass(frozen=True)
 class Context:
-    """The root chunk and its neighbours. Block numbers start at 1 (the root)."""
+    """The root chunk and its neighbours. Block numbers start at 1 (the root); `persona`: who the questions are
+    written for (`testgen.personas`), when personas are given."""
 
     root: Chunk
     neighbours: tuple[Chunk, ...] = ()
+    #: True when the neighbours are the root's partners in the corpus graph (other sections: `testgen.graph`).
+    along_graph: bool = False
+    persona: Persona | None = None
 
     @property
     def blocks(self) -> list[Chunk]:

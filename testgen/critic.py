@@ -18,6 +18,7 @@ from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import LLMError, LLMPermanentError
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.support import is_supported, shared_stems
+from testgen.hop_critic import ONE_CONTEXT, alone_calls, single_context_problem
 from testgen.writers.base import Draft
 
 if TYPE_CHECKING:  # annotations only: the client imports LangChain's chat models (seconds of start-up)
@@ -154,7 +155,9 @@ class OfflineCritic(Critic):
         if problem is not None:
             return problem
         claims = draft.evidence or (draft.answer,)
-        return None if all(self._supported(claim, gold) for claim in claims) else "not_grounded"
+        if not all(self._supported(claim, gold) for claim in claims):
+            return "not_grounded"
+        return single_context_problem(draft, gold, self._supported)
 
     def _supported(self, claim: str, gold: Sequence[str]) -> bool:
         """The support rule; lexical evidence alone settles most claims (a copied sentence), without embedding."""
@@ -192,6 +195,22 @@ class LLMCritic(Critic):
             if verdict is None and result is not None and len(result.verdicts) == len(asked):
                 verdict = result.verdicts[number - 1]  # numbered wrongly but complete: take them in order
             verdicts[index] = _grounding_reason(verdict)
+        return await self._one_context(drafts, blocks, verdicts)
+
+    async def _one_context(
+        self, drafts: Sequence[Draft], blocks: Sequence[str], verdicts: list[str | None]
+    ) -> list[str | None]:
+        """`hop_critic`: a grounded multi-hop draft that one cited block answers alone is rejected."""
+        pending = [verdict is None for verdict in verdicts]
+        for call, asked in alone_calls(drafts, blocks, answerable_call, pending):
+            result = await self._ask(call, Answerabilities)
+            found = {v.question: v for v in result.verdicts} if result is not None else {}
+            for number, index in enumerate(asked, start=1):
+                verdict = found.get(number)
+                if verdict is None:
+                    verdicts[index] = "critic_failed"
+                elif verdict.answerable:
+                    verdicts[index] = ONE_CONTEXT
         return verdicts
 
     async def unanswerable_many(self, drafts: Sequence[Draft], passages: Sequence[str]) -> list[str | None]:

@@ -21,15 +21,18 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.errors import LLMError, RagtestError
-from ragtest_core.schema import TestSample
+from ragtest_core.schema import CANONICAL_QUESTION, PERSONA, TestSample
 from testgen.chunking import Chunk
-from testgen.contexts import build_contexts, draw_roots
+from testgen.contexts import Context, build_contexts, draw_roots
 from testgen.critic import Critic, LLMCritic, OfflineCritic
 from testgen.filters import QuestionRules
+from testgen.graph import CorpusGraph, along_graph, build_graph
+from testgen.personas import AUTO, Persona, derive_personas, load_personas, steer_roots
 from testgen.question_types import allocate, parse_distribution, renormalise
 from testgen.scheduler import Scheduler, Step
 from testgen.screening import Candidate, Screen
@@ -37,6 +40,7 @@ from testgen.settings import GenerationSettings
 from testgen.stats import GenerationStats
 from testgen.stopping import Shortfall, ShortfallError
 from testgen.store import ChunkKey, ChunkStore
+from testgen.styles import LENGTHS, STYLES, Restyler, parse_choices
 from testgen.topup import PriorWork, WalkLog, kept_samples
 from testgen.writers.base import QuestionWriter
 
@@ -56,8 +60,11 @@ class TestsetGenerator:
         settings: GenerationSettings | None = None,
         *,
         critic: Critic | None = None,
+        graph: CorpusGraph | None = None,
     ) -> None:
         self.store = store
+        #: The corpus graph multi-hop questions follow (built from the store when first needed, if not given).
+        self.graph = graph
         self.writer = writer
         self.settings = settings or GenerationSettings()
         self.distribution = parse_distribution(self.settings.question_types)
@@ -67,6 +74,14 @@ class TestsetGenerator:
         self.shortfall: Shortfall | None = None
         #: The roots the last generation wrote, for a later top-up (`testgen.topup`).
         self.walk = WalkLog()
+        #: Chunk ids walked first as roots, in their seeded order (a refresh: the new and changed pages).
+        self.first: frozenset[str] = frozenset()
+        #: Who asks (`testgen.personas`) and each root's persona; how the questions are typed (`testgen.styles`).
+        self.personas: list[Persona] = (
+            load_personas(self.settings.personas) if self.settings.personas not in (None, AUTO) else []
+        )
+        self.persona_of: dict[str, Persona] = {}
+        self.restyler = self._make_restyler()
 
     def _make_critic(self) -> Critic:
         llm = self.writer.llm
@@ -75,6 +90,17 @@ class TestsetGenerator:
         if llm is not None and self.settings.critic in ("llm", "auto"):
             return LLMCritic(llm)
         return OfflineCritic(self.store.embedder)
+
+    async def _derive_personas(self) -> list[Persona]:
+        """`--personas auto`: personas from clusters of the corpus, named by the writer's LLM."""
+        if self.writer.llm is None:
+            raise RagtestError(f"--personas {AUTO} needs an LLM to describe who reads each part of the corpus")
+        return await derive_personas(self.store, self.writer.llm, self.settings.seed)
+
+    def _make_restyler(self) -> Restyler | None:
+        styles = parse_choices(self.settings.query_styles, STYLES, "query style")
+        lengths = parse_choices(self.settings.query_lengths, LENGTHS, "query length")
+        return Restyler(styles, lengths, self.settings.seed, self.writer.llm) if styles or lengths else None
 
     @property
     def questions_per_context(self) -> int:
@@ -96,13 +122,15 @@ class TestsetGenerator:
         (and the samples made) if impossible, or, with `allow_fewer`, the samples made (`shortfall` says why).
         `prior` (a partial set, smaller than the size) is kept first."""
         size = self.settings.size
+        if self.settings.personas == AUTO and not self.personas:
+            self.personas = await self._derive_personas()
         screen, scheduler, samples = self._start(prior)
         progress = _progress(size, show_progress, len(samples))
         while (step := scheduler.next_step()) is not None:
             candidates = step.released or await self._write(step, scheduler)
             passed, spares = await screen.check(scheduler.hold(candidates), step.reserved, step.wanted)
             accepted = scheduler.place(passed, spares, step, screen)
-            samples.extend(self._sample(candidate) for candidate in accepted)
+            samples.extend(await self._samples(accepted, len(samples)))
             self.stats.count_accepted(candidate.draft for candidate in accepted)
             if progress is not None:
                 progress.update(len(accepted))
@@ -132,7 +160,9 @@ class TestsetGenerator:
         settings = self.settings
         rules = QuestionRules(max_words=settings.max_question_words, max_copied_words=settings.max_copied_words)
         screen = Screen(rules, self.store.embedder, self.critic, self.store, settings.dedup_threshold)
-        roots = draw_roots(keys, settings.seed)
+        roots = sorted(draw_roots(keys, settings.seed), key=lambda key: key.chunk_id not in self.first)
+        if self.personas:
+            roots, self.persona_of = steer_roots(self.store, roots, self.personas)
         scheduler = Scheduler(settings, roots, self._targets(), self.questions_per_context, self.stats, self.walk)
         if prior is None:
             return screen, scheduler, []
@@ -141,8 +171,9 @@ class TestsetGenerator:
             raise RagtestError(
                 f"the partial set to top up holds {len(samples)} samples, not fewer than {settings.size}"
             )
-        screen.remember_samples(samples, by_id)
-        scheduler.keep(samples, by_id)
+        as_written = [_as_written(sample) for sample in samples]  # a styled row is checked as its question as written
+        screen.remember_samples(as_written, by_id)
+        scheduler.keep(as_written, by_id)
         self.stats.kept = len(samples)
         return screen, scheduler, samples
 
@@ -165,6 +196,9 @@ class TestsetGenerator:
             return []
         scheduler.writing(pairs)
         contexts = build_contexts(self.store, [chunks[key.chunk_id] for key, _ in pairs], self.settings.k_neighbours)
+        contexts = self._along_graph(contexts, [kind for _, kind in pairs])
+        if self.persona_of:
+            contexts = [replace(c, persona=self.persona_of.get(c.root.chunk_id)) for c in contexts]
         self.stats.roots_drawn += len(contexts)
         self.stats.contexts_without_neighbours += sum(1 for c in contexts if not c.neighbours)
         per_context = {kind: scheduler.walkers[kind].per_context for _, kind in pairs}
@@ -181,6 +215,23 @@ class TestsetGenerator:
         ]
         self.stats.candidates += len(candidates)
         return candidates
+
+    def _along_graph(self, contexts: list[Context], kinds: Sequence[str]) -> list[Context]:
+        """Multi-context questions from documentation follow the corpus graph: their roots' partners in other
+        sections become the neighbours (`testgen.graph`)."""
+        wanted = [i for i, kind in enumerate(kinds) if kind == "multi_context" and contexts[i].root.heading_path]
+        if not wanted:
+            return contexts
+        if self.graph is None:
+            self.graph = build_graph(self.store)
+
+        def usable(chunk: Chunk) -> bool:
+            return self.writer.can_write(chunk, "multi_context")
+
+        along = along_graph(self.graph, self.store, [contexts[i] for i in wanted], usable)
+        for i, context in zip(wanted, along, strict=True):
+            contexts[i] = context
+        return contexts
 
     def _writable(
         self, pairs: Sequence[tuple[ChunkKey, str]], scheduler: Scheduler
@@ -213,9 +264,42 @@ class TestsetGenerator:
         self.stats.produced_types = dict(scheduler.produced)
         self.stats.coverage = dict(sorted(Counter(s.source for s in samples).items()))
         self.stats.llm_calls = int(self.writer.stats.get("calls", 0)) + self.critic.calls
+        if self.personas:
+            self.stats.personas = dict(Counter(str(s.model_extra.get(PERSONA)) for s in samples if s.model_extra))
+            self.stats.llm_calls += len(self.personas) if self.settings.personas == AUTO else 0
+        if self.restyler is not None:
+            self.stats.styles = dict(sorted(self.restyler.stats.items()))
+            self.stats.llm_calls += self.restyler.stats["rewrite_calls"]
 
     def _sample(self, candidate: Candidate) -> TestSample:
         return candidate.to_sample(self.writer.name, self.store.collection_name)
+
+    async def _samples(self, accepted: Sequence[Candidate], made: int) -> list[TestSample]:
+        """The accepted candidates as samples (rows `made`, `made + 1`, ... of the set), each with its persona and in
+        its turn's query style and length, when those are asked for."""
+        samples = []
+        for candidate in accepted:
+            sample, persona = self._sample(candidate), candidate.context.persona
+            if persona is not None:
+                sample = TestSample.model_validate({**sample.model_dump(), PERSONA: persona.name})
+            samples.append(sample)
+        if self.restyler is None:
+            return samples
+        restyler = self.restyler
+        return list(
+            await asyncio.gather(
+                *(
+                    restyler.apply(sample, made + i, candidate.context.persona)
+                    for i, (sample, candidate) in enumerate(zip(samples, accepted, strict=True))
+                )
+            )
+        )
+
+
+def _as_written(sample: TestSample) -> TestSample:
+    """The sample with its canonical question (`testgen.styles`) as its question."""
+    canonical = (sample.model_extra or {}).get(CANONICAL_QUESTION)
+    return sample.model_copy(update={"question": canonical}) if canonical else sample
 
 
 def _progress(total: int, enabled: bool, done: int = 0) -> Any:

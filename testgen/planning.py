@@ -90,7 +90,7 @@ def plan_llm_calls(
     store: ChunkStore | None = None,
 ) -> list[PlannedCall]:
     """The writer calls of the first batch and, with `critic`, the LLM critic's one call per context (its expected
-    questions together).
+    questions together), and for a multi-context one, a call per cited block asked alone.
 
     With a `store`, contexts are built as the generator builds them (nearest neighbours); without one, the
     neighbours are other roots. The critic's question and answer are typical stand-ins (a question of about
@@ -105,6 +105,9 @@ def plan_llm_calls(
         calls.append(writer_call(context, per_context, question_type, max_question_words))
         if critic:
             calls.append(critic_call(context, kind, question, per_context))
+            if kind == "multi_context":  # the multi-hop check asks each cited block alone (`testgen.hop_critic`)
+                cited = context.blocks[:2] if len(context.blocks) > 1 else []
+                calls.extend(answerable_call([question] * per_context, [c.text], "multi_context") for c in cited)
     return calls
 
 

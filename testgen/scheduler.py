@@ -147,12 +147,14 @@ class Scheduler:
                 self.stats.warnings.append(f"question type {kind!r}: {why}; stopped early")
 
     def _pass_on_shares(self, missing: Mapping[str, int]) -> None:
-        """Move the missing count of types with no roots left to the open type with the largest target (none with
-        `strict_types`: the set then falls short)."""
+        """Move the missing count of types that can give no more (no roots left, no drafts waiting in the reserve
+        or a later tier) to the open type with the largest target (none with `strict_types`: the set then falls
+        short). A type is open while it has roots to walk or drafts waiting."""
+        waiting = {c.draft.question_type for c in [*self.reserve, *self.held]}
         for kind, count in missing.items():
-            if self.walkers[kind].active:
+            if self.walkers[kind].active or kind in waiting:
                 continue
-            open_kinds = [k for k in self.targets if self.walkers[k].active]
+            open_kinds = [k for k in self.targets if self.walkers[k].active or k in waiting]
             if self.settings.strict_types or not open_kinds:
                 continue
             heir = max(open_kinds, key=lambda k: (self.targets[k], -QUESTION_TYPES.index(k)))

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ragtest_core.embeddings import Embedder
-from ragtest_core.schema import TestSample, stable_id
+from ragtest_core.schema import HOPS, TestSample, stable_id
 from testgen.chunking import Chunk
 from testgen.contexts import Context
 from testgen.critic import Critic
@@ -73,6 +73,7 @@ class Candidate:
             writer=writer,
             answer_span=draft.answer_span,
             corpus_id=corpus_id,
+            **({HOPS: len(ids)} if len(ids) > 1 else {}),
         )
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from testgen.contexts import DEFAULT_K_NEIGHBOURS
 from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS
 from testgen.screening import DEFAULT_DEDUP_THRESHOLD
+from testgen.styles import LENGTHS, STYLES, parse_choices
 
 
 class GenerationSettings(BaseModel):
@@ -56,6 +57,24 @@ class GenerationSettings(BaseModel):
     strict_types: Annotated[bool, Field(description="fail instead of filling a type's shortfall with other types")] = (
         False
     )
+    personas: Annotated[
+        str | None,
+        Field(
+            description="a YAML or JSON file listing who asks ({name, description} each): each question carries its "
+            "persona, drawn from the parts of the corpus most like the description (with an LLM, in their words); "
+            "auto: with an LLM, three personas from clusters of the corpus"
+        ),
+    ] = None
+    query_styles: Annotated[
+        str | None,
+        Field(
+            description="how the questions are typed, in turn: perfect, web (keywords), misspelled, poor_grammar; "
+            "each styled row keeps canonical_question"
+        ),
+    ] = None
+    query_lengths: Annotated[
+        str | None, Field(description="how long the questions are, in turn: short, medium, long")
+    ] = None
 
     # --- the stop rules ---------------------------------------------------------------------------------------
     zero_yield_patience: Annotated[
@@ -100,6 +119,18 @@ class GenerationSettings(BaseModel):
             "for the next tier (1: no limit)",
         ),
     ] = 0.25
+
+    @field_validator("query_styles")
+    @classmethod
+    def _known_styles(cls, value: str | None) -> str | None:
+        parse_choices(value, STYLES, "query style")
+        return value
+
+    @field_validator("query_lengths")
+    @classmethod
+    def _known_lengths(cls, value: str | None) -> str | None:
+        parse_choices(value, LENGTHS, "query length")
+        return value
 
     def why_stop(self, produced: int, tried: int) -> str | None:
         """Why a question type that gave `produced` questions from `tried` contexts stops early (None: it goes on)."""

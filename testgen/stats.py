@@ -41,6 +41,10 @@ class GenerationStats:
     #: earlier run wrote for a type that were passed over, not written again.
     kept: int = 0
     roots_skipped: int = 0
+    #: With personas: questions per persona; with query styles or lengths: rows per style and length, LLM rewrites
+    #: and the rewrites that fell back to the offline transform (`testgen.styles.Restyler.stats`). Written only then.
+    personas: dict[str, int] = field(default_factory=dict)
+    styles: dict[str, int] = field(default_factory=dict)
 
     def count_accepted(self, drafts: Iterable[Draft]) -> None:
         """Accepted drafts by strategy ("llm" for the LLM writer's) and by tier."""
@@ -87,6 +91,8 @@ class GenerationStats:
             "page_deferred": self.page_deferred,
             "kept": self.kept,
             "roots_skipped": self.roots_skipped,
+            **({"personas": self.personas} if self.personas else {}),
+            **({"query_styles": self.styles} if self.styles else {}),
         }
 
     def shortfall_message(self, size: int) -> str:

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+import numpy as np
+
 from ragtest_core.embedding_cache import CachedEmbeddings
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
@@ -243,6 +245,11 @@ class ChunkStore:
         if missing:
             raise RagtestError(f"{len(missing)} chunk(s) are not in the store, e.g. {missing[0]}")
         return self._query_vectors([by_id[i] for i in ids], k, None)
+
+    def vector_pages(self, ids: Sequence[str]) -> Iterator[tuple[list[str], np.ndarray]]:
+        """The stored embeddings of these chunks, `ID_BATCH` at a time: (ids, float32 rows) per page."""
+        for page in self._by_ids(ids, ["embeddings"]):
+            yield list(page["ids"]), np.asarray(page["embeddings"], dtype=np.float32)
 
     def _query_vectors(self, vectors: list[list[float]], k: int, where: Mapping[str, Any] | None) -> list[list[Hit]]:
         total = self.count()

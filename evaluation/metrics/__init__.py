@@ -21,7 +21,7 @@ from evaluation.metrics.diagnostics import (
     SelfKnowledge,
 )
 from evaluation.metrics.faithfulness import Faithfulness
-from evaluation.metrics.retrieval import MRR, NDCG, HitRate
+from evaluation.metrics.retrieval import MRR, NDCG, AllGoldHit, HitRate
 from evaluation.metrics.robustness import NegativeRejection, NoiseRobustness
 from evaluation.metrics.text_overlap import Bleu, ExactMatch, RougeL, SemanticSimilarity, TokenF1
 
@@ -37,6 +37,7 @@ BUILTIN_METRICS: tuple[type[Metric], ...] = (
     CitationRecall,
     CitationPrecision,
     HitRate,
+    AllGoldHit,
     MRR,
     NDCG,
     ExactMatch,
@@ -53,6 +54,7 @@ __all__ = [
     "BUILTIN_METRICS",
     "MRR",
     "NDCG",
+    "AllGoldHit",
     "AnswerClaimF1",
     "AnswerClaimPrecision",
     "AnswerClaimRecall",

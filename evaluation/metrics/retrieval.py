@@ -5,13 +5,15 @@ deduplicated first, keeping each id's first (best) rank, so a repeated id is cou
 exceed 1 (LlamaIndex's MRR/NDCG counted repeats). The ideal DCG ranks min(|gold|, k) relevant items first.
 
 - hit_rate@k: 1.0 when a gold id is among the first k retrieved ids, else 0.0.
+- all_gold_hit@k: 1.0 when every gold id is among the first k retrieved ids (a multi-hop question's evidence), else
+  0.0.
 - mrr: 1 / rank of the first gold id (no cut-off; 0.0 when none is retrieved).
 - ndcg@k: DCG@k / IDCG@k with DCG = sum over relevant ranks r <= k of 1 / log2(r + 1).
 
 The cut-off k: by default every context the RAG returned (k = the row's number of distinct retrieved ids, so a RAG
-returning 4 is scored at hit@4); `--retrieval-k N` (`evaluate_dataset(retrieval_k=N)`) sets it for hit_rate and
-ndcg, and a name with a cut-off ("hit_rate@10", "ndcg@3") scores at that k in its own column. The reason states
-the k used.
+returning 4 is scored at hit@4); `--retrieval-k N` (`evaluate_dataset(retrieval_k=N)`) sets it for hit_rate,
+all_gold_hit and ndcg, and a name with a cut-off ("hit_rate@10", "ndcg@3") scores at that k in its own column. The
+reason states the k used.
 
 When no retrieved id is a gold id (a user's RAG with its own chunk ids), retrieved contexts are matched to the gold
 chunks by text instead (`evaluation.metrics.gold_mapping`: exact, then high overlap), and the reason says which
@@ -51,6 +53,14 @@ def hit_rate(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = 
         _check_k(k)
     gold = set(relevant)
     return float(any(i in gold for i in dedupe(retrieved)[:k]))
+
+
+def all_hit(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = None) -> float:
+    """1.0 when every relevant id is among the first k distinct retrieved ids (k None: all of them)."""
+    if k is not None:
+        _check_k(k)
+    gold = set(relevant)
+    return float(bool(gold) and gold <= set(dedupe(retrieved)[:k]))
 
 
 def reciprocal_rank(retrieved: Sequence[str], relevant: Iterable[str]) -> float:
@@ -199,6 +209,22 @@ class HitRate(_RetrievalMetric):
         return hit_rate(retrieved, gold, self.k)
 
 
+class AllGoldHit(_RetrievalMetric):
+    name: ClassVar[str] = "all_gold_hit"
+    definition: ClassVar[str] = (
+        "1 only when every gold chunk is among the first k retrieved contexts, else 0: for multi-hop questions, "
+        "whose answer needs each of their gold chunks, the share of questions whose evidence was all retrieved."
+    )
+    scale: ClassVar[str] = BINARY
+
+    def reason_label(self, sample: Sample) -> str:
+        return f"all gold@{self.cut_off(sample)}"
+
+    def value(self, sample: Sample) -> float:
+        retrieved, gold, _ = self.resolved(sample)
+        return all_hit(retrieved, gold, self.k)
+
+
 class MRR(_RetrievalMetric):
     name: ClassVar[str] = "mrr"
     definition: ClassVar[str] = (
@@ -240,5 +266,5 @@ def at_k(metric_class: type[_RetrievalMetric], k: int, named: bool = True) -> ty
 
 
 #: The retrieval metric classes with a cut-off (`--retrieval-k` applies to them).
-CUT_OFF_METRICS: tuple[type[_RetrievalMetric], ...] = (HitRate, NDCG)
+CUT_OFF_METRICS: tuple[type[_RetrievalMetric], ...] = (HitRate, AllGoldHit, NDCG)
 RetrievalMetric = _RetrievalMetric

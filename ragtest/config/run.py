@@ -117,8 +117,8 @@ class RunConfig(Section):
         int | None,
         Field(
             ge=1,
-            description="the cut-off of hit_rate and ndcg: a gold chunk must be among the first k contexts "
-            "retrieved (names such as hit_rate@10 keep their own k)",
+            description="the cut-off of hit_rate, all_gold_hit and ndcg: a gold chunk must be among the first k "
+            "contexts retrieved (names such as hit_rate@10 keep their own k)",
         ),
         Opt(group="evaluation", default_text="every context the RAG returned"),
     ] = None
@@ -230,6 +230,3 @@ class RunConfig(Section):
         if self.judge == "auto":
             return "llm" if self.llm.configured else "local"
         return self.judge
-
-    def as_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")

@@ -7,9 +7,10 @@
   turned sentence also passes the documentation checks (`docs.sentence_checks`) and waits for tier 1.
 
 Supports "simple" (one fact of the root chunk) and "multi_context" (a comparison or bridge across the root and a
-neighbour, `sentences.combine`). Reasoning, conditional, unanswerable and distracting questions need an LLM to be
-written honestly; the writer says so (`supported_types`, `UNSUPPORTED_REASON`). Deterministic for a seed. What its
-own checks refuse is counted as `rejected_<reason>` in the writer's stats, and by strategy.
+neighbour, `sentences.combine`; in documentation, across sections joined by the corpus graph, `multihop`).
+Reasoning, conditional, unanswerable and distracting questions need an LLM to be written honestly; the writer says
+so (`supported_types`, `UNSUPPORTED_REASON`). Deterministic for a seed. What its own checks refuse is counted as
+`rejected_<reason>` in the writer's stats, and by strategy.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from testgen.writers.docs import (
     strategy_problem,
 )
 from testgen.writers.english import Casing, Skip, grammar_problem
+from testgen.writers.multihop import Claim, hop_drafts, pairable
 from testgen.writers.sentences import (
     DEFINITION_RULES,
     Fact,
@@ -69,6 +71,17 @@ UNSUPPORTED_REASON = (
 _LANGUAGES = ("en", "zh", "ja")
 #: Documents whose casing a writer keeps when it reads documents on demand (`learn`).
 CASING_DOCUMENTS = 64
+
+
+def _subject(question: str) -> str:
+    """What a documentation question is about: its inline code, else X of "What is X?"."""
+    code = re.search(r"`[^`]+`", question)
+    named = re.match(r"^What (?:is|are) (?P<subject>.+)\?$", question)
+    return code.group() if code else named.group("subject") if named else ""
+
+
+def _claim_kind(rule: str) -> str:
+    return "definition" if rule in DEFINITION_RULES else f"sentence_{rule}"
 
 
 def _casing(chunks: Iterable[Chunk]) -> Casing:
@@ -137,11 +150,12 @@ class ExtractiveWriter(QuestionWriter):
     def can_write(self, root: Chunk, question_type: QuestionType = "simple") -> bool:
         """Whether this root chunk gives the rules anything to turn: the generator skips a root that gives none
         without counting it against the stop rules, so sparse documentation is searched for the chunks that do
-        give questions. A `multi_context` root may pair two neighbours' facts: it is always tried."""
+        give questions. A `multi_context` root may pair two neighbours' facts: it is always tried, except in
+        documentation, where its question follows the corpus graph and needs a fact of its own (`multihop.pairable`)."""
         if question_type not in SUPPORTED or root.language not in _LANGUAGES:
             return False
-        if question_type == "multi_context":
-            return True
+        if question_type == "multi_context":  # documentation: a root with a fact a multi-hop question can use
+            return root.heading_path is None or any(pairable(claim) for claim in self._claims(root, 1))
         return bool(self._chunk_facts(root)) or bool(self.documentation_facts(root))
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
@@ -189,6 +203,7 @@ class ExtractiveWriter(QuestionWriter):
     def _multi_context(self, context: Context, n: int, rng: random.Random) -> list[Draft]:
         """Bridge and comparison questions across the root and a neighbour; none when no pair of facts fits."""
         facts = [fact for number in range(1, len(context.blocks) + 1) for fact in self._block_facts(context, number)]
+        hops = self._hops(context) if context.along_graph else []
         made = []
         for combined in combine(facts, self.max_words):
             problem = grammar_problem(combined.question, " ".join(combined.evidence))
@@ -196,12 +211,37 @@ class ExtractiveWriter(QuestionWriter):
                 self._reject("ungrammatical", problem, strategy="combined")
                 continue
             made.append(combined)
-        self._stats["multi_context_pairs"] += len(made)
-        if not made:
+        self._stats["multi_context_pairs"] += len(made) + len(hops)
+        if not made and not hops:
             self._stats["multi_context_none"] += 1  # no bridge or comparison fits this context
         rng.shuffle(made)
+        rng.shuffle(hops)
         unique = list({m.question.lower(): m for m in made}.values())
-        return [combined_draft(m) for m in unique[:n]]
+        return [*hops, *(combined_draft(m) for m in unique)][:n]
+
+    def _claims(self, chunk: Chunk, block: int) -> list[Claim]:
+        """What a block gives a multi-hop question: its documentation facts and its turned sentences."""
+        claims = [
+            Claim(block, f.question, f.span, f.reference, f.strategy, _subject(f.question))
+            for f in self.documentation_facts(chunk)
+        ]
+        return claims + [
+            Claim(block, f.turned.question, f.turned.answer, f.sentence, _claim_kind(f.turned.rule), f.turned.subject)
+            for f in self._chunk_facts(chunk)
+        ]
+
+    def _hops(self, context: Context) -> list[Draft]:
+        """Multi-hop drafts across the root and its graph partners (`multihop`), from each block's claims."""
+        blocks = enumerate(context.blocks, start=1)
+        claims = [claim for number, chunk in blocks for claim in self._claims(chunk, number)]
+        drafts = []
+        for draft in hop_drafts(claims, [chunk.text for chunk in context.blocks], self.max_words):
+            problem = grammar_problem(draft.question, " ".join(draft.evidence))
+            if problem is not None and draft.strategy == "multihop_bridge":
+                self._reject("ungrammatical", problem, strategy=draft.strategy)
+                continue
+            drafts.append(draft)
+        return drafts
 
     def _reject(self, reason: str, detail: str = "", strategy: str = "sentence") -> None:
         """A question the writer made and its own checks refused: counted as a rejection by reason (and by

@@ -18,6 +18,7 @@ from testgen.chunking import Chunk
 from testgen.writers.base import Turned
 from testgen.writers.extractive import ExtractiveWriter
 from testgen.writers.llm import TASKS
+from testgen.writers.llm.prompt import MULTI_HOP_TASKS
 from testgen.writers.sentences.reference import reference_sentence
 
 _BLOCK = re.compile(r"^\[(\d+)\] (.*?)(?=^\[\d+\] |\Z)", re.DOTALL | re.MULTILINE)
@@ -48,6 +49,8 @@ def _facts(text: str) -> list[Turned]:
 
 
 def _type_of(prompt: str) -> str:
+    if any(task in prompt for task in MULTI_HOP_TASKS.values()):
+        return "multi_context"
     return next((kind for kind, task in TASKS.items() if task in prompt), "simple")
 
 

@@ -4,6 +4,7 @@ question type, with block citations; the reply as JSON (`QAList`) or, when that 
 from __future__ import annotations
 
 import re
+import zlib
 
 from pydantic import BaseModel, Field
 
@@ -53,6 +54,41 @@ TASKS: dict[str, str] = {
 }
 
 
+#: With personas (`testgen.personas`): the questions are the persona's, in its words.
+PERSONA_TASK = "\nWrite each question as {name} would ask it, in their own words: {description}"
+
+
+def persona_task(context: Context) -> str:
+    persona = context.persona
+    return PERSONA_TASK.format(name=persona.name, description=persona.description) if persona is not None else ""
+
+
+#: Multi-context questions over graph contexts (`Context.along_graph`: blocks from different sections): a root
+#: asks the specific or the abstract kind, by its id (deterministic, about half each).
+MULTI_HOP_TASKS: dict[str, str] = {
+    "specific": "The blocks come from different sections of the documents. Each question must be a specific "
+    "multi-hop question: its answer needs a fact of block [1] AND a fact of another block (the answer to one part "
+    "names what the other part is about, or it compares two named things of the same kind), so that no single "
+    "block answers it alone. Name every block used (at least two, including 1). The answer must come from the "
+    "context only.",
+    "abstract": "The blocks come from different sections of the documents. Each question must be an abstract "
+    "multi-hop question: it asks about a theme, a trade-off or a relation that block [1] and at least one other "
+    "block each answer in part, so that no single block answers it alone. Name every block used (at least two, "
+    "including 1). The answer must come from the context only.",
+}
+
+
+def multi_hop_kind(context: Context) -> str:
+    """The multi-hop kind a graph context's root asks for: "specific" or "abstract"."""
+    return "abstract" if zlib.crc32(context.root.chunk_id.encode()) % 2 else "specific"
+
+
+def task_for(context: Context, question_type: QuestionType) -> str:
+    if question_type == "multi_context" and context.along_graph:
+        return MULTI_HOP_TASKS[multi_hop_kind(context)]
+    return TASKS[question_type]
+
+
 class QAPair(BaseModel):
     question: str
     answer: str
@@ -73,7 +109,7 @@ def render_prompt(
     return PROMPT.format(
         n=n,
         blocks=len(context.blocks),
-        task=TASKS[question_type],
+        task=task_for(context, question_type) + persona_task(context),
         max_words=max_words,
         language=language,
         context=context.render(),
