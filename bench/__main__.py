@@ -10,6 +10,7 @@ from bench import (
     gpu_embed,
     interval_coverage,
     judge_bench,
+    judge_speed,
     llm_bench,
     llm_judge_bench,
     long_text_bench,
@@ -34,6 +35,9 @@ def main() -> int:
     ppi_coverage.main([])
     print("\n== bench.eval_bench: local judge rows per second, onnx and torch embeddings ==", flush=True)
     eval_bench.main([])
+    print("\n== bench.judge_speed: the default local judge on new text, to the encoder's rate; memory over 10k rows ==")
+    judge_speed.main([])
+    print("== bench.judge_ablation (20-40 min on 2 cores) runs alone: python -m bench.judge_ablation ==", flush=True)
     print("\n== bench.one_row_bench: start-up, one row with the local judge, against another checkout ==", flush=True)
     one_row_bench.main([])
     print("\n== bench.long_text_bench: splitting, refusal check and evaluate of a 500 KB, 1 MB and 5 MB answer ==")

@@ -1,8 +1,10 @@
-"""Ablation of the local support score (faithfulness) against plain token overlap and plain MiniLM cosine.
+"""Ablation of the support score with the semantic feature (the test-set generator's groundedness check,
+`support_logit.json`) against plain token overlap and plain MiniLM cosine. The local judge's own support model was
+built by `bench.judge_ablation` (lexical: `local_judge_support.json`).
 
     python -m bench.support_ablation [--data ../shared/data] [--json OUT]
 
-One part of the shipped design changes at a time: statement splitting (fillers as content or not, hedging clauses,
+One part of that design changes at a time: statement splitting (fillers as content or not, hedging clauses,
 the whole answer as one claim), the aggregation over statements (the joint support of the pooled features, the mean,
 the minimum), the sentence window, the conflict rule, the cosine feature, and the fitted weights. Every variant's
 logistic is refitted leave-one-source-out over BEGIN's three dialogue sources (fit on two, ROC-AUC on the third), so
@@ -31,7 +33,7 @@ from evaluation.local_judge import LocalJudge
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
 from ragtest_core import judge_params, textunits
 from ragtest_core.embeddings import Embedder
-from ragtest_core.support import Support, SupportParams, claim_support
+from ragtest_core.support import Evidence, Support, SupportParams, claim_support
 
 SOURCES = ("wow", "cmu", "tc")
 Row = dict[str, Any]
@@ -95,7 +97,7 @@ def supports(rows: Sequence[Row], variant: Variant, embedder: Embedder) -> list[
         claims = [] if is_refusal(r["answer"]) else claims_of(judge, r["answer"])
         if variant.splitting == "whole" and claims:
             claims = [" ".join(claims)]
-        evidence = judge.evidence(r["contexts"])
+        evidence = Evidence.of(r["contexts"], judge.vectors)  # with vectors: the semantic feature is fitted too
         vectors = judge.vectors(claims) if claims else np.zeros((0, 0))
         out.append([claim_support(c, evidence, vectors[i], r.get("question"), params) for i, c in enumerate(claims)])
     _text_units("sentences")

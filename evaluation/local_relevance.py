@@ -1,90 +1,146 @@
-"""The local judge's relevance metrics, on `ragtest_core.relevance`'s calibrated scale (see `evaluation.local_judge`).
+"""The local judge's relevance metrics: a base scorer and the components the ablation kept
+(`bench/judge_ablation.py`; `RelevanceSettings` declares each, `LocalJudgeSettings` holds one per metric).
 
-- answer_relevancy = calibrated(best centred cosine between the question and a reading of an answer sentence: the
-  sentence itself, or a selection of its clauses that still answers, `ragtest_core.relevance.readings`) x the share
-  of the question's parts the answer addresses. The calibrated value reads as "the probability that this answer
-  sentence answers the question" (a direct answer ~0.9-1.0, an off-topic one ~0.0); the parts factor makes an
-  answer to half of a compound question read half. A noncommittal answer, or one that only repeats the question's
-  words, scores 0.0.
-- answer_relevancy_raw: RAGAS' raw cosine (the best one between the question and an answer sentence), uncentred and
-  uncalibrated: comparable with ragas' numbers, not with the calibrated scale.
-- context_relevance = the mean calibrated relevance of the context sentences (a graded share of the sentences that
-  would answer the question).
+Bases: "overlap", the share of the question's content tokens a text holds (`ragtest_core.relevance.token_share`);
+"cosine", the MiniLM cosine of the question and the text (clipped at 0); "combined", their mean. Components:
+
+- sentences: score each answer sentence (each context sentence) instead of the whole text;
+- centring: the cosine after subtracting the fixed shipped centring mean, mapped by the fitted Platt curve onto
+  "the probability that this text answers the question" (`ragtest_core.relevance`);
+- readings: also read an answer sentence without some of its clauses (`ragtest_core.relevance.readings`);
+- parts: answer relevancy x the share of the question's parts the answer addresses
+  (`ragtest_core.relevance.parts_addressed`);
+- noncommittal: an answer containing a refusal or hedge phrase scores 0.0;
+- restates: an answer that only repeats the question's words scores 0.0.
+
+answer_relevancy = the best answer unit's base score (x the parts share); context_relevance = the mean base score of
+the context units (sentences, cut by `RelevanceSettings.splitter`). answer_relevancy_raw: RAGAS' raw
+cosine (the best one between the question and an answer sentence), uncentred and uncalibrated, whatever the
+settings: comparable with ragas' numbers, not with the calibrated scale.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 import numpy as np
 
-from evaluation.local_judge import LocalJudge
+from evaluation.local_judge import LocalJudge, RelevanceSettings
 from evaluation.refusal import is_noncommittal
 from evaluation.sample import Sample
 from evaluation.scores import answer_relevancy_score, graded_context_relevance_score
-from ragtest_core.relevance import answers_yes_or_no, parts_addressed, readings
+from ragtest_core.relevance import answers_yes_or_no, parts_addressed, readings, token_share
 from ragtest_core.schema import MetricResult
 from ragtest_core.textunits import unit
 
+__all__ = ["RelevanceSettings", "answer_relevancy", "answer_relevancy_raw", "context_relevance", "relevance_texts"]
 
-def _claims_or_decision(sample: Sample, judge: LocalJudge) -> tuple[str, list[str]] | MetricResult:
-    """(question, the answer's claim sentences), or 0.0 for an answer that evades, says nothing, or only restates
-    the question."""
+
+def _claims_or_decision(sample: Sample, judge: LocalJudge, rules: RelevanceSettings) -> list[str] | MetricResult:
+    """The answer's claim sentences, or the decided score of an answer that evades, says nothing, or only restates
+    the question (as far as `rules` ask)."""
     question, answer = sample.question or "", sample.answer or ""
-    if is_noncommittal(answer):
+    if rules.noncommittal and is_noncommittal(answer):
         return answer_relevancy_score([], noncommittal=True)
     claims = judge.claims(answer)
-    if not claims:
+    if not claims and (rules.sentences or rules.restates):
         return MetricResult.ok(0.0, "the answer makes no statement")
-    restates = not frozenset(k for c in claims for k in unit(c).keys) - unit(question).keys
-    if restates and not any(answers_yes_or_no(question, c) for c in claims):
-        return MetricResult.ok(0.0, "the answer only repeats the question")
-    return question, claims
+    if rules.restates:
+        restates = not frozenset(k for c in claims for k in unit(c).keys) - unit(question).keys
+        if restates and not any(answers_yes_or_no(question, c) for c in claims):
+            return MetricResult.ok(0.0, "the answer only repeats the question")
+    return claims
+
+
+def answer_units(question: str, answer: str, claims: Sequence[str], rules: RelevanceSettings) -> list[str]:
+    """What the question is compared with: the answer whole, its claim sentences, or their readings."""
+    if not rules.sentences:
+        return [answer]
+    if rules.readings:
+        return list(dict.fromkeys(t for c in claims for t in readings(question, c)))
+    return list(claims)
+
+
+def relevance_texts(question: str, units: Sequence[str], rules: RelevanceSettings) -> list[str]:
+    """What a relevance score embeds: the question and the units, or nothing for a lexical base."""
+    return [question, *units] if rules.base != "overlap" else []
+
+
+@dataclass(frozen=True)
+class UnitScores:
+    """Per unit: the base score, and its lexical and embedding parts (None where the base has none)."""
+
+    values: np.ndarray
+    lexical: np.ndarray | None
+    embedding: np.ndarray | None
+
+
+def unit_scores(judge: LocalJudge, question: str, units: Sequence[str], rules: RelevanceSettings) -> UnitScores:
+    lexical = np.asarray([token_share(question, u) for u in units]) if rules.base != "cosine" else None
+    embedding = None
+    if rules.base != "overlap":
+        if rules.centring:
+            embedding = judge.relevance(question, list(units))
+        else:
+            embedding = np.clip(judge.cosine([question], list(units))[0], 0.0, 1.0).astype(float)
+    if lexical is None:
+        values = embedding
+    elif embedding is None:
+        values = lexical
+    else:
+        values = 0.5 * (lexical + embedding)
+    assert values is not None
+    return UnitScores(np.asarray(values, dtype=float), lexical, embedding)
 
 
 def answer_relevancy(sample: Sample, judge: LocalJudge) -> MetricResult:
-    found = _claims_or_decision(sample, judge)
+    rules = judge.settings.answer_relevancy
+    found = _claims_or_decision(sample, judge, rules)
     if isinstance(found, MetricResult):
         return found
-    question, claims = found
-    read = [(claim, text) for claim in claims for text in readings(question, claim)]
-    centred = judge.centred(question, [text for _, text in read])
-    best = int(np.argmax(centred))
-    similarity = float(judge.settings.answer_map(float(centred[best])))
-    share, parts = parts_addressed(question, claims)
-    value = float(np.clip(similarity * share, 0.0, 1.0))
-    raw = float(judge.cosine([question], claims)[0].max())
-    addressed = sum(ok for _, ok in parts)
-    reason = (
-        f"calibrated relevance {similarity:.3f} (best centred cosine {centred[best]:.3f}; raw {raw:.3f})"
-        f" x question parts addressed {addressed}/{len(parts)}"
-    )
-    calibration = "" if judge.settings.calibrated else " (centring mean from a user corpus: not calibrated)"
-    return MetricResult.ok(
-        value,
-        reason + calibration,
-        similarity=similarity,
-        centred=float(centred[best]),
-        raw=raw,
-        best_sentence=read[best][0],
-        best_reading=read[best][1],
-        question_parts=[{"part": p, "addressed": ok} for p, ok in parts],
-    )
+    question, claims = sample.question or "", found
+    units = answer_units(question, sample.answer or "", claims, rules)
+    scores = unit_scores(judge, question, units, rules)
+    best = int(np.argmax(scores.values))
+    value = float(scores.values[best])
+    details: dict[str, object] = {"relevance": value, "best_unit": units[best], "base": rules.base}
+    reason = f"{rules.base} relevance {value:.3f} of the best of {len(units)} answer unit(s)"
+    if rules.parts:
+        share, parts = parts_addressed(question, claims)
+        addressed = sum(ok for _, ok in parts)
+        reason += f" x question parts addressed {addressed}/{len(parts)}"
+        details["question_parts"] = [{"part": p, "addressed": ok} for p, ok in parts]
+        value *= share
+    if rules.centring and rules.base != "overlap" and not judge.settings.calibrated:
+        reason += " (centring mean from a user corpus: not calibrated)"
+    return MetricResult.ok(float(np.clip(value, 0.0, 1.0)), reason, **details)
 
 
 def answer_relevancy_raw(sample: Sample, judge: LocalJudge) -> MetricResult:
-    found = _claims_or_decision(sample, judge)
+    rules = RelevanceSettings(base="cosine", sentences=True, centring=False, noncommittal=True, restates=True)
+    found = _claims_or_decision(sample, judge, rules)
     if isinstance(found, MetricResult):
         return found
-    question, claims = found
-    raw = judge.cosine([question], claims)[0]
+    raw = judge.cosine([sample.question or ""], found)[0]
     value = float(np.clip(raw.max(), 0.0, 1.0))
-    return MetricResult.ok(value, f"raw cosine {value:.3f} (best of {len(claims)} answer sentence(s))", raw=value)
+    return MetricResult.ok(value, f"raw cosine {value:.3f} (best of {len(found)} answer sentence(s))", raw=value)
+
+
+def context_units(sample: Sample, judge: LocalJudge) -> list[str]:
+    """The context sentences (or the contexts joined, without the sentences component)."""
+    rules = judge.settings.context_relevance
+    if not rules.sentences:
+        return [" ".join(sample.contexts)]
+    return list(judge.sentences_of(sample.contexts, rules.splitter).sentences)
 
 
 def context_relevance(sample: Sample, judge: LocalJudge) -> MetricResult:
-    sentences = judge.evidence(sample.contexts).sentences
-    values = judge.relevance(sample.question or "", list(sentences))
+    rules = judge.settings.context_relevance
+    units = context_units(sample, judge)
+    values = unit_scores(judge, sample.question or "", units, rules).values
     result = graded_context_relevance_score(values.tolist())
-    ranked = sorted(zip(values.tolist(), sentences, strict=True), reverse=True)
+    ranked = sorted(zip(values.tolist(), units, strict=True), reverse=True)
     relevant = [s for v, s in ranked if v >= 0.5]
     return result.model_copy(
         update={"details": {"relevant_sentences": relevant, "per_sentence": values.round(4).tolist()}}

@@ -1,25 +1,34 @@
 """The local judge's support-based metrics: faithfulness, context recall, context precision, answer correctness
-and the citation verdicts, all on `ragtest_core.support`'s graded support (see `evaluation.local_judge`).
+and the citation verdicts, all on `ragtest_core.support`'s graded support under the judge's own support model
+(`LocalJudgeSettings.support`; see `evaluation.local_judge`).
 
 - faithfulness: the support of the answer's statements by the contexts, taken together
   (`ragtest_core.support.joint_support`: the fitted model on their pooled features, times every conflict factor).
-  It ranks human groundedness labels better than the mean or the minimum of the statements' own values
-  (bench/support_ablation.py); each statement's own support is in the details.
-- context_recall: the mean support of the reference's statements by the contexts.
+  Each statement's own support is in the details. Which features and rules enter was chosen by
+  bench/judge_ablation.py on BEGIN's held-out half.
+- context_recall: the mean support of the reference's statements by the contexts; or, under a whole-text base
+  (`LocalJudgeSettings.context_recall`, the ablation's choice), the similarity of the reference and the contexts:
+  its best MiniLM cosine with one context ("cosine", clipped at 0; each context is embedded alone, since the model
+  reads at most 256 tokens of a text), the share of its content tokens the contexts hold ("overlap"), or the mean of
+  the two ("combined").
 - context_precision: a context is useful when it alone supports a reference statement (>= `useful_support`, a field
   of `ragtest_core.judge_params.JudgeParams`, like the cut-offs below), or when the contexts together support a
   statement that the other contexts without it do not and it holds at least `own_share` of the statement's content
   words that no other context holds (it is needed: an answer that needs two chunks marks both, and a chunk that
-  merely adds a few common words marks neither). RAGAS' average precision on those verdicts.
+  merely adds a few common words marks neither). RAGAS' average precision on those verdicts. Under a whole-text base
+  (`LocalJudgeSettings.context_precision`), each context's verdict is graded: its similarity to the reference (as
+  for context recall), in RAGAS' average precision with graded verdicts.
 - answer_correctness: TP = the answer statements' support by the reference, FP = the rest, FN = the reference
   statements' lack of support by the answer (graded counts), in RAGAS' formula.
 - citations: the cited contexts support a statement when its support on their sentences reaches
-  `citation_support` (the same vectors: nothing is embedded again).
+  `citation_support` (the same evidence: nothing is split or embedded again).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
 
 from evaluation.local_judge import LocalJudge
 from evaluation.sample import Sample
@@ -30,6 +39,7 @@ from evaluation.scores import (
     joint_faithfulness_score,
 )
 from ragtest_core import judge_params
+from ragtest_core.relevance import token_share
 from ragtest_core.schema import MetricResult
 from ragtest_core.support import Evidence, Support, joint_support
 from ragtest_core.textunits import unit
@@ -47,7 +57,29 @@ def faithfulness(sample: Sample, judge: LocalJudge) -> MetricResult:
     return result.model_copy(update={"details": {"statements": statement_details(statements, found)}})
 
 
+def reference_texts(judge: LocalJudge, base: str, reference: str, texts: Sequence[str]) -> list[str]:
+    """What comparing `reference` with `texts` under `base` embeds."""
+    if base == "support":
+        return judge.support_texts(judge.statements(reference), texts)
+    return [reference, *texts] if base != "overlap" else []
+
+
+def similarities(judge: LocalJudge, base: str, reference: str, texts: Sequence[str]) -> np.ndarray:
+    """The whole-text similarity of the reference to each text under `base` ("overlap", "cosine" or "combined")."""
+    lexical = np.asarray([token_share(reference, t) for t in texts] if base != "cosine" else [], dtype=float)
+    if base == "overlap":
+        return lexical
+    cosine = np.clip(judge.cosine([reference], texts)[0], 0.0, 1.0).astype(float)
+    return cosine if base == "cosine" else 0.5 * (lexical + cosine)
+
+
 def context_recall(sample: Sample, judge: LocalJudge) -> MetricResult:
+    base, reference = judge.settings.context_recall, sample.ground_truth or ""
+    if base != "support":
+        lexical = token_share(reference, " ".join(sample.contexts))
+        cosine = float(similarities(judge, "cosine", reference, sample.contexts).max()) if base != "overlap" else 0.0
+        value = {"overlap": lexical, "cosine": cosine}.get(base, 0.5 * (lexical + cosine))
+        return MetricResult.ok(value, f"{base} similarity {value:.3f} of the reference and the contexts", base=base)
     statements = judge.statements(sample.ground_truth or "")
     if not statements:
         return MetricResult.failed("the reference has no statements to attribute")
@@ -94,7 +126,21 @@ def precision_verdicts(reference: str, sample: Sample, judge: LocalJudge) -> lis
     return verdicts
 
 
+def graded_precision(values: Sequence[float]) -> float:
+    """RAGAS' average precision with graded verdicts: sum_k precision@k * v_k / sum_k v_k."""
+    v = np.asarray(values, dtype=float)
+    if v.sum() <= 0:
+        return 0.0
+    return min(1.0, float((np.cumsum(v) / np.arange(1, v.size + 1) * v).sum() / v.sum()))
+
+
 def context_precision(reference: str, sample: Sample, judge: LocalJudge) -> MetricResult:
+    base = judge.settings.context_precision
+    if base != "support":
+        graded = similarities(judge, base, reference, sample.contexts)
+        value = graded_precision(graded.tolist())
+        reason = f"{base} similarity to the reference by rank {np.round(graded, 2).tolist()}"
+        return MetricResult.ok(value, reason, verdicts=graded.round(4).tolist(), base=base)
     verdicts = precision_verdicts(reference, sample, judge)
     if verdicts is None:
         return MetricResult.failed("the reference has no content words to compare")

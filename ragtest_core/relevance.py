@@ -38,6 +38,7 @@ import numpy as np
 
 from ragtest_core import judge_params
 from ragtest_core.embeddings import Embedder
+from ragtest_core.text import content_tokens
 from ragtest_core.textunits import MONTH, NAME, NUMBER, ORDINAL, WEEKDAY, YEAR, claim_sentences, unit
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
@@ -114,6 +115,13 @@ def calibrated_relevance(
     chosen = load_centring_mean() if mean is None else mean
     cosines = centred_cosine(np.atleast_2d(question), texts, chosen)[0]
     return np.asarray((mapping or load_answer_map())(cosines), dtype=float)
+
+
+def token_share(wanted: str, found: str) -> float:
+    """Lexical relevance: the share of `wanted`'s content tokens (`ragtest_core.text.content_tokens`) that `found`
+    holds (1.0 when `wanted` has none)."""
+    want = set(content_tokens(wanted))
+    return len(want & set(content_tokens(found))) / len(want) if want else 1.0
 
 
 def question_answer_relevance(embedder: Embedder, question: str, answer: str) -> float:

@@ -1,7 +1,9 @@
 """The one offline support function: how well do some texts support a claim? A graded value in [0, 1] with the
 evidence it rests on. The test-set generator's groundedness check (`is_supported`) and the local judge's
-faithfulness, context recall and precision, citations and answer correctness all use it, so the judge never fails
-a reference that the generator accepted as grounded.
+faithfulness, citations and answer correctness (and context recall and precision on their "support" base) use it,
+each with its fitted parameters: the generator's check the model with the semantic feature (`SUPPORT_PARAMS_FILE`),
+the local judge the lexical model its ablation chose (`JUDGE_SUPPORT_FILE`, bench/judge_ablation.py: the semantic
+feature earned no accuracy on held-out BEGIN and cost most of the judge's time). Both read a verbatim quote as 1.0.
 
 For one claim sentence against evidence sentences (texts split into sentences, citation markers removed, units from
 `ragtest_core.textunits`):
@@ -13,7 +15,7 @@ For one claim sentence against evidence sentences (texts split into sentences, c
    the evidence; `missing_weight` = the weight of claim words found nowhere (more unverifiable content, less
    support).
 2. semantic similarity: the best cosine between the claim's vector and one evidence sentence's vector (natural
-   units only: each sentence is embedded once; no windows).
+   units only: each sentence is embedded once; no windows). A model whose `b_sem` is 0 reads no vectors.
 3. base value = P(supported | evidence), a logistic model fitted on BEGIN's wow dialogues (human groundedness
    labels; `bench/calibration/fit_support.py`, coefficients and provenance in `ragtest_core/params/`):
    z = b0 + b_window * lexical + b_any * lexical_anywhere + b_sem * semantic - b_missing * log(1 + missing_weight),
@@ -23,7 +25,8 @@ For one claim sentence against evidence sentences (texts split into sentences, c
    to zero (it ranks BEGIN as well as the raw weight: bench/support_ablation.py).
 4. contradictions (`ragtest_core.conflicts`): each slot conflict keeps `slot_keep` of the value, each sentence
    conflict `sentence_keep[kind]`, each present-slot conflict `present_keep`. These factors are priors ("a
-   contradicted claim is at most a tenth supported"), checked but not fitted.
+   contradicted claim is at most a tenth supported"), checked but not fitted; `conflicts=False` turns them off (and
+   with `b_window` 0, no window is aligned at all).
 
 A claim is *supported* when its value reaches `JudgeParams.supported_at` (0.5: even odds before the verbatim rescale).
 
@@ -40,7 +43,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +70,13 @@ from ragtest_core.textunits import (
 #: The shipped parameter files (package data), with their provenance inside.
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 SUPPORT_PARAMS_FILE = PARAMS_DIR / "support_logit.json"
+#: The local judge's support model (chosen and fitted by bench/judge_ablation.py): lexical features only.
+JUDGE_SUPPORT_FILE = PARAMS_DIR / "local_judge_support.json"
 _FITTED = ("b0", "b_window", "b_any", "b_sem", "b_missing")
 
 VectorsFor = Callable[[list[str]], np.ndarray]
+#: Cuts a text into sentences.
+Splitter = Callable[[str], Sequence[str]]
 
 
 @dataclass(frozen=True)
@@ -93,17 +100,29 @@ class SupportParams:
     verbatim_reads_one: bool = True
     short_claim_words: int = 3
     question_weight: float = 0.25
+    #: Whether contradictions cost (step 4); off, no window is aligned unless the window share is a feature.
+    conflicts: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @property
+    def uses_vectors(self) -> bool:
+        """Whether the semantic feature enters the model (else the judge embeds nothing for support)."""
+        return self.b_sem != 0.0
+
+    @property
+    def needs_window(self) -> bool:
+        """Whether the best window is aligned: for the window-share feature or the conflicts found in it."""
+        return self.b_window != 0.0 or self.conflicts
 
 
 @lru_cache(maxsize=4)
 def load_params(path: str | None = None) -> SupportParams:
     """SupportParams with the logistic coefficients of a fitted parameter file (default: the shipped one)."""
     data = json.loads(Path(path or SUPPORT_PARAMS_FILE).read_text(encoding="utf-8"))
-    fitted: dict[str, Any] = {name: float(data[name]) for name in _FITTED}
-    return replace(SupportParams(), **fitted)
+    fitted: dict[str, Any] = {name: float(data.get(name, 0.0)) for name in _FITTED}
+    return replace(SupportParams(), **fitted, conflicts=bool(data.get("conflicts", True)))
 
 
 @dataclass(frozen=True)
@@ -141,22 +160,42 @@ class Support:
 @dataclass(frozen=True)
 class Evidence:
     """Evidence sentences (each text split into sentences, in order), the text each came from, and their vectors
-    (rows, L2-normalised) or None for a lexical-only check."""
+    (rows, L2-normalised) or None for a lexical-only check. Units and keys are worked out once per evidence."""
 
     sentences: tuple[str, ...]
     context_of: tuple[int, ...]
     vectors: np.ndarray | None = None
 
     @classmethod
-    def of(cls, texts: Sequence[str], vectors_for: VectorsFor | None = None) -> Evidence:
-        pairs = evidence_sentences(texts)
+    def of(cls, texts: Sequence[str], vectors_for: VectorsFor | None = None, split: Splitter | None = None) -> Evidence:
+        """The sentences of `texts` (split by `split`, pysbd's `sentences` by default), embedded by `vectors_for`."""
+        pairs = evidence_sentences(texts, split)
         found = tuple(s for s, _ in pairs)
         vectors = vectors_for(list(found)) if vectors_for is not None and found else None
         return cls(found, tuple(i for _, i in pairs), vectors)
 
-    @property
+    @cached_property
     def units(self) -> list[Unit]:
         return [unit(s) for s in self.sentences]
+
+    @cached_property
+    def keys(self) -> frozenset[str]:
+        """The content keys of every sentence."""
+        return frozenset(k for u in self.units for k in u.keys)
+
+    @cached_property
+    def _window_cache(self) -> dict[int, list[tuple[tuple[int, ...], frozenset[str]]]]:
+        return {}
+
+    def windows(self, size: int) -> list[tuple[tuple[int, ...], frozenset[str]]]:
+        """Every window of 1..`size` consecutive sentences of one text, with its content keys (worked out once)."""
+        if size not in self._window_cache:
+            units = self.units
+            self._window_cache[size] = [
+                (window, frozenset(k for i in window for k in units[i].keys))
+                for window in _windows(self.context_of, size)
+            ]
+        return self._window_cache[size]
 
     def subset(self, texts: Sequence[int]) -> Evidence:
         """The evidence of some texts only (by index), sharing the vectors (nothing is embedded again)."""
@@ -166,9 +205,10 @@ class Evidence:
         return Evidence(tuple(self.sentences[i] for i in keep), tuple(self.context_of[i] for i in keep), vectors)
 
 
-def evidence_sentences(texts: Sequence[str]) -> list[tuple[str, int]]:
+def evidence_sentences(texts: Sequence[str], split: Splitter | None = None) -> list[tuple[str, int]]:
     """(sentence, index of its text) for every sentence of every text, citation markers removed."""
-    return [(s, i) for i, text in enumerate(texts) for s in sentences(strip_citations(text))]
+    cut = split or sentences
+    return [(s, i) for i, text in enumerate(texts) for s in cut(strip_citations(text))]
 
 
 def _weights(claim: Unit, key_weight: float) -> dict[str, float]:
@@ -191,11 +231,7 @@ def _windows(context_of: Sequence[int], size: int) -> list[tuple[int, ...]]:
 
 
 def _best_window(
-    units: Sequence[Unit],
-    context_of: Sequence[int],
-    weights: dict[str, float],
-    question: frozenset[str],
-    p: SupportParams,
+    evidence: Evidence, weights: dict[str, float], question: frozenset[str], p: SupportParams
 ) -> tuple[tuple[int, ...], float]:
     """The window with the largest weighted share of the claim's words (question words break ties), and that share."""
     total = sum(weights.values())
@@ -203,8 +239,7 @@ def _best_window(
     question_weight = p.question_weight if len(weights) >= p.short_claim_words else 1.0
     best: tuple[float, float, int] = (-1.0, -1.0, 0)
     chosen: tuple[int, ...] = ()
-    for window in _windows(context_of, p.lexical_window):
-        have = frozenset(k for i in window for k in units[i].keys)
+    for window, have in evidence.windows(p.lexical_window):
         share = sum(w for k, w in weights.items() if k in have) / total
         asked = len(align & have) / len(align) if align else 0.0
         score = (share + question_weight * asked, share, -len(window))
@@ -256,19 +291,22 @@ def claim_support(
         return Support(0.0, 0.0, None, missing_weight=total, weight=total, penalty=0.0)
     units = evidence.units
     question_keys = unit(question).keys if question else frozenset()
-    window, lexical = _best_window(units, evidence.context_of, weights, question_keys, p)
+    window, lexical = _best_window(evidence, weights, question_keys, p) if p.needs_window else ((), 0.0)
     semantic = None
     if claim_vector is not None and evidence.vectors is not None and len(evidence.vectors):
         semantic = float(np.max(evidence.vectors @ claim_vector))
-    everywhere = frozenset(k for u in units for k in u.keys)
+    everywhere = evidence.keys
     total = sum(weights.values())
     anywhere = sum(w for k, w in weights.items() if k in everywhere) / total
     missing_weight = sum(w for k, w in weights.items() if k not in everywhere)
     base = _base_value(lexical, anywhere, semantic or 0.0, missing_weight, p)
-    window_units = [units[i] for i in window]
-    conflicts, missing = find_conflicts(
-        c, window_units, everywhere, question_keys, p.anchor_reach, p.slot_reach, p.present_keep < 1.0
-    )
+    conflicts: list[Conflict] = []
+    missing: list[str] = []
+    if p.conflicts:
+        window_units = [units[i] for i in window]
+        conflicts, missing = find_conflicts(
+            c, window_units, everywhere, question_keys, p.anchor_reach, p.slot_reach, p.present_keep < 1.0
+        )
     penalty = _penalty(conflicts, p)
     return Support(
         base * penalty,

@@ -26,7 +26,7 @@ from bench import judge_data as d
 from bench.embedding_cache import cached_embedder, save
 from evaluation.local_judge import LocalJudge
 from evaluation.refusal import is_refusal
-from ragtest_core.support import SUPPORT_PARAMS_FILE, SupportParams, claim_support, pooled_features
+from ragtest_core.support import SUPPORT_PARAMS_FILE, Evidence, SupportParams, claim_support, pooled_features
 
 #: The model's features: the window share, the share anywhere, the semantic similarity, log(1 + missing weight).
 FEATURES = ("lexical", "lexical_anywhere", "semantic", "missing_weight")
@@ -47,7 +47,7 @@ def row_features(rows: Sequence[d.Row], judge: LocalJudge) -> list[tuple[float, 
     out: list[tuple[float, float, float, float] | None] = []
     for r in rows:
         claims = [] if is_refusal(r["answer"]) else judge.claims(r["answer"])
-        evidence = judge.evidence(r["contexts"])
+        evidence = Evidence.of(r["contexts"], judge.vectors)  # with vectors: the semantic feature is fitted too
         vectors = judge.vectors(claims) if claims else np.zeros((0, 0))
         found = [claim_support(c, evidence, vectors[i], r["question"], params) for i, c in enumerate(claims)]
         pooled = pooled_features(found) if found else None

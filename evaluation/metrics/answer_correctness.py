@@ -67,10 +67,8 @@ class AnswerCorrectness(Metric):
         return [
             answer,
             reference,
-            *judge.claims(answer),
-            *judge.statements(reference),
-            *judge.evidence_texts([reference]),
-            *judge.evidence_texts([answer]),
+            *judge.support_texts(judge.claims(answer), [reference]),
+            *judge.support_texts(judge.statements(reference), [answer]),
         ]
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:

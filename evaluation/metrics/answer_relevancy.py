@@ -1,17 +1,19 @@
 """Answer relevancy: does the answer address the question (completely and without digression)?
 
 LLM judge (RAGAS): generate 3 questions from the answer alone (one call); the score is their mean cosine
-similarity to the real question (computed in the judge's CPU worker); a noncommittal answer scores 0. Local judge (it
-cannot generate questions; `evaluation.local_relevance`): the calibrated relevance of the best answer sentence
-(centred cosine with the fixed shipped centring mean, mapped by a fitted Platt curve: a direct answer reads ~0.9-1.0,
-an off-topic one ~0.0) times the share of the question's parts the answer addresses (RAGAS penalises incomplete
-answers). An answer containing a refusal or hedge phrase is noncommittal and scores 0.0 (reason "noncommittal
-answer"); one that only repeats the question's words scores 0.0.
+similarity to the real question (computed in the judge's CPU worker); a noncommittal answer scores 0. Local judge
+(`evaluation.local_relevance`, built by the ablation in bench/judge_ablation.py): the mean of the share of the
+question's content tokens that the answer holds and the calibrated relevance of the answer to the question (centred
+cosine with the fixed shipped centring mean, mapped by a fitted Platt curve: a direct answer reads ~0.9-1.0, an
+off-topic one ~0.0); an answer containing a refusal or hedge phrase is noncommittal and scores 0.0 (reason
+"noncommittal answer"). The other components the ablation measured (the best sentence instead of the whole answer,
+sentences read without some clauses, the share of the question's parts addressed, a 0 for an answer that only
+restates the question) moved no development set beyond its noise and are settings (`RelevanceSettings`), off.
 
 Cosines are anisotropy-corrected (`ragtest_core.relevance`: embeddings centred on a fixed mean shipped with the
-package, never one from the run), so unrelated texts score near 0 instead of ~0.6; the raw cosine is in the reason
-and the details, and `answer_relevancy_raw` scores with it (RAGAS' published definition). Edge cases: no question
--> failed "empty question"; an empty answer -> 0.0 "empty answer".
+package, never one from the run), so unrelated texts score near 0 instead of ~0.6; `answer_relevancy_raw` scores
+with the raw cosine (RAGAS' published definition). Edge cases: no question -> failed "empty question"; an empty
+answer -> 0.0 "empty answer".
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from evaluation.sample import Sample
 from evaluation.scores import answer_relevancy_score
 from ragtest_core import judge_params
 from ragtest_core.llm.plan import PlannedCall
-from ragtest_core.relevance import question_parts, readings
+from ragtest_core.relevance import question_parts
 from ragtest_core.schema import ANSWER, QUESTION, MetricResult
 
 __all__ = ["AnswerRelevancy", "AnswerRelevancyRaw", "question_parts"]
@@ -43,9 +45,10 @@ class AnswerRelevancy(Metric):
         "0 = off-topic, noncommittal or a refusal."
     )
     scale_note: ClassVar[str] = (
-        "Local judge: the calibrated relevance of the best answer sentence times the share of the question's parts "
-        "it addresses: a direct answer reads 0.9-1.0, an off-topic one about 0. LLM judge: the centred cosine "
-        "between questions the LLM writes from the answer alone and the real question (RAGAS)."
+        "Local judge: the mean of the question's word share in the answer and the calibrated relevance of the "
+        "answer: a direct answer reads 0.9-1.0, an off-topic one about 0, an answer that only restates the question "
+        "high. LLM judge: the centred cosine between questions the LLM writes from the answer alone and the real "
+        "question (RAGAS)."
     )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER)
     #: Score with the centred (anisotropy-corrected) cosine; the raw cosine is always in the details.
@@ -59,10 +62,14 @@ class AnswerRelevancy(Metric):
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        question, claims = sample.question or "", judge.claims(sample.answer or "")
+        question, answer = sample.question or "", sample.answer or ""
+        claims = judge.claims(answer)
         if not self.centred:
             return [question, *claims]
-        return [question, *(text for claim in claims for text in readings(question, claim))]
+        rules = judge.settings.answer_relevancy
+        return local_relevance.relevance_texts(
+            question, local_relevance.answer_units(question, answer, claims, rules), rules
+        )
 
     def _result(self, raw: np.ndarray, centred: np.ndarray, mean: np.ndarray | None, what: str) -> MetricResult:
         chosen = centred if self.centred and mean is not None else raw

@@ -147,7 +147,7 @@ class _CitationMetric(Metric):
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         statements = [s for s, _ in cited_statements(sample.answer or "")]
-        return [*statements, *judge.evidence_texts(sample.contexts)]
+        return judge.support_texts(statements, sample.contexts)
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         judgements = []

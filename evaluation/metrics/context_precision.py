@@ -4,9 +4,13 @@ Each retrieved context, in rank order, gets a verdict "useful for arriving at th
 score is sum_k(precision@k * v_k) / (number of useful contexts + 1e-10). The reference is `ground_truth`; when a
 row has none, the answer is the reference (as ragas' context precision without reference) and the reason says so.
 LLM judge: one call judges all of a row's contexts and returns one verdict per context, in rank order (RAGAS asks
-once per context; the verdicts and the formula are the same). Local judge: a context is useful when it alone
-supports a reference statement, or is needed for a statement that the contexts support together (the others
-without it do not: `evaluation.local_scoring`; both gold chunks of a two-chunk answer count).
+once per context; the verdicts and the formula are the same). Local judge (`evaluation.local_scoring`, its base
+chosen by the ablation in bench/judge_ablation.py, `LocalJudgeSettings.context_precision`): each context's verdict is
+graded, the share of the reference's content words it holds, in the same average precision with graded verdicts.
+The other bases are settings: "support" (a context is useful when it alone supports a reference statement, or is
+needed for one the contexts support together), which ranked the development pairings lower, and "cosine" (each
+context's MiniLM cosine with the reference), which ranked them better but embeds every context, more than the speed
+budget allows.
 Edge cases: no contexts -> 0.0 "no contexts retrieved"; no useful context -> 0.0 "no relevant context";
 neither ground_truth nor answer -> failed; an unanswerable row (its reference declines to answer) -> no score,
 reason "unanswerable: ...": no context can be useful for a refusal.
@@ -47,9 +51,11 @@ class ContextPrecision(Metric):
         "every useful context above every other one, 0 = no useful context retrieved)."
     )
     scale_note: ClassVar[str] = (
-        "The same formula under both judges (RAGAS); only the useful/not verdicts differ. Local judge: a context is "
-        "useful when it supports a reference statement alone, or is needed for one the contexts support together; "
-        "LLM judge: the LLM's verdict per context. A gold chunk at rank 1 reads 1.0."
+        "The same formula under both judges (RAGAS); only the verdicts differ. Local judge: each context's verdict is "
+        "the share of the reference's words it holds, graded: the one chunk holding the reference, at rank 1, reads "
+        "1.0; a reference split over two chunks gives each part credit (both ranked first read about 0.5; on the demo "
+        "run, rows with every gold chunk retrieved read 0.44-1.00, median 0.78); LLM "
+        "judge: the LLM's useful/not verdict per context, a gold chunk at rank 1 reads 1.0."
     )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, CONTEXTS)
     needs_answer: ClassVar[bool] = False
@@ -77,7 +83,7 @@ class ContextPrecision(Metric):
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         reference, _ = reference_of(sample)
-        return [*judge.statements(reference or ""), *judge.evidence_texts(sample.contexts)]
+        return local_scoring.reference_texts(judge, judge.settings.context_precision, reference or "", sample.contexts)
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         reference, note = reference_of(sample)

@@ -1,7 +1,11 @@
 """Context recall: the share of the reference answer's sentences attributable to the retrieved contexts.
 
-The reference (`ground_truth`) is split with `ragtest_core.text.split_sentences`. Local judge: the mean graded
-support of the reference's statements by the contexts (`evaluation.local_scoring`). Edge cases: no ground_truth ->
+The reference (`ground_truth`) is split with `ragtest_core.text.split_sentences`. Local judge
+(`evaluation.local_scoring`, its base chosen by the ablation in bench/judge_ablation.py,
+`LocalJudgeSettings.context_recall`): the share of the reference's content words that the retrieved contexts hold.
+The other bases are settings: "support" (the mean graded support of the reference's statements), which ranked the
+development pairings no better, and "cosine" (the reference's best MiniLM cosine with one context), which ranked
+them better but embeds every context, more than the speed budget allows. Edge cases: no ground_truth ->
 failed "needs ground_truth"; an unanswerable row (question_type "unanswerable", or a reference that only declines,
 such as the generator's "The corpus does not contain this information.") -> no score, reason "unanswerable: ...":
 there is nothing to attribute; no contexts -> 0.0, nothing is attributable.
@@ -31,9 +35,11 @@ class ContextRecall(Metric):
         "supported by them, 0 = none is."
     )
     scale_note: ClassVar[str] = (
-        "Local judge: the mean graded support of the reference's statements (partial support counts partly); LLM "
-        "judge: the share of reference sentences the LLM attributes to the contexts (RAGAS). Both read near 1 when "
-        "the gold chunks were retrieved."
+        "Local judge: the share of the reference's content words found in the retrieved contexts (on the demo run, "
+        "rows with every gold chunk retrieved read 0.86-1.00, median 1.00; unrelated contexts read near 0; a "
+        "paraphrase in other words reads lower). LLM "
+        "judge: the share of reference sentences the LLM attributes to the contexts (RAGAS). Both read near 1 when the "
+        "gold chunks were retrieved."
     )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, CONTEXTS, GROUND_TRUTH)
     needs_answer: ClassVar[bool] = False
@@ -48,7 +54,8 @@ class ContextRecall(Metric):
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        return [*judge.statements(sample.ground_truth or ""), *judge.evidence_texts(sample.contexts)]
+        base = judge.settings.context_recall
+        return local_scoring.reference_texts(judge, base, sample.ground_truth or "", sample.contexts)
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         return local_scoring.context_recall(sample, judge)

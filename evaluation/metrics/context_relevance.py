@@ -1,9 +1,11 @@
 """Context relevance: the share of the retrieved context sentences that are relevant to the question.
 
-Sentences are counted with `ragtest_core.text.split_sentences`. LLM judge (RAGAS): the model extracts the relevant
-sentences. Local judge: the mean calibrated relevance of the context sentences to the question
-(`evaluation.local_relevance`: the centred cosine with the fixed shipped centring mean, mapped onto the calibrated
-scale), a graded share of relevant sentences that depends on nothing but the row.
+LLM judge (RAGAS): the model extracts the relevant sentences (counted with `ragtest_core.text.split_sentences`).
+Local judge (`evaluation.local_relevance`, built by the ablation in bench/judge_ablation.py): per context sentence
+(cut by `ragtest_core.quick_sentences`), the share of the question's content tokens it holds; the score is the mean
+over the sentences, a graded share of relevant sentences that depends on nothing but the row. The embedding recipe
+(the mean of that share and the sentence's calibrated centred cosine with the question) ranked WikiEval's and
+FiQA's pairs within noise of it at five times the cost of the whole judge, and is a setting (`RelevanceSettings`).
 Edge cases: no question -> failed "empty question"; no contexts or no sentences -> failed "no context sentences".
 """
 
@@ -39,9 +41,9 @@ class ContextRelevance(Metric):
     scale_note: ClassVar[str] = (
         "Reads low by design: a retrieval that holds the answer in 1 or 2 of its 10-40 sentences scores low even "
         "when it is right (measured on the demo run: rows whose contexts hold the whole reference answer read "
-        "0.02-0.44, median 0.17). Local judge: the mean calibrated relevance of each context sentence to the "
-        "question; LLM judge: the share of sentences the LLM extracts as relevant (RAGAS). Compare it between runs, "
-        "not with 1; context_recall says whether the answer was retrieved."
+        "0.04-0.65, median 0.18). Local judge: the mean over the context sentences of the share of the question's "
+        "words each one holds; LLM judge: the share of sentences the LLM extracts as relevant (RAGAS). Compare it "
+        "between runs, not with 1; context_recall says whether the answer was retrieved."
     )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, CONTEXTS)
     needs_answer: ClassVar[bool] = False
@@ -49,12 +51,15 @@ class ContextRelevance(Metric):
     def precheck(self, sample: Sample) -> MetricResult | None:
         if sample.question is None:
             return MetricResult.failed("empty question")
-        if not context_sentences(sample):
+        if not any(context.strip() for context in sample.contexts):
             return MetricResult.failed("no context sentences")
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        return [sample.question or "", *judge.evidence_texts(sample.contexts)]
+        rules = judge.settings.context_relevance
+        return local_relevance.relevance_texts(
+            sample.question or "", local_relevance.context_units(sample, judge), rules
+        )
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         return local_relevance.context_relevance(sample, judge)

@@ -134,12 +134,11 @@ class ClaimDiagnostic(Metric):
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         answer, reference = sample.answer or "", sample.ground_truth or ""
+        claims, statements = judge.claims(answer), judge.statements(reference)
         return [
-            *judge.claims(answer),
-            *judge.statements(reference),
-            *judge.evidence_texts([reference]),
-            *judge.evidence_texts([answer]),
-            *judge.evidence_texts(sample.contexts),
+            *judge.support_texts(claims, [reference]),
+            *judge.support_texts(statements, [answer]),
+            *judge.support_texts([*claims, *statements], sample.contexts),
         ]
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:

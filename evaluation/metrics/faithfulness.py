@@ -4,10 +4,11 @@ Edge cases: an answer that only refuses ("I don't know") -> 1.0 "refusal: no cla
 unsupported claims and a refusal makes none (answer_relevancy, answer_correctness and negative_rejection judge
 whether refusing was right); an empty answer likewise -> 1.0 "empty answer: no claims"; no contexts -> 0.0, no
 statement can be supported. Refusal sentences inside a longer answer are not statements. The local judge takes
-each remaining answer sentence as one statement and scores the mean of their graded support
-(`evaluation.local_scoring`: partial support counts partially, a contradicted entity, number or date counts
-little). LLM judge (RAGAS, binary verdicts): the answer's statements (the run's shared statement step,
-`LLMJudge.statements`, citation markers removed), then one call with a verdict per statement.
+each remaining answer sentence as one statement and scores their graded support taken together
+(`evaluation.local_scoring`: lexical alignment with the contexts, partial support counts partially, a contradicted
+entity, number or date counts little; the components were chosen by bench/judge_ablation.py). LLM judge (RAGAS,
+binary verdicts): the answer's statements (the run's shared statement step, `LLMJudge.statements`, citation markers
+removed), then one call with a verdict per statement.
 """
 
 from __future__ import annotations
@@ -35,8 +36,10 @@ class Faithfulness(Metric):
         "is (a refusal or an empty answer makes no claim and scores 1)."
     )
     scale_note: ClassVar[str] = (
-        "Local judge: the graded support of the answer's sentences taken together (partial support counts "
-        "partly): answers quoting or closely restating their contexts read 0.9-1.0, ungrounded ones near 0. "
+        "Local judge: the graded support of the answer's sentences taken together, from their words found in the "
+        "contexts (partial support counts partly; a swapped name, number or date costs most of it): answers "
+        "quoting or closely restating their contexts read 0.9-1.0, ungrounded ones near 0, a paraphrase in other "
+        "words in between. "
         "LLM judge: the share of the answer's statements the LLM finds supported (RAGAS)."
     )
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, CONTEXTS)
@@ -51,7 +54,7 @@ class Faithfulness(Metric):
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        return [*judge.claims(sample.answer or ""), *judge.evidence_texts(sample.contexts)]
+        return judge.support_texts(judge.claims(sample.answer or ""), sample.contexts)
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         return local_scoring.faithfulness(sample, judge)

@@ -82,8 +82,8 @@ def test_direction_and_significance_agree_with_an_independent_bootstrap(
 def test_gate_passes_when_nothing_dropped_significantly(two_variants: TwoVariants, tmp_path: Path) -> None:
     code, data = run_compare(two_variants.new, two_variants.base, tmp_path / "up", "--fail-if", "hit_rate<-0.05")
     assert code == 0 and data["metrics"]["hit_rate"]["overall"]["verdict"] == "better"
-    code, _ = run_compare(two_variants.base, two_variants.new, tmp_path / "r", "--fail-if", "answer_relevancy<-0.2")
-    assert code == 0  # the change of answer relevancy cannot be told from noise
+    code, _ = run_compare(two_variants.base, two_variants.new, tmp_path / "r", "--fail-if", "answer_relevancy<-0.4")
+    assert code == 0  # answer relevancy dropped (about -0.42 [-0.63, -0.20]), but not beyond -0.4 past the noise
     code, _ = run_compare(two_variants.base, two_variants.new, tmp_path / "u", "--fail-if", "no_such_metric<-0.1")
     assert code == 2
 

@@ -48,9 +48,9 @@ def test_partitions_keep_memory_bounded_and_score_alike(test_data: Path, embedde
     frame = read_dataset(test_data / "fiqa" / "fiqa.jsonl")
     frame = pd.concat([frame, frame.assign(question=frame["question"] + " Explain.")], ignore_index=True)
     whole = evaluate_dataset(frame, metrics=METRICS, embedder=embedder, show_progress=False)
-    small = SmallMemo(embedder, memo_size=400)
+    small = SmallMemo(embedder, memo_size=40)  # the local judge embeds two texts a row for these metrics
     bounded = evaluate_dataset(frame, metrics=METRICS, embedder=small, show_progress=False)
-    assert max(small.sizes) <= 400
+    assert max(small.sizes) <= 40
     assert sum(1 for n in small.computed if n) > 2  # several partitions, each embedded before it is scored
     for name in METRICS:
         left, right = whole.frame[name].tolist(), bounded.frame[name].tolist()

@@ -16,7 +16,7 @@ from evaluation.local_judge import LocalJudge
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import MissingColumnsError, RagtestError
 from ragtest_core.schema import MetricResult
-from ragtest_core.support import joint_support, support
+from ragtest_core.support import joint_support
 from tests.evaluation.helpers import one_row
 
 FIVE = ["answer_relevancy", "context_precision", "context_recall", "context_relevance", "faithfulness"]
@@ -66,15 +66,20 @@ def test_local_judge_on_a_hand_made_row(embedder: Embedder) -> None:
     result = evaluate_dataset(one_row(), embedder=embedder, show_progress=False)
     row = result.frame.iloc[0]
     statements = result.results[0]["faithfulness"].details["statements"]
-    found = support([s["statement"] for s in statements], list(row["contexts"]), embedder, row["question"])
-    assert row["faithfulness"] == pytest.approx(joint_support(found), abs=1e-9)  # the statements taken together
+    judge = LocalJudge(embedder)
+    found = judge.support([s["statement"] for s in statements], judge.evidence(list(row["contexts"])), row["question"])
+    together = joint_support(found, judge.settings.support)
+    assert row["faithfulness"] == pytest.approx(together, abs=1e-9)  # the statements taken together
     assert 0.3 <= row["faithfulness"] <= 0.6  # "painted blue" is not supported: well below a faithful answer
-    assert row["context_recall"] >= 0.95  # graded: paraphrased ("from 1887 to 1889"), not verbatim
-    assert row["context_precision"] == pytest.approx((1 + 2 / 3) / 2)  # bananas at rank 2 are useless
+    assert row["context_recall"] >= 0.75  # the shipped base: the reference's words the contexts hold
+    a, bananas, c = result.results[0]["context_precision"].details["verdicts"]  # each context, graded
+    assert bananas <= 0.1 < 0.5 <= min(a, c)  # bananas at rank 2 are useless
+    expected = (a * a + (a + c) / 3 * c) / (a + c)  # graded average precision: gold at ranks 1 and 3
+    assert row["context_precision"] == pytest.approx(expected, abs=1e-3)
     assert 0 < row["context_relevance"] < 1
-    assert 0 < row["answer_relevancy"] <= 1  # centred cosine: lower than the raw one
+    assert 0.8 <= row["answer_relevancy"] <= 1  # a direct answer reads high (calibrated centred cosine + overlap)
     relevancy = result.results[0]["answer_relevancy"].details
-    assert 0 < relevancy["raw"] < 1 and relevancy["similarity"] >= 0.8  # calibrated: a direct answer reads high
+    assert relevancy["base"] == "combined" and relevancy["best_unit"] == row["answer"]
     assert [s["support"] >= 0.5 for s in statements] == [True, True, False]
     assert statements[0]["support"] >= 0.95 and statements[2]["support"] <= 0.05
 
@@ -137,7 +142,7 @@ def test_rag_error_rows(embedder: Embedder) -> None:
     failed = result.frame.iloc[1]
     assert failed["faithfulness"] is None and failed["faithfulness_reason"] == "RAG error: timeout after 30 s"
     assert failed["answer_relevancy"] is None
-    assert failed["context_recall"] >= 0.95  # the contexts were retrieved before the RAG failed
+    assert failed["context_recall"] >= 0.75  # the contexts were retrieved before the RAG failed
     assert result.frame.iloc[0]["faithfulness"] is not None
 
 
@@ -165,7 +170,7 @@ def test_async_entry_point(embedder: Embedder) -> None:
     result = asyncio.run(
         aevaluate_dataset(one_row(), metrics=["context_recall"], embedder=embedder, show_progress=False)
     )
-    assert result.frame.loc[0, "context_recall"] >= 0.95
+    assert result.frame.loc[0, "context_recall"] >= 0.75
 
 
 def test_progress_bar(embedder: Embedder, capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,7 @@ import pandas as pd
 import pytest
 
 from evaluation.engine import evaluate_dataset
-from evaluation.local_judge import LocalJudge
+from evaluation.local_judge import LocalJudge, LocalJudgeSettings
 from ragtest_core.datasets import read_dataset
 from ragtest_core.embeddings import Embedder
 from tests.evaluation.helpers import one_row
@@ -35,16 +36,19 @@ class CountingEmbedder(Embedder):
 
 def test_support_evidence(embedder: Embedder) -> None:
     judge = LocalJudge(embedder)
-    evidence = judge.evidence(["The tower was built from 1887 to 1889. It is 330 metres tall.", "Bananas are yellow."])
+    contexts = ["The tower was built from 1887 to 1889. It is 330 metres tall.", "Bananas are yellow."]
+    evidence = judge.evidence(contexts)
     found = judge.support(["The tower was built in 1889.", "The tower is 500 metres tall.", "Cats purr."], evidence)
     assert [s.supported for s in found] == [True, False, False]
-    assert found[0].lexical == 1.0 and found[0].semantic is not None
+    assert found[0].lexical == 1.0 and found[0].semantic is None  # the shipped support model is lexical
     assert [(c.claim_token, c.competitor) for c in found[1].conflicts] == [("500", "330")]  # a contradicted number
     assert found[0].value >= 0.9 and found[1].value < 0.1 and found[2].value < 0.1
     assert found[1].value == pytest.approx(found[1].base * 0.1)  # the contradicted slot keeps a tenth
-    assert evidence.vectors is not None and len(evidence.vectors) == len(evidence.sentences) == 3
+    assert evidence.vectors is None and len(evidence.sentences) == 3  # nothing is embedded for support
     (nothing,) = judge.support(["anything"], judge.evidence([]))
     assert nothing.value == 0.0 and not nothing.supported
+    semantic = LocalJudgeSettings(support=replace(judge.settings.support, b_sem=1.0))
+    assert LocalJudge(embedder, semantic).evidence(contexts).vectors is not None  # the setting embeds again
 
 
 def test_local_judge_embeds_a_run_in_one_batch(embedder: Embedder) -> None:
@@ -133,17 +137,19 @@ def test_wikieval_pairwise_agreement_report(test_data: Path, embedder: Embedder)
 
 def test_judge_settings_name_every_parameter_and_shipped_file() -> None:
     from evaluation.identity import judge_settings
-    from evaluation.local_judge import LocalJudgeSettings, sha256_of
+    from evaluation.local_judge import sha256_of
     from ragtest_core.relevance import ANSWER_MAP_FILE, CENTRING_MEAN_FILE
-    from ragtest_core.support import SUPPORT_PARAMS_FILE
+    from ragtest_core.support import JUDGE_SUPPORT_FILE
 
     local = judge_settings("local")
     settings = local["settings"]
     local_part = settings["local"]
     assert local_part["files"] == {
-        p.name: sha256_of(p) for p in (SUPPORT_PARAMS_FILE, CENTRING_MEAN_FILE, ANSWER_MAP_FILE)
+        p.name: sha256_of(p) for p in (JUDGE_SUPPORT_FILE, CENTRING_MEAN_FILE, ANSWER_MAP_FILE)
     }
-    assert local_part["support"]["b0"] < 0 < local_part["support"]["b_sem"]
+    assert local_part["support"]["b0"] < 0 < local_part["support"]["b_window"]
+    assert local_part["support"]["b_sem"] == 0.0 and local_part["evidence_splitter"] in ("pysbd", "rules")
+    assert local_part["answer_relevancy"]["base"] == "combined" and local_part["context_relevance"]["base"] == "overlap"
     assert settings["params"]["supported_at"] == 0.5 and settings["params"]["own_share"] == 0.25
     assert settings["embedding_model"] == "all-MiniLM-L6-v2" and local_part["calibrated_for_this_mean"]
     assert judge_settings("local") == local  # deterministic
