@@ -33,7 +33,7 @@ from testgen import (
     chunk_documents,
     load_files,
 )
-from testgen.screening import DEFAULT_DEDUP_THRESHOLD
+from testgen.settings import DEFAULT_DEDUP_THRESHOLD
 from testgen.writers.english import Casing, Skip
 from testgen.writers.sentences import turn_all
 

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ragtest_core.text import detect_language, tokenize
 from testgen.chunking import Chunk
+from testgen.settings import DEFAULT_K_NEIGHBOURS
 from testgen.store import ChunkStore
 
 if TYPE_CHECKING:  # annotations only
     from testgen.personas import Persona
 
-#: Neighbour chunks shown with each root chunk (the "K" of root + K neighbours).
-DEFAULT_K_NEIGHBOURS = 2
 MAX_TEXT_OVERLAP = 0.5
 _EXTRA_CANDIDATES = 6
 

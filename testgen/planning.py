@@ -18,11 +18,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.text import split_sentences
 from testgen.chunking import Chunk
-from testgen.contexts import DEFAULT_K_NEIGHBOURS, Context, build_contexts, draw_roots
+from testgen.contexts import Context, build_contexts, draw_roots
 from testgen.critic import answerable_call, grounded_call
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QUESTION_TYPES, QuestionType, allocate, parse_distribution, renormalise
-from testgen.settings import GenerationSettings
+from testgen.settings import DEFAULT_K_NEIGHBOURS, GenerationSettings
 from testgen.store import ChunkStore
 from testgen.walkers import batch_sizes, start_walkers
 from testgen.writers.llm import LLMWriter, writer_call

@@ -32,10 +32,10 @@ from testgen.contexts import Context
 from testgen.critic import Critic
 from testgen.filters import QuestionRules, normalise_question
 from testgen.relevance import answer_relevance, is_relevant
+from testgen.settings import DEFAULT_DEDUP_THRESHOLD
 from testgen.store import ChunkStore
 from testgen.writers.base import Draft
 
-DEFAULT_DEDUP_THRESHOLD = 0.9
 NEIGHBOURHOOD_K = 5
 #: Drafts judged per type and batch beyond what the type still needs (spares for critic rejections).
 JUDGE_SPARES = 2

@@ -15,10 +15,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from testgen.contexts import DEFAULT_K_NEIGHBOURS
 from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS
-from testgen.screening import DEFAULT_DEDUP_THRESHOLD
 from testgen.styles import LENGTHS, STYLES, parse_choices
+
+#: Neighbour chunks shown with each root chunk (the "K" of root + K neighbours).
+DEFAULT_K_NEIGHBOURS = 2
+#: Cosine above which two questions are near-duplicates (`testgen.screening`).
+DEFAULT_DEDUP_THRESHOLD = 0.9
 
 
 class GenerationSettings(BaseModel):
