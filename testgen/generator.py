@@ -81,6 +81,8 @@ class TestsetGenerator:
             load_personas(self.settings.personas) if self.settings.personas not in (None, AUTO) else []
         )
         self.persona_of: dict[str, Persona] = {}
+        #: This round's multi-context documentation roots' graph partners, by root chunk id (`_joins`).
+        self._partners: dict[str, tuple[Chunk, ...]] = {}
         self.restyler = self._make_restyler()
 
     def _make_critic(self) -> Critic:
@@ -218,29 +220,35 @@ class TestsetGenerator:
 
     def _along_graph(self, contexts: list[Context], kinds: Sequence[str]) -> list[Context]:
         """Multi-context questions from documentation follow the corpus graph: their roots' partners in other
-        sections become the neighbours (`testgen.graph`)."""
-        wanted = [i for i, kind in enumerate(kinds) if kind == "multi_context" and contexts[i].root.heading_path]
-        if not wanted:
-            return contexts
+        sections that the writer can join to the root (found by `_writable`) become the neighbours."""
+        for i, (context, kind) in enumerate(zip(contexts, kinds, strict=True)):
+            partners = self._partners.get(context.root.chunk_id, ()) if kind == "multi_context" else ()
+            if partners:
+                contexts[i] = replace(context, neighbours=partners, along_graph=True)
+        return contexts
+
+    def _joins(self, root: Chunk) -> bool:
+        """Whether a multi-context root can be written: outside documentation always; in documentation when the
+        corpus graph gives it a partner the writer can join it to (`testgen.graph`), kept for this round."""
+        if root.heading_path is None:
+            return True
         if self.graph is None:
             self.graph = build_graph(self.store)
-
-        def usable(chunk: Chunk) -> bool:
-            return self.writer.can_write(chunk, "multi_context")
-
-        along = along_graph(self.graph, self.store, [contexts[i] for i in wanted], usable)
-        for i, context in zip(wanted, along, strict=True):
-            contexts[i] = context
-        return contexts
+        (context,) = along_graph(self.graph, self.store, [Context(root)], self.writer.can_join)
+        self._partners[root.chunk_id] = context.neighbours if context.along_graph else ()
+        return context.along_graph
 
     def _writable(
         self, pairs: Sequence[tuple[ChunkKey, str]], scheduler: Scheduler
     ) -> tuple[list[tuple[ChunkKey, str]], Mapping[str, Chunk]]:
-        """The roots the writer can write from (`can_write`), with the chunks of all; the others are passed over."""
+        """The roots the writer can write from (`can_write`; a documentation multi-context root also needs a graph
+        partner, `_joins`), with the chunks of all; the others are passed over."""
         chunks = self._root_chunks([key for key, _ in pairs])
         kept: list[tuple[ChunkKey, str]] = []
+        self._partners = {}
         for key, kind in pairs:
-            if self.writer.can_write(chunks[key.chunk_id], kind):  # type: ignore[arg-type]
+            chunk = chunks[key.chunk_id]
+            if self.writer.can_write(chunk, kind) and (kind != "multi_context" or self._joins(chunk)):  # type: ignore[arg-type]
                 kept.append((key, kind))
             else:
                 scheduler.pass_over(key, kind)

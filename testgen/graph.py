@@ -8,7 +8,10 @@ different sections, each with its kind and weight:
   weight 1;
 - `term`: both chunks use a key term (a code identifier, a dotted, snake_case or CamelCase name) that few chunks
   use; weight: the sum of the shared terms' inverse chunk frequencies;
-- `similar`: chunks of different pages whose stored embeddings are close (no new embedding); weight: the cosine.
+- `similar`: chunks of different pages whose stored embeddings are close (no new embedding); weight: the cosine;
+- `sibling`: the opening chunks of sections with one parent (subsections of one section, or top-level pages of one
+  folder: the settings of a reference page, the servers of a deployment folder); weight 0.5, so that the other kinds
+  come first.
 
 What each chunk gives (its section, page, terms, link words and nearest chunks of other pages) is kept by chunk id
 in the run folder's `corpus_graph.json`; a later build computes only the chunks it has not seen (like the
@@ -42,6 +45,9 @@ _NEAREST = 8
 MIN_SIMILARITY = 0.55
 _KEEP_SIMILAR = 2
 _BATCH = 256
+#: Sections under one parent joined as siblings (a larger family is a list, not a set of things of one kind).
+_MAX_SIBLINGS = 40
+_SIBLING_WEIGHT = 0.5
 #: Partners a root's context is chosen from (the strongest `most` the writer can use).
 _CANDIDATES = 24
 
@@ -113,7 +119,9 @@ class CorpusGraph:
 
     def __init__(self, facts: Mapping[str, ChunkFacts]) -> None:
         self.facts = dict(facts)
-        self.edges = _term_edges(self.facts) + _link_edges(self.facts) + _similar_edges(self.facts)
+        self.edges = (
+            _term_edges(self.facts) + _link_edges(self.facts) + _similar_edges(self.facts) + _sibling_edges(self.facts)
+        )
         self._by_chunk: dict[str, list[Edge]] = defaultdict(list)
         for edge in self.edges:
             self._by_chunk[edge.source].append(edge)
@@ -265,20 +273,36 @@ def _similar_edges(facts: Mapping[str, ChunkFacts]) -> list[Edge]:
     return [Edge(a, b, "similar", w) for (a, b), w in sorted(best.items())]
 
 
+def _sibling_edges(facts: Mapping[str, ChunkFacts]) -> list[Edge]:
+    """Opening chunks of sections under one parent, for parents of at most `_MAX_SIBLINGS` sections."""
+    families: dict[str, list[str]] = defaultdict(list)
+    for chunk_id, fact in facts.items():
+        if fact.opens_section:
+            parent = fact.section.rsplit(PATH_SEPARATOR, 1)[0]
+            families[parent if parent != fact.page else str(Path(fact.page).parent)].append(chunk_id)
+    edges = [
+        Edge(a, b, "sibling", _SIBLING_WEIGHT)
+        for ids in families.values()
+        if len(ids) <= _MAX_SIBLINGS
+        for a, b in _pairs(ids, facts)
+    ]
+    return sorted(edges, key=lambda e: (e.source, e.target))
+
+
 def along_graph(
     graph: CorpusGraph,
     store: ChunkStore,
     contexts: Sequence[Context],
-    usable: Callable[[Chunk], bool] | None = None,
+    usable: Callable[[Chunk, Chunk], bool] | None = None,
     most: int = 2,
 ) -> list[Context]:
-    """Each context with its root's graph partners (other sections, strongest first, only those `usable` says a
-    question can be written from) as its neighbours; a root with no such partner keeps its context."""
+    """Each context with its root's graph partners (other sections, strongest first, only those `usable(root,
+    partner)` says a question can join) as its neighbours; a root with no such partner keeps its context."""
     candidates = {c.root.chunk_id: graph.partners(c.root.chunk_id, _CANDIDATES) for c in contexts}
     chunks = {chunk.chunk_id: chunk for chunk in store.get(sorted({i for ids in candidates.values() for i in ids}))}
     out = []
     for context in contexts:
         found = [chunks[i] for i in candidates[context.root.chunk_id] if i in chunks]
-        kept = tuple(chunk for chunk in found if usable is None or usable(chunk))[:most]
+        kept = tuple(chunk for chunk in found if usable is None or usable(context.root, chunk))[:most]
         out.append(replace(context, neighbours=kept, along_graph=True) if kept else context)
     return out

@@ -66,7 +66,9 @@ class QuestionWriter(Protocol):
       `stats["failed_calls"]`);
     - `learn(store)`: what it needs from the corpus before writing (the offline writer: casing, headings);
     - `can_write(root, question_type)`: whether a root chunk gives it anything to write from; a root that gives
-      nothing is passed over without counting against the stop rules.
+      nothing is passed over without counting against the stop rules;
+    - `can_join(root, partner)`: whether a multi-hop question can join a root and one of its corpus-graph partners
+      (`testgen.graph.along_graph` keeps the partners it can).
     """
 
     supported_types: frozenset[str] = frozenset(QUESTION_TYPES)
@@ -87,6 +89,10 @@ class QuestionWriter(Protocol):
 
     def can_write(self, root: Chunk, question_type: QuestionType = "simple") -> bool:
         """Whether `root` gives anything to write a `question_type` question from (by default: always)."""
+        return True
+
+    def can_join(self, root: Chunk, partner: Chunk) -> bool:
+        """Whether a multi-hop question can join `root` and `partner` (by default: always)."""
         return True
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]: ...

@@ -40,6 +40,7 @@ from testgen.writers.docs import (
     heading_parts,
     needs_section,
     release_notes,
+    section_name_fact,
     sentence_case,
     specific_problem,
     split_prose,
@@ -71,6 +72,8 @@ UNSUPPORTED_REASON = (
 _LANGUAGES = ("en", "zh", "ja")
 #: Documents whose casing a writer keeps when it reads documents on demand (`learn`).
 CASING_DOCUMENTS = 64
+#: Multi-hop drafts one thing may take part in, in one set.
+MOST_COMPARED = 3
 
 
 def _subject(question: str) -> str:
@@ -113,6 +116,9 @@ class ExtractiveWriter(QuestionWriter):
         self._facts: dict[str, list[Fact]] = {}
         self._doc_facts: dict[str, list[DocFact]] = {}
         self._pages = PageIndex()
+        #: How often each thing was compared in this set's multi-hop drafts, and what each hop question is about.
+        self._compared: Counter[str] = Counter()
+        self._about: dict[str, list[str]] = {}
 
     @property
     def stats(self) -> Counter[str]:
@@ -135,6 +141,8 @@ class ExtractiveWriter(QuestionWriter):
         headings (the store's chunk keys name each chunk's section), how many documents use a phrase (the store's
         `documents_containing`), and how many structured documents (pages) it has."""
         self._doc_casing = lru_cache(maxsize=CASING_DOCUMENTS)(lambda doc_id: _casing(store.document_chunks(doc_id)))
+        self._compared.clear()
+        self._about.clear()
         keys = [key for key in store.chunk_keys() if key.heading_path]
         headings = {part.strip() for key in keys for part in (key.heading_path or "").split(PATH_SEPARATOR)}
         self._pages = PageIndex(
@@ -157,6 +165,16 @@ class ExtractiveWriter(QuestionWriter):
         if question_type == "multi_context":  # documentation: a root with a fact a multi-hop question can use
             return root.heading_path is None or any(pairable(claim) for claim in self._claims(root, 1))
         return bool(self._chunk_facts(root)) or bool(self.documentation_facts(root))
+
+    def can_join(self, root: Chunk, partner: Chunk) -> bool:
+        """Whether a multi-hop question (`multihop`) joins a documentation root and this graph partner."""
+        claims = self._fresh(self._claims(root, 1) + self._claims(partner, 2))
+        return root.heading_path is None or bool(hop_drafts(claims, [root.text, partner.text], self.max_words))
+
+    def _fresh(self, claims: list[Claim]) -> list[Claim]:
+        """The claims about things not yet compared `MOST_COMPARED` times in this set (a few sibling sections would
+        otherwise fill the multi-hop share with comparisons of the same things)."""
+        return [claim for claim in claims if self._compared[claim.subject] < MOST_COMPARED]
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         if question_type not in SUPPORTED:
@@ -217,29 +235,40 @@ class ExtractiveWriter(QuestionWriter):
         rng.shuffle(made)
         rng.shuffle(hops)
         unique = list({m.question.lower(): m for m in made}.values())
-        return [*hops, *(combined_draft(m) for m in unique)][:n]
+        chosen: list[Draft] = []
+        for draft in [*hops, *(combined_draft(m) for m in unique)]:
+            about = self._about.get(draft.question, [])
+            if len(chosen) == n:
+                break
+            if any(self._compared[subject] >= MOST_COMPARED for subject in about):
+                continue
+            self._compared.update(about)
+            chosen.append(draft)
+        return chosen
 
     def _claims(self, chunk: Chunk, block: int) -> list[Claim]:
         """What a block gives a multi-hop question: its documentation facts and its turned sentences."""
-        claims = [
-            Claim(block, f.question, f.span, f.reference, f.strategy, _subject(f.question))
-            for f in self.documentation_facts(chunk)
-        ]
-        return claims + [
-            Claim(block, f.turned.question, f.turned.answer, f.sentence, _claim_kind(f.turned.rule), f.turned.subject)
+        heading = chunk.heading_path or ""
+        named = section_name_fact(chunk.text) if heading and chunk.section_part == 0 else None
+        documented = [*self.documentation_facts(chunk), *([named] if named else [])]
+        fields = [(f.question, f.span, f.reference, f.strategy, _subject(f.question)) for f in documented] + [
+            (f.turned.question, f.turned.answer, f.sentence, _claim_kind(f.turned.rule), f.turned.subject)
             for f in self._chunk_facts(chunk)
         ]
+        return [Claim(block, *field, heading) for field in fields]
 
     def _hops(self, context: Context) -> list[Draft]:
         """Multi-hop drafts across the root and its graph partners (`multihop`), from each block's claims."""
         blocks = enumerate(context.blocks, start=1)
-        claims = [claim for number, chunk in blocks for claim in self._claims(chunk, number)]
+        claims = self._fresh([claim for number, chunk in blocks for claim in self._claims(chunk, number)])
+        subjects = {claim.reference: claim.subject for claim in claims}
         drafts = []
         for draft in hop_drafts(claims, [chunk.text for chunk in context.blocks], self.max_words):
             problem = grammar_problem(draft.question, " ".join(draft.evidence))
             if problem is not None and draft.strategy == "multihop_bridge":
                 self._reject("ungrammatical", problem, strategy=draft.strategy)
                 continue
+            self._about[draft.question] = [subjects[e] for e in draft.evidence if subjects.get(e)]
             drafts.append(draft)
         return drafts
 

@@ -9,7 +9,7 @@ concepts and glossary entries, options (`options`, `descriptions`), instructions
 """
 
 from testgen.writers.docs.descriptions import DocFact
-from testgen.writers.docs.facts import STRATEGIES, doc_facts, needs_section, strategy_problem
+from testgen.writers.docs.facts import STRATEGIES, doc_facts, needs_section, section_name_fact, strategy_problem
 from testgen.writers.docs.sentence_checks import PageIndex, docs_problem, heading_parts, specific_problem
 from testgen.writers.docs.specific import release_notes, sentence_case
 from testgen.writers.docs.text import split_prose
@@ -27,6 +27,7 @@ __all__ = [
     "heading_parts",
     "needs_section",
     "release_notes",
+    "section_name_fact",
     "sentence_case",
     "specific_problem",
     "split_prose",

@@ -35,7 +35,7 @@ from testgen.writers.docs.specific import example_answer, thin_answer
 from testgen.writers.docs.text import clean_sentence, markup_problem, pronoun_problem, split_prose
 from testgen.writers.english.clause import Casing
 from testgen.writers.english.grammar import definition_problem, vague_answer
-from testgen.writers.english.morphology import content_lemmas, gerund_base
+from testgen.writers.english.morphology import content_lemmas, gerund_base, is_third_person
 from testgen.writers.english.tagger import tags
 
 #: Strategies in the order the writer offers their questions (the first a context has is asked first).
@@ -261,6 +261,31 @@ def name_heading_fact(leaf: str, body: Sequence[ChunkLine]) -> DocFact | None:
         return None
     term = f"`{name}`" if leaf.startswith("`") else name
     return DocFact(f"What is {term}?", definition, f"{term} is {lowered}.", "concept")
+
+
+def section_name_fact(text: str) -> DocFact | None:
+    """What a section headed by a name says its name is, for multi-hop comparisons of siblings only (no single
+    question): "### httpx-retries" + "A retry layer for HTTPX." -> "httpx-retries is a retry layer for HTTPX.";
+    "Allows consuming Server-Sent Events" -> "httpx-sse allows consuming ..."; the first statement of three words
+    or more (link labels such as "GitHub - Documentation" are passed over), not one that only restates the name."""
+    lines = parse_chunk(text)
+    heading = next((line.text for line in lines if line.kind == "heading"), "")
+    leaf = heading.split(PATH_SEPARATOR)[-1].strip()
+    name = leaf.strip("`")
+    if not re.fullmatch(r"[A-Za-z][\w.+-]*", name) or (ordinary_word(name.lower()) and name[1:].islower()):
+        return None
+    statements = (s for line in lines if line.kind == "prose" for s in split_prose(line.text))
+    first = next((s.rstrip(".") for s in statements if word_count(s) >= 3), None)
+    if first is None or markup_problem(first) or restates(first, name) or pronoun_problem(first):
+        return None
+    lowered = first[0].lower() + first[1:]
+    if re.match(r"(?:An?|The) ", first):
+        reference = f"{leaf} is {lowered}."
+    elif is_third_person(first.split()[0].lower()) and first.split()[0].lower() not in STOPWORDS:
+        reference = f"{leaf} {lowered}."
+    else:
+        return None
+    return DocFact(f"What is {leaf}?", first, reference, "definition")
 
 
 def restates(definition: str, name: str) -> bool:

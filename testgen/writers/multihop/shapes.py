@@ -1,10 +1,11 @@
 """Multi-hop shapes over the claims of two blocks from different sections (block 1 is the root).
 
 - `compare_definitions`: two definitions of named things ("`httpcore` is ...", "`h11` is ...") ->
-  "What is the difference between `httpcore` and `h11`?"; the reference gives both definitions.
+  "How do `h11` and `httpcore` differ?" (things of one kind: both definitions end in one head noun, "a ...
+  implementation"); the reference gives both definitions.
 - `compare_options`: two options named in code ("What does the `NO_PROXY` environment variable control?") ->
-  "What is the difference between the `NO_PROXY` and `SSL_CERT_FILE` environment variables?" (their kind said
-  when both questions name it the same way).
+  "How do the `NO_PROXY` and `SSL_CERT_FILE` environment variables differ?" (their kind said when both questions
+  name it the same way).
 - `bridge`: block A defines an identifier as "the ..." ("`httpcore` is the underlying transport implementation for
   `httpx`"), block B asks about that identifier; the question names it by A's description only, so A says which
   thing is meant and B what is asked. Not written when B's own text already holds the description.
@@ -18,17 +19,21 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from testgen.structure import PATH_SEPARATOR
 from testgen.writers.base import Draft
 
 DEFINITION_KINDS = frozenset({"concept", "definition"})
 _OPTION = re.compile(r"^What does the (?P<subj>`[^`]+`) (?P<noun>[\w -]+?) (?:control|do|set|mean|specify)\?$")
 _SUBJECT = re.compile(r"`[^`]+`")
+#: Words after a definition's head noun ("a WSGI server *with* ...", "a proxy *to* ...").
+_QUALIFIER = re.compile(r"\b(?:with|for|of|that|which|who|whose|to|on|in|from|by|based|integrated|used|where)\b")
 
 
 @dataclass(frozen=True)
 class Claim:
     """A fact of one block: the question it answers, its short answer, its reference sentence and its kind
-    ("concept", "option", "definition", ...); `subject` is what it is about ("" when unknown)."""
+    ("concept", "option", "definition", ...); `subject` is what it is about ("" when unknown); `heading`: the
+    heading path of the block's section (a subject that heads its own section names one thing: "nginx")."""
 
     block: int
     question: str
@@ -36,6 +41,7 @@ class Claim:
     reference: str
     kind: str
     subject: str = ""
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -53,7 +59,7 @@ def pairable(claim: Claim) -> bool:
     """Whether a claim can take part in a shape: a definition or an option of a named thing, or a fact about an
     identifier (a bridge's second hop)."""
     if claim.kind in DEFINITION_KINDS or claim.kind == "option":
-        return bool(claim.subject) and _named(claim.subject)
+        return _named(claim)
     return bool(_SUBJECT.search(claim.question))
 
 
@@ -95,24 +101,62 @@ def _blocks(a: Claim, b: Claim) -> tuple[int, ...]:
     return tuple(sorted({a.block, b.block}))
 
 
-def _named(subject: str) -> bool:
-    """A subject that names one thing: inline code, or a capitalised name."""
-    return bool(_SUBJECT.fullmatch(subject)) or subject[:1].isupper()
+def _named(claim: Claim) -> bool:
+    """A subject that names one thing: inline code, a capitalised name, or the heading of its own section."""
+    subject = claim.subject
+    return bool(_SUBJECT.fullmatch(subject)) or subject[:1].isupper() or _heads(claim)
+
+
+def _heads(claim: Claim) -> bool:
+    """Whether the claim's subject is the heading of its own section."""
+    return claim.subject != "" and claim.subject.lower() == claim.heading.split(PATH_SEPARATOR)[-1].strip().lower()
+
+
+def _one_kind(a: Claim, b: Claim) -> bool:
+    """Two things of one kind: their definitions end in one head noun ("a ... server"), or they head sibling
+    sections ("Plugins > Hishel", "Plugins > httpx-sse")."""
+    parent = a.heading.rpartition(PATH_SEPARATOR)[0]
+    if parent and parent == b.heading.rpartition(PATH_SEPARATOR)[0] and _heads(a) and _heads(b):
+        return True
+    return kind_of(a.span) != "" and kind_of(a.span) == kind_of(b.span)
+
+
+def kind_of(definition: str) -> str:
+    """The head noun of a definition, singular: "a pure Python WSGI server with ..." -> "server"."""
+    head = _QUALIFIER.split(definition)[0]
+    words = re.findall(r"[\w-]+", head)
+    return words[-1].lower().removesuffix("s") if words else ""
 
 
 def compare_definitions(a: Claim, b: Claim) -> Hop | None:
     if a.kind not in DEFINITION_KINDS or b.kind not in DEFINITION_KINDS:
         return None
     sa, sb = a.subject, b.subject
-    if not (sa and sb and _named(sa) and _named(sb)) or sa.lower() == sb.lower():
-        return None
+    if not (_named(a) and _named(b)) or sa.lower() == sb.lower() or a.span.lower() == b.span.lower():
+        return None  # the same thing, or two things the docs describe alike: no difference to ask about
+    if not _one_kind(a, b):
+        return None  # "a WSGI server" beside "a template language": not two things of one kind
     if bool(_SUBJECT.fullmatch(sa)) != bool(_SUBJECT.fullmatch(sb)):
         return None  # code beside a product name ("`current_app`" and "Click"): not two things of one kind
     if sa.lower() in b.reference.lower() or sb.lower() in a.reference.lower():
         return None  # one definition names the other thing: it may say the difference alone
     first, second = sorted((a, b), key=lambda c: c.subject.lower())  # the order gives nothing away
-    question = f"What is the difference between {first.subject} and {second.subject}?"
+    question = f"How do {_both(first.subject, second.subject)} differ?"
     return Hop(question, _join(first.reference, second.reference), _blocks(a, b), "compare", (a.reference, b.reference))
+
+
+def _both(x: str, y: str) -> str:
+    """Two names, their shared last words said once: "HTTP basic and digest authentication"."""
+    xs, ys = x.split(), y.split()
+    shared = 0
+    while shared < min(len(xs), len(ys)) - 1 and xs[-1 - shared] == ys[-1 - shared]:
+        shared += 1
+    if not shared:
+        return f"{x} and {y}"
+    rest = ys[:-shared]
+    while len(rest) > 1 and xs[0] == rest[0]:
+        rest = rest[1:]  # "HTTP basic and HTTP digest" -> "HTTP basic and digest"
+    return " ".join([*xs[:-shared], "and", *rest, *xs[-shared:]])
 
 
 def compare_options(a: Claim, b: Claim) -> Hop | None:
@@ -127,9 +171,9 @@ def compare_options(a: Claim, b: Claim) -> Hop | None:
     if ma is not None and mb is not None and ma.group("noun") == mb.group("noun"):
         noun = ma.group("noun")
         plural = noun if noun.endswith("s") else f"{noun}s"
-        question = f"What is the difference between the {first.subject} and {second.subject} {plural}?"
+        question = f"How do the {first.subject} and {second.subject} {plural} differ?"
     else:
-        question = f"What is the difference between {first.subject} and {second.subject}?"
+        question = f"How do {first.subject} and {second.subject} differ?"
     answer = _join(first.reference, second.reference)
     return Hop(question, answer, _blocks(a, b), "compare", (a.reference, b.reference))
 
