@@ -83,3 +83,6 @@ class GenerationConfig(GenerationSettings, Section):
 for _name, _text in _DEFAULTS_IN_WORDS.items():
     _info = GenerationConfig.model_fields[_name]
     _info.metadata = [*_info.metadata, Opt(default_text=_text)]
+for _name, _metavar in {"personas": "FILE", "query_styles": "STYLE,...", "query_lengths": "LENGTH,..."}.items():
+    _info = GenerationConfig.model_fields[_name]
+    _info.metadata = [*_info.metadata, Opt(metavar=_metavar)]
