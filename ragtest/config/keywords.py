@@ -24,6 +24,9 @@ class ConfigKeywords(TypedDict, total=False):
     max_copied_words: int | None
     critic: Literal["auto", "llm", "offline"] | None
     strict_types: bool | None
+    personas: str | None
+    query_styles: str | None
+    query_lengths: str | None
     zero_yield_patience: int | None
     low_yield_contexts: int | None
     low_yield_rate: float | None
