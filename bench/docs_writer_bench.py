@@ -28,7 +28,6 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 from ragtest.cli import main as ragtest_main
 from ragtest_core.datasets import write_dataset
 from ragtest_core.schema import TestSample
-from testgen import TestsetGenerator
 from testgen.screening import Candidate
 
 
@@ -43,21 +42,21 @@ def generate(source: Path, size: int, out: Path) -> tuple[list[Written], dict[st
     """The samples the offline writer wrote from `source` (all of them, also when it fell short), with the
     strategy and the root's section, and the manifest's stats."""
     written: list[Written] = []
-    make = TestsetGenerator._sample
+    make = Candidate.to_sample
 
-    def keep(self: TestsetGenerator, candidate: Candidate) -> TestSample:
-        sample = make(self, candidate)
+    def keep(candidate: Candidate, *args: Any, **kwargs: Any) -> TestSample:
+        sample = make(candidate, *args, **kwargs)
         section = candidate.context.root.heading_path or ""
         written.append(Written(sample, candidate.draft.strategy or "", section))
         return sample
 
-    TestsetGenerator._sample = keep  # type: ignore[method-assign]
+    Candidate.to_sample = keep  # type: ignore[method-assign,assignment]
     try:
         output = out / "testset.jsonl"
         args = ["--quiet", "generate", "--source", str(source), "--size", str(size), "--offline"]
         ragtest_main([*args, "--output", str(output)])
     finally:
-        TestsetGenerator._sample = make  # type: ignore[method-assign]
+        Candidate.to_sample = make  # type: ignore[method-assign]
     manifest = json.loads((out / "testset.manifest.json").read_text(encoding="utf-8"))
     return written, manifest["stats"]
 

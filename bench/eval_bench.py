@@ -24,7 +24,7 @@ from evaluation.meta_eval import load_wikieval
 from ragtest_core import textunits
 from ragtest_core.datasets import read_dataset
 from ragtest_core.embeddings import DEFAULT_DTYPE, PRECISIONS, Embedder, get_embedder
-from ragtest_core.text import clear_caches
+from ragtest_core.text import sentence_tuple
 
 TARGET_ROWS_PER_S = 50.0
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -51,8 +51,8 @@ class TimedEmbedder(Embedder):
 
 
 def run_once(frame: pd.DataFrame, base: Embedder) -> tuple[float, TimedEmbedder, pd.DataFrame]:
-    clear_caches()
-    textunits.clear_caches()
+    sentence_tuple.cache_clear()
+    textunits.unit.cache_clear()
     embedder = TimedEmbedder(base)
     started = time.perf_counter()
     result = evaluate_dataset(frame, embedder=embedder, show_progress=False)

@@ -20,8 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from bench.judge_ablation_sets import Row
-from evaluation.centring import embed_in_batches
-from evaluation.engine import score_samples
+from evaluation.engine import embed_in_batches, score_samples
 from evaluation.local_judge import LocalJudge, LocalJudgeSettings, RelevanceSettings
 from evaluation.metric import Metric
 from evaluation.refusal import is_refusal

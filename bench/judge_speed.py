@@ -35,8 +35,7 @@ import pandas as pd
 
 from bench import judge_data as d
 from bench.judge_ablation_sets import speed_rows
-from evaluation.centring import embed_in_batches
-from evaluation.engine import score_samples
+from evaluation.engine import embed_in_batches, score_samples
 from evaluation.local_judge import LocalJudge, LocalJudgeSettings, RelevanceSettings
 from evaluation.registry import resolve_metrics
 from evaluation.sample import Sample
@@ -62,8 +61,8 @@ def fresh_embedder(base: Embedder) -> Embedder:
 
 def reset_caches() -> None:
     """Forget every memoised sentence split and text unit (a cold run)."""
-    text.clear_caches()
-    textunits.clear_caches()
+    text.sentence_tuple.cache_clear()
+    textunits.unit.cache_clear()
     quick_sentences.cache_clear()
 
 

@@ -35,9 +35,9 @@ def prose(size: int) -> str:
 
 def time_split(text: str) -> tuple[float, float, int]:
     from evaluation.refusal import is_refusal
-    from ragtest_core.text import clear_caches, split_sentences
+    from ragtest_core.text import sentence_tuple, split_sentences
 
-    clear_caches()
+    sentence_tuple.cache_clear()
     started = time.perf_counter()
     sentences = split_sentences(text)
     split_s = time.perf_counter() - started

@@ -28,7 +28,7 @@ import numpy as np
 from bench import judge_data as d
 from bench.embedding_cache import cached_embedder, save
 from bench.judge_validity import auc, cosine_answer, overlap_answer
-from evaluation.agreement import pairwise_accuracy
+from evaluation.label_stats import pairwise_accuracy
 from evaluation.local_judge import LocalJudge
 from evaluation.refusal import is_noncommittal_sentence, is_refusal
 from ragtest_core import judge_params, textunits
@@ -84,7 +84,7 @@ def _text_units(splitting: str) -> None:
     fillers_no_claim = splitting == "fillers-noclaim"
     no_claim = textunits.EVALUATIVE | textunits.FILLERS if fillers_no_claim else frozenset()
     judge_params.PARAMS = replace(judge_params.PARAMS, non_content=non_content, no_claim=no_claim)
-    textunits.clear_caches()
+    textunits.unit.cache_clear()
 
 
 def supports(rows: Sequence[Row], variant: Variant, embedder: Embedder) -> list[list[Support]]:

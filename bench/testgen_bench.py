@@ -34,8 +34,8 @@ from testgen import (
     load_files,
 )
 from testgen.settings import DEFAULT_DEDUP_THRESHOLD
-from testgen.writers.english import Casing, Skip
-from testgen.writers.sentences import turn_all
+from testgen.writers.english.clause import Casing, Skip
+from testgen.writers.sentences.patterns import turn_all
 
 ROOT = Path(__file__).resolve().parents[1]
 WIKI = Path(os.environ.get("RAGTEST_SHARED_DATA", ROOT.parent / "shared" / "data")) / "wikipedia"
@@ -99,7 +99,7 @@ def report(
     calls: int,
     seconds: float,
 ) -> None:
-    stats = generator.stats_dict()
+    stats = generator.stats.to_dict()
     candidates = max(1, stats["candidates"])
     dup_share, dup_pairs = duplicate_rate(store, samples)
     retrieved, answerable = retrievability(store, samples)

@@ -13,7 +13,7 @@ for checking a judge against human labels:
     ppi_mean(labels, judge_on_labelled, judge_on_others)  # the humans' mean from a biased judge plus a few labels
 
 The app's plumbing lives in the submodules that own it: the scoring engine (`engine.evaluate_dataset`), the built-in
-metric classes (`metrics`), the statistics (`intervals`, `stats`, `compare_stats`, `agreement`), judge identity.
+metric classes (`metrics`), the statistics (`intervals`, `stats`, `compare_stats`, `label_stats`), judge identity.
 """
 
 from evaluation.label_agreement import label_agreement

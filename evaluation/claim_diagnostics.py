@@ -27,9 +27,10 @@ the local judge's are its graded support, so partial support counts partially, a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from evaluation.scores import count_text
 from ragtest_core.schema import MetricResult
 
 
@@ -55,24 +56,11 @@ class ClaimCheck:
         if len(self.reference_in_context) != len(self.reference_claims):
             raise ValueError("one row of context verdicts per reference claim is needed")
 
-    @property
-    def contexts(self) -> int:
-        rows = self.answer_in_context or self.reference_in_context
-        return len(rows[0]) if rows else 0
-
-    def relevant_contexts(self) -> list[float]:
-        """Per context: it entails at least one reference claim (the largest verdict)."""
-        return [max((row[k] for row in self.reference_in_context), default=0.0) for k in range(self.contexts)]
-
-
-def _count(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
-
 
 def _ratio(count: float, total: float, what: str, undefined: str) -> MetricResult:
     if total <= 0:
         return MetricResult.failed(undefined)
-    return MetricResult.ok(min(1.0, max(0.0, count / total)), f"{_count(count)} of {_count(total)} {what}")
+    return MetricResult.ok(min(1.0, max(0.0, count / total)), f"{count_text(count)} of {count_text(total)} {what}")
 
 
 def _f1(precision: MetricResult, recall: MetricResult) -> MetricResult:
@@ -89,7 +77,9 @@ def diagnose(check: ClaimCheck) -> dict[str, MetricResult]:
     n_answer, n_reference = len(check.answer_claims), len(check.reference_claims)
     no_answer_claim = "the answer makes no claim to check"
     no_reference_claim = "the reference has no claim to check"
-    relevant = check.relevant_contexts()
+    # Per context: it is relevant when it entails at least one reference claim (the largest verdict).
+    contexts = len((check.answer_in_context or check.reference_in_context or ((),))[0])
+    relevant = [max((row[k] for row in check.reference_in_context), default=0.0) for k in range(contexts)]
     recalled = [max(row, default=0.0) for row in check.reference_in_context]
     entailed = [max(row, default=0.0) for row in check.answer_in_context]
     by_relevant = [max((v * relevant[k] for k, v in enumerate(row)), default=0.0) for row in check.answer_in_context]
@@ -99,7 +89,11 @@ def diagnose(check: ClaimCheck) -> dict[str, MetricResult]:
     ]
     correct = check.correct
     wrong = [1.0 - c for c in correct]
-    precision = _ratio(sum(correct), n_answer, "answer claims entailed by the reference", no_answer_claim)
+
+    def of_answer(values: Iterable[float], what: str) -> MetricResult:
+        return _ratio(sum(values), n_answer, f"answer claims {what}", no_answer_claim)
+
+    precision = of_answer(correct, "entailed by the reference")
     recall = _ratio(sum(check.in_answer), n_reference, "reference claims entailed by the answer", no_reference_claim)
     used = sum(r * a for r, a in zip(recalled, check.in_answer, strict=True))
     n_relevant = sum(1 for v in relevant if v >= 0.5)
@@ -116,30 +110,19 @@ def diagnose(check: ClaimCheck) -> dict[str, MetricResult]:
             "reference claims found in the contexts are in the answer",
             "no reference claim is in any retrieved context" if n_reference else no_reference_claim,
         ),
-        "noise_sensitivity_relevant": _ratio(
-            sum(s * w for s, w in zip(by_relevant, wrong, strict=True)),
-            n_answer,
-            f"answer claims are incorrect yet entailed by a relevant context ({n_relevant} relevant)",
-            no_answer_claim,
+        "noise_sensitivity_relevant": of_answer(
+            (s * w for s, w in zip(by_relevant, wrong, strict=True)),
+            f"are incorrect yet entailed by a relevant context ({n_relevant} relevant)",
         ),
-        "noise_sensitivity_irrelevant": _ratio(
-            sum(s * w for s, w in zip(by_irrelevant, wrong, strict=True)),
-            n_answer,
-            "answer claims are incorrect and entailed only by an irrelevant context "
-            f"({len(relevant) - n_relevant} irrelevant)",
-            no_answer_claim,
+        "noise_sensitivity_irrelevant": of_answer(
+            (s * w for s, w in zip(by_irrelevant, wrong, strict=True)),
+            f"are incorrect and entailed only by an irrelevant context ({len(relevant) - n_relevant} irrelevant)",
         ),
-        "hallucination": _ratio(
-            sum((1.0 - e) * w for e, w in zip(entailed, wrong, strict=True)),
-            n_answer,
-            "answer claims are incorrect and entailed by no context",
-            no_answer_claim,
+        "hallucination": of_answer(
+            ((1.0 - e) * w for e, w in zip(entailed, wrong, strict=True)), "are incorrect and entailed by no context"
         ),
-        "self_knowledge": _ratio(
-            sum((1.0 - e) * c for e, c in zip(entailed, correct, strict=True)),
-            n_answer,
-            "answer claims are correct but entailed by no context",
-            no_answer_claim,
+        "self_knowledge": of_answer(
+            ((1.0 - e) * c for e, c in zip(entailed, correct, strict=True)), "are correct but entailed by no context"
         ),
     }
 

@@ -20,13 +20,13 @@ For each metric, on the rows both runs scored:
 from __future__ import annotations
 
 import warnings
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from evaluation.intervals import BOOTSTRAP_SEED, CONFIDENCE_LEVEL, difference_ci, scipy_stats
+from evaluation.stats import by_label
 
 TIE_TOLERANCE = 1e-9
 #: The fewest changed rows with which a two-sided sign-flip test can reach p < 0.05 (2^(1-6) = 0.031).
@@ -85,14 +85,11 @@ def changed_p_value(differences: np.ndarray, seed: int = BOOTSTRAP_SEED) -> floa
     if changed.size == 1:
         return 1.0  # both signs give the same |mean|
 
-    def mean_difference(d: np.ndarray, axis: int) -> np.ndarray:
-        return np.mean(d, axis=axis)
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = scipy_stats().permutation_test(
             (changed,),
-            mean_difference,
+            np.mean,
             permutation_type="samples",
             alternative="two-sided",
             vectorized=True,
@@ -118,21 +115,15 @@ def significant_direction(low: float | None, high: float | None, p_value: float 
     return interval_direction(low, high)
 
 
-def verdict_of(
-    difference: float,
-    low: float | None,
-    high: float | None,
-    p_value: float | None,
-    changed: int,
-    higher_is_better: bool = True,
-) -> str:
+def verdict_of(low: float | None, high: float | None, p_value: float | None, changed: int, upward: bool = True) -> str:
+    """The verdict of a change (the module docstring); `upward`: a higher score is better."""
     if changed == 0:
         return UNCHANGED
     if changed < MIN_CHANGED:
         return TOO_FEW
     direction = significant_direction(low, high, p_value, changed)
     if direction:
-        return BETTER if (direction > 0) == higher_is_better else WORSE
+        return BETTER if (direction > 0) == upward else WORSE
     test_says = p_value is not None and p_value < SIGNIFICANCE
     return BORDERLINE if interval_direction(low, high) or test_says else NO_CHANGE
 
@@ -151,8 +142,7 @@ def paired_stats(
 ) -> PairedStats:
     """Compare two runs' scores of one metric, given pair by pair (same length, no missing values). A win is a row
     that got better: a higher score, or a lower one for a metric where lower is better (`higher_is_better`)."""
-    b = np.asarray(base, dtype=float)
-    a = np.asarray(new, dtype=float)
+    b, a = np.asarray(base, dtype=float), np.asarray(new, dtype=float)
     if b.shape != a.shape:
         raise ValueError(f"paired scores need equal lengths, got {b.size} and {a.size}")
     if b.size == 0:
@@ -162,8 +152,7 @@ def paired_stats(
     wins, losses = int(np.sum(better > 0)), int(np.sum(better < 0))
     interval = difference_ci(differences, seed=seed)
     p_value = changed_p_value(differences, seed)
-    difference = float(differences.mean())
-    verdict = verdict_of(difference, interval.low, interval.high, p_value, wins + losses, higher_is_better)
+    verdict = verdict_of(interval.low, interval.high, p_value, wins + losses, higher_is_better)
     note = ""
     if verdict == TOO_FEW:
         note = (
@@ -176,7 +165,7 @@ def paired_stats(
         n=int(b.size),
         base_mean=float(b.mean()),
         new_mean=float(a.mean()),
-        difference=difference,
+        difference=float(differences.mean()),
         ci_low=interval.low,
         ci_high=interval.high,
         interval_method=interval.method,
@@ -196,11 +185,8 @@ def paired_breakdown(
     seed: int = BOOTSTRAP_SEED,
     higher_is_better: bool = True,
 ) -> dict[str, PairedStats]:
-    """`paired_stats` per label (rows without one under "(none)"), labels sorted."""
-    grouped: dict[str, list[int]] = defaultdict(list)
-    for index, label in enumerate(labels):
-        grouped[label if label is not None else "(none)"].append(index)
+    """`paired_stats` per label (`evaluation.stats.by_label`)."""
     return {
         label: paired_stats([base[i] for i in rows], [new[i] for i in rows], seed, higher_is_better)
-        for label, rows in sorted(grouped.items())
+        for label, rows in by_label(labels).items()
     }

@@ -1,12 +1,8 @@
-"""The LLM judge's CPU work (embedding, similarities) in one background thread.
+"""The LLM judge's CPU work (embedding, similarities) in one background thread (docs/design.md, "The LLM runtime").
 
-The event loop that reads replies and sends each row's next calls must not wait for a model forward pass: a row's
-faithfulness verdicts cannot be asked while the loop embeds another row's generated questions. Jobs run in one
-worker thread, in order (so the embedder is never used by two threads at once), and texts to embed are pooled: a
-job first embeds, in one batch, every text queued by the jobs submitted so far. The worker yields to the thread that
-sends the calls: it runs torch on one thread and at a lower OS priority (Linux: the thread's nice value), since a
-forward pass competing for a small machine's cores delays every request's sending and reading (measured on 2 busy
-cores: calls waited for a CPU longer than for the provider, and 1 s timeouts fired).
+Jobs run in order in one worker thread (so the embedder is never used by two threads at once), and a job first
+embeds, in one batch, every text queued by the jobs submitted so far. The worker yields to the thread that sends the
+calls: one torch thread, at a lower OS priority (Linux: the thread's nice value).
 """
 
 from __future__ import annotations
@@ -15,9 +11,8 @@ import asyncio
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import TypeVar
 
 from ragtest_core.embeddings import Embedder
@@ -36,21 +31,6 @@ def lower_thread_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, thread, os.getpriority(os.PRIO_PROCESS, thread) + BACKGROUND_NICE)
     except (AttributeError, OSError):  # not Linux, or not permitted: the worker runs at normal priority
         pass
-
-
-@contextmanager
-def one_torch_thread() -> Iterator[None]:
-    """torch's intra-op threads set to one while the block runs (when torch is loaded), then restored."""
-    torch = sys.modules.get("torch")
-    if torch is None:
-        yield
-        return
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 class CPUWorker:
@@ -74,12 +54,20 @@ class CPUWorker:
         return await asyncio.get_running_loop().run_in_executor(executor, self._job, job)
 
     def _job(self, job: Callable[[], R]) -> R:
+        """The pooled texts embedded, then the job, with torch (when loaded) on one intra-op thread meanwhile."""
         with self._lock:
             texts, self._pending = sorted(self._pending, key=len), set()
-        with one_torch_thread():
+        torch = sys.modules.get("torch")
+        before = torch.get_num_threads() if torch is not None else 1
+        if torch is not None:
+            torch.set_num_threads(1)
+        try:
             if texts:
                 self.embedder.embed(texts)
             return job()
+        finally:
+            if torch is not None:
+                torch.set_num_threads(before)
 
     def close(self) -> None:
         with self._lock:

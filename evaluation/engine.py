@@ -4,26 +4,22 @@ The local judge scores the rows in partitions: it embeds all texts of a partitio
 rows (speed only: a row's scores depend on nothing but the row, the judge's settings and the models; no statistic
 is taken over a partition). A partition's texts fit in half of the embedder's memo, so memory stays bounded
 however many rows a run has, and the vectors embedded ahead are still there when the rows are scored. The LLM judge
-scores every row and metric at once: all their calls wait in the client's one queue (`LLMClient`: the in-flight
-limit stays full), ordered by row (each row asks through `LLMJudge.for_row`), with calls that others wait for
-first; the only waits are a call's own data dependencies, and CPU work (embedding) runs in the judge's worker
-thread, so the event loop that reads replies and sends the next calls is never held up. No slot is freed to an empty
-queue while a call remains (tests/evaluation/test_llm_judge_pipelining.py; never gate the rows in waves or
-partitions here: each wave's end would leave slots idle); `python -m bench.llm_judge_bench` measures the LLM phase
-against its concurrency bound. Nothing is written to disk here.
+scores every row and metric at once, its calls in the client's one queue by row, CPU work in its worker thread
+(docs/llm.md). Never gate the rows in waves or partitions here: each wave's end would leave slots idle
+(tests/evaluation/test_llm_judge_pipelining.py). Nothing is written to disk here.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from tqdm.auto import tqdm
 
-from evaluation.centring import embed_in_batches
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Judge, Metric
@@ -42,11 +38,10 @@ from ragtest_core.schema import MAPPED_CONTEXT_IDS, MetricResult, reason_column
 if TYPE_CHECKING:  # annotations only: the client module imports LangChain's chat models (seconds)
     from ragtest_core.llm.client import LLMClient
 
-JudgeName = Literal["local", "llm"]
+#: Texts per `embed` call when a partition is embedded (the model batches further inside a call, sorted by length).
+EMBED_BATCH = 4096
 #: Scores rows elsewhere (e.g. on a cluster): the selected metrics and the rows -> each row's results, in order.
 RowScorer = Callable[[Sequence[Metric], list[dict[str, Any]]], list[dict[str, MetricResult]]]
-#: Texts a local partition embeds at most when the embedder does not say how many it keeps.
-DEFAULT_PARTITION_TEXTS = 10_000
 
 
 @dataclass
@@ -68,21 +63,6 @@ class EvaluationResult:
         return list(self.summary)
 
 
-def feedable(frame: pd.DataFrame, metrics: Sequence[Metric]) -> tuple[list[Metric], dict[str, str]]:
-    """(the metrics whose columns the frame has, the others with what they lack): what "all" scores."""
-    columns = set(map(str, frame.columns))
-    missing = {m.name: ", ".join(lack) for m in metrics if (lack := m.missing_columns(columns))}
-    return [m for m in metrics if m.name not in missing], missing
-
-
-def check_columns(frame: pd.DataFrame, metrics: Sequence[Metric]) -> None:
-    """Raise `MissingColumnsError` naming every column any selected metric needs and the frame lacks."""
-    columns = set(map(str, frame.columns))
-    problems = [f"{m.name} needs {', '.join(missing)}" for m in metrics if (missing := m.missing_columns(columns))]
-    if problems:
-        raise MissingColumnsError(f"{'; '.join(problems)}; the dataset has: {', '.join(map(str, frame.columns))}")
-
-
 def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None, repeat: int = 0) -> Judge:
     """The judge named `judge`; an LLM judge asks as repeat `repeat` (r > 0: calls of its own, see `LLMJudge`)."""
     embedder = embedder or get_embedder()
@@ -95,14 +75,19 @@ def make_judge(judge: str, llm: LLMClient | None, embedder: Embedder | None, rep
     raise RagtestError(f"unknown judge {judge!r}; use 'local' or 'llm'")
 
 
+def embed_in_batches(embedder: Embedder, texts: Iterable[str]) -> None:
+    """Embed every distinct non-empty text once, in as few `embed` calls as possible (fills the embedder's memo)."""
+    unique = sorted({t for t in texts if t}, key=len)
+    for start in range(0, len(unique), EMBED_BATCH):
+        embedder.embed(unique[start : start + EMBED_BATCH])
+
+
 def local_partitions(
-    judge: LocalJudge, metrics: Sequence[Metric], samples: Sequence[Sample], max_texts: int | None = None
+    judge: LocalJudge, metrics: Sequence[Metric], samples: Sequence[Sample]
 ) -> Iterator[tuple[range, list[str]]]:
-    """Consecutive row ranges whose texts to embed number at most `max_texts` (half the embedder's memo by
-    default; a single row may have more), each with those texts."""
-    if max_texts is None:
-        memo = getattr(judge.embedder, "memo_size", None)
-        max_texts = memo // 2 if isinstance(memo, int) else DEFAULT_PARTITION_TEXTS
+    """Consecutive row ranges whose texts to embed number at most half the embedder's memo (a single row may have
+    more), each with those texts."""
+    max_texts = judge.embedder.memo_size // 2
     start = 0
     texts: list[str] = []
     for index, sample in enumerate(samples):
@@ -119,9 +104,8 @@ def texts_to_embed(metric: Metric, sample: Sample, judge: LocalJudge) -> list[st
     """The texts `metric` will embed for `sample`; none when no judge is needed (or the metric fails here:
     scoring reports that failure on the row)."""
     try:
-        if metric.rag_failure(sample) is not None or metric.precheck(sample) is not None:
-            return []
-        return metric.local_texts(sample, judge)
+        decided = metric.rag_failure(sample) is not None or metric.precheck(sample) is not None
+        return [] if decided else metric.local_texts(sample, judge)
     except Exception:
         return []
 
@@ -130,7 +114,7 @@ async def aevaluate_dataset(
     frame: pd.DataFrame,
     *,
     metrics: Sequence[str | Metric] | None = None,
-    judge: JudgeName | str = "local",
+    judge: str = "local",
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     show_progress: bool = True,
@@ -156,10 +140,13 @@ async def aevaluate_dataset(
     `max_field_chars` characters (None: no limit); the row's reasons and `fields_cut` say so.
     """
     selected = resolve_metrics(metrics, retrieval_k)
-    skipped: dict[str, str] = {}
+    columns = set(map(str, frame.columns))
+    skipped = {m.name: ", ".join(lack) for m in selected if (lack := m.missing_columns(columns))}
     if metrics is not None and ALL in ([metrics] if isinstance(metrics, str) else list(metrics)):
-        selected, skipped = feedable(frame, selected)
-    check_columns(frame, selected)
+        selected = [m for m in selected if m.name not in skipped]
+    elif skipped:
+        problems = "; ".join(f"{name} needs {lack}" for name, lack in skipped.items())
+        raise MissingColumnsError(f"{problems}; the dataset has: {', '.join(map(str, frame.columns))}")
     if repeats < 1:
         raise RagtestError(f"repeats must be at least 1, got {repeats}")
     if repeats > 1 and judge != "llm":
@@ -175,37 +162,17 @@ async def aevaluate_dataset(
             runs = [row_scorer(selected, rows)]
         else:
             runs = await asyncio.gather(
-                *(score_with_new_judge(selected, judge, llm, embedder, samples, bar, r) for r in range(repeats))
+                *(score_samples(selected, make_judge(judge, llm, embedder, r), samples, bar) for r in range(repeats))
             )
     results = runs[0] if repeats == 1 else combine_rows(runs, names, {m.name: m.threshold for m in selected})
     results = [note_cuts(sample, row, max_field_chars) for sample, row in zip(samples, results, strict=True)]
     summary = summarise(names, results, groups=groups_of(samples))
     out = with_mapped_ids(scored_frame(frame, names, results), selected, samples)
-    if repeats > 1:
-        for name in names:
-            summary[name]["stability"] = stability_summary(results, name, repeats)
-        add_repeat_columns(out, names, results)
-    return EvaluationResult(
-        frame=out,
-        summary=summary,
-        results=results,
-        judge=str(judge),
-        skipped=skipped,
-        fields_cut=cuts_summary(samples, max_field_chars),
-    )
-
-
-async def score_with_new_judge(
-    metrics: Sequence[Metric],
-    judge: str,
-    llm: LLMClient | None,
-    embedder: Embedder | None,
-    samples: Sequence[Sample],
-    bar: tqdm | None,
-    repeat: int = 0,
-) -> list[dict[str, MetricResult]]:
-    """Every row scored by a judge of its own (repeat r > 0: calls of its own, see `LLMJudge.repeat`)."""
-    return await score_samples(metrics, make_judge(judge, llm, embedder, repeat), samples, bar)
+    for name in names if repeats > 1 else ():
+        summary[name]["stability"] = stability_summary(results, name, repeats)
+        for column, key in ((repeats_column(name), "repeats"), (spread_column(name), "spread")):
+            out[column] = pd.Series([r[name].details.get(key) for r in results], index=out.index, dtype=object)
+    return EvaluationResult(out, summary, results, str(judge), skipped, cuts_summary(samples, max_field_chars))
 
 
 async def score_samples(
@@ -241,21 +208,12 @@ def note_cuts(sample: Sample, results: dict[str, MetricResult], limit: int | Non
 def cuts_summary(samples: Sequence[Sample], limit: int | None) -> dict[str, Any]:
     """How many rows had a text cut to the size limit, by field (contexts counted as one field)."""
     rows = [number for number, sample in enumerate(samples, start=1) if sample.cut]
-    if not rows:
-        return {}
-    fields: dict[str, int] = {}
-    for sample in samples:
-        for name in sorted({name.split("[", 1)[0] for name, _ in sample.cut}):
-            fields[name] = fields.get(name, 0) + 1
-    return {"limit": limit, "rows": len(rows), "fields": fields, "row_numbers": rows[:100]}
+    fields = Counter(name for sample in samples for name in sorted({name.split("[", 1)[0] for name, _ in sample.cut}))
+    return {"limit": limit, "rows": len(rows), "fields": dict(fields), "row_numbers": rows[:100]} if rows else {}
 
 
 async def score_rows(
-    metrics: Sequence[Metric],
-    judge: Judge,
-    samples: Sequence[Sample],
-    bar: tqdm | None,
-    offset: int = 0,
+    metrics: Sequence[Metric], judge: Judge, samples: Sequence[Sample], bar: tqdm | None, offset: int = 0
 ) -> list[dict[str, MetricResult]]:
     """Every metric on every row, all at once; a row's calls carry its index, so earlier rows finish first."""
 
@@ -266,14 +224,13 @@ async def score_rows(
             bar.update(1)
         return {m.name: r for m, r in zip(metrics, scored, strict=True)}
 
-    results = await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples)))
-    return list(results)
+    return list(await asyncio.gather(*(score_row(i, s) for i, s in enumerate(samples))))
 
 
 def score_records(
     rows: Sequence[Mapping[str, Any]],
     metrics: Sequence[str | Metric] | None = None,
-    judge: JudgeName | str = "local",
+    judge: str = "local",
     llm: LLMClient | None = None,
     embedder: Embedder | None = None,
     max_field_chars: int | None = DEFAULT_MAX_FIELD_CHARS,
@@ -283,18 +240,7 @@ def score_records(
     Texts are cut to `max_field_chars` as `evaluate_dataset` cuts them (it adds the notes on the driver)."""
     selected = resolve_metrics(metrics)
     samples = [Sample.from_row(row, max_field_chars) for row in rows]
-    return run_sync(score_with_new_judge(selected, str(judge), llm, embedder, samples, None))
-
-
-def add_repeat_columns(frame: pd.DataFrame, names: Sequence[str], results: Sequence[dict[str, MetricResult]]) -> None:
-    """`<metric>_repeats` (each repeat's score) and `<metric>_spread` (max - min) beside each score column."""
-    for name in names:
-        frame[repeats_column(name)] = pd.Series(
-            [r[name].details.get("repeats") for r in results], index=frame.index, dtype=object
-        )
-        frame[spread_column(name)] = pd.Series(
-            [r[name].details.get("spread") for r in results], index=frame.index, dtype=object
-        )
+    return run_sync(score_samples(selected, make_judge(str(judge), llm, embedder), samples, None))
 
 
 #: `aevaluate_dataset` from synchronous code (the app's stage step; users score through `ragtest.evaluate`).
@@ -319,25 +265,13 @@ def with_mapped_ids(frame: pd.DataFrame, metrics: Sequence[Metric], samples: Seq
     retrieval = next((m for m in metrics if isinstance(m, RetrievalMetric)), None)
     if retrieval is None:
         return frame
-    mapped = [retrieval.mapped_ids(sample) for sample in samples]
-    frame[MAPPED_CONTEXT_IDS] = pd.Series(mapped, index=frame.index, dtype=object)
+    frame[MAPPED_CONTEXT_IDS] = pd.Series([retrieval.mapped_ids(s) for s in samples], index=frame.index, dtype=object)
     return frame
 
 
 def groups_of(samples: Sequence[Sample]) -> dict[str, Sequence[str | None]]:
     """The columns summaries break down by: question type, source document, hops (the number of gold contexts:
     2 or more for a multi-hop question), and persona, query style and length where the test set has them."""
-    return {
-        "question_type": [s.question_type for s in samples],
-        "source": [s.source for s in samples],
-        "hops": [hops_label(s) for s in samples],
-        "persona": [s.persona for s in samples],
-        "query_style": [s.query_style for s in samples],
-        "query_length": [s.query_length for s in samples],
-    }
-
-
-def hops_label(sample: Sample) -> str | None:
-    """How many gold contexts the row has ("1", "2", ...; None without any)."""
-    count = len(sample.reference_context_ids or sample.reference_contexts or ())
-    return str(count) if count else None
+    hops = [str(n) if (n := len(s.reference_context_ids or s.reference_contexts or ())) else None for s in samples]
+    columns = ("question_type", "source", "hops", "persona", "query_style", "query_length")
+    return {name: hops if name == "hops" else [getattr(s, name) for s in samples] for name in columns}

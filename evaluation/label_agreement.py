@@ -1,12 +1,6 @@
-"""How far a judge agrees with a team's own human labels (`ragtest meta-eval --labels LABELS SCORED`).
-
-Per labelled metric: ROC-AUC when the labels are yes/no, Spearman's correlation when they are graded, Cohen's
-kappa at the metric's threshold, each with its bootstrap interval and n (`evaluation.label_stats`); the confusion
-table at the threshold; the rows where judge and humans disagree (opposite sides of the threshold), largest gap
-first; the labelled metrics the scored file has no scores for, named; agreement between labellers when two or
-more labelled the same rows; and, for preference pairs (rows sharing a `pair_id`, as WikiEval's), the pairwise
-accuracy of the RAGAS paper (the human-preferred side scores higher; a tie counts one half; a side the judge
-could not score ranks lowest).
+"""How far a judge agrees with a team's own human labels (`ragtest meta-eval --labels LABELS SCORED`), metric by
+metric: what is reported, and how it reads, is on docs/trust.md ("Agreement"); the statistics are
+`evaluation.label_stats`.
 """
 
 from __future__ import annotations
@@ -29,6 +23,7 @@ from evaluation.label_stats import (
     exact_agreement,
     is_binary,
     kappa_at,
+    pairwise_accuracy,
     roc_auc,
     spearman,
     weighted_kappa,
@@ -107,34 +102,17 @@ def _text(row: Mapping[str, Any], column: str) -> str:
     return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
 
 
-def disagrees(score: float, label: float, threshold: float) -> bool:
-    """Judge and humans disagree on a row when they fall on different sides of the metric's threshold (the
-    off-diagonal cells of the confusion table)."""
-    return (score >= threshold) != (label >= threshold)
-
-
-def disagreeing_rows(
-    frame: pd.DataFrame, entry: LabelledMetric, threshold: float, limit: int = DISAGREEING_ROWS
-) -> list[DisagreeingRow]:
-    """The labelled rows where judge and humans disagree at `threshold`, the judge's score farthest from the
-    humans' value first; rows where they agree are never listed."""
+def disagreeing_rows(frame: pd.DataFrame, entry: LabelledMetric, threshold: float) -> list[DisagreeingRow]:
+    """The labelled rows where judge and humans disagree at `threshold` (fall on different sides of it: the
+    off-diagonal cells of the confusion table), the judge's score farthest from the humans' value first."""
     rows = records(frame)
     found = []
     for score, label, i in zip(*entry.scored_pairs(), strict=True):
-        if not disagrees(score, label, threshold):
-            continue
-        row = rows[entry.rows[i]]
-        found.append(
-            DisagreeingRow(
-                sample_id=entry.sample_ids[i],
-                question=_text(row, QUESTION),
-                answer=_text(row, ANSWER),
-                score=score,
-                label=label,
-                reason=_text(row, reason_column(entry.metric)),
-            )
-        )
-    return sorted(found, key=lambda r: -abs(r.gap))[:limit]
+        if (score >= threshold) != (label >= threshold):
+            row = rows[entry.rows[i]]
+            question, answer, reason = (_text(row, c) for c in (QUESTION, ANSWER, reason_column(entry.metric)))
+            found.append(DisagreeingRow(entry.sample_ids[i], question, answer, score, label, reason))
+    return sorted(found, key=lambda r: -abs(r.gap))[:DISAGREEING_ROWS]
 
 
 def labeller_agreement(entry: LabelledMetric, seed: int) -> list[LabellerAgreement]:
@@ -149,9 +127,8 @@ def labeller_agreement(entry: LabelledMetric, seed: int) -> list[LabellerAgreeme
 
 
 def _pairwise(preferred: np.ndarray, other: np.ndarray) -> Outcome:
-    if preferred.size == 0:
-        return Undefined("no preference pair")
-    return float(np.mean(np.where(preferred > other, 1.0, np.where(preferred == other, 0.5, 0.0))))
+    found = pairwise_accuracy(preferred, other)
+    return Undefined("no preference pair") if found is None else found
 
 
 def preference_pairs(
@@ -169,14 +146,8 @@ def preference_pairs(
             continue
         score = column.iloc[position]
         groups[str(pair)].append((float(value), float(score) if pd.notna(score) else -np.inf))
-    preferred, other = [], []
-    for sides in groups.values():
-        if len(sides) != 2 or sides[0][0] == sides[1][0]:
-            continue
-        high, low = sorted(sides, key=lambda side: -side[0])
-        preferred.append(high[1])
-        other.append(low[1])
-    return preferred, other
+    pairs = [sorted(s, key=lambda side: -side[0]) for s in groups.values() if len(s) == 2 and s[0][0] != s[1][0]]
+    return [high[1] for high, _ in pairs], [low[1] for _, low in pairs]
 
 
 def metric_agreement(
@@ -185,47 +156,39 @@ def metric_agreement(
     scores, labels, _ = entry.scored_pairs()
     threshold = metric_threshold(entry.metric)
     kind = YES_NO if is_binary(entry.labels) else GRADED
-    result = MetricAgreement(
+    preferred, other = preference_pairs(frame, label_rows, entry.metric)
+    return MetricAgreement(
         metric=entry.metric,
         kind=kind,
         threshold=threshold,
         n_labelled=len(entry.labels),
+        roc_auc=bootstrap(roc_auc, scores, labels, seed) if kind == YES_NO else None,
+        spearman=bootstrap(spearman, scores, labels, seed) if kind == GRADED else None,
         kappa=bootstrap(kappa_at(threshold), scores, labels, seed),
         confusion=confusion(scores, labels, threshold),
+        pairwise_accuracy=bootstrap(_pairwise, preferred, other, seed) if preferred else None,
         disagreeing=disagreeing_rows(frame, entry, threshold),
         labellers=labeller_agreement(entry, seed),
         unscored=len(entry.labels) - len(scores),
         stale=entry.stale,
         unmatched=entry.unmatched,
     )
-    if kind == YES_NO:
-        result.roc_auc = bootstrap(roc_auc, scores, labels, seed)
-    else:
-        result.spearman = bootstrap(spearman, scores, labels, seed)
-    preferred, other = preference_pairs(frame, label_rows, entry.metric)
-    if preferred:
-        result.pairwise_accuracy = bootstrap(_pairwise, preferred, other, seed)
-    return result
 
 
 def unscored_labels(
     frame: pd.DataFrame, label_rows: Sequence[Mapping[str, Any]], metrics: Sequence[str] | None
 ) -> dict[str, int]:
     """Metrics with labels (of those asked for) that the frame has no score for, each with its number of labels."""
-    found = {}
-    for metric in labelled_metrics(label_rows):
-        if metrics and metric not in metrics:
-            continue
-        if metric not in frame.columns or pd.to_numeric(frame[metric], errors="coerce").isna().all():
-            found[metric] = sum(1 for row in label_rows if row.get(metric) is not None)
-    return found
+    return {
+        metric: sum(1 for row in label_rows if row.get(metric) is not None)
+        for metric in labelled_metrics(label_rows)
+        if (not metrics or metric in metrics)
+        and (metric not in frame.columns or pd.to_numeric(frame[metric], errors="coerce").isna().all())
+    }
 
 
 def label_agreement(
-    frame: pd.DataFrame,
-    label_rows: Sequence[Mapping[str, Any]],
-    metrics: Sequence[str] | None = None,
-    seed: int = 0,
+    frame: pd.DataFrame, label_rows: Sequence[Mapping[str, Any]], metrics: Sequence[str] | None = None, seed: int = 0
 ) -> LabelAgreement:
     """Agreement of every labelled metric the frame scored (or those named) with the labels; labelled metrics
     without scores are named in `not_scored`. A row that holds no label (a skip) names no labeller."""
@@ -243,21 +206,20 @@ def label_agreement(
     )
 
 
-def _short(text: str, width: int = 70) -> str:
+def _short(text: str, width: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 3] + "..."
 
 
 def _metric_lines(entry: MetricAgreement) -> list[str]:
     lines = [f"{entry.metric} ({entry.kind} labels, {entry.n_labelled} labelled rows, threshold {entry.threshold:g})"]
-    if entry.roc_auc is not None:
-        lines.append(f"  ROC-AUC            {entry.roc_auc.text()}")
-    if entry.spearman is not None:
-        lines.append(f"  Spearman           {entry.spearman.text()}")
-    if entry.kappa is not None:
-        lines.append(f"  Cohen's kappa      {entry.kappa.text()}")
-    if entry.pairwise_accuracy is not None:
-        lines.append(f"  pairwise accuracy  {entry.pairwise_accuracy.text()} (preference pairs; tie = 1/2)")
+    for label, estimate, note in (
+        ("ROC-AUC", entry.roc_auc, ""),
+        ("Spearman", entry.spearman, ""),
+        ("Cohen's kappa", entry.kappa, ""),
+        ("pairwise accuracy", entry.pairwise_accuracy, " (preference pairs; tie = 1/2)"),
+    ):
+        lines += [f"  {label:<19}{estimate.text()}{note}"] if estimate is not None else []
     c = entry.confusion
     lines += [
         f"  at {entry.threshold:g}:            human yes  human no",
@@ -267,17 +229,13 @@ def _metric_lines(entry: MetricAgreement) -> list[str]:
     for pair in entry.labellers:
         exact = "undefined (no row labelled by both)" if pair.exact is None else f"{pair.exact:.2f}"
         lines.append(f"  labellers {pair.first} / {pair.second}: exact agreement {exact}, kappa {pair.kappa.text()}")
-    left_out = [
-        f"{count} {words}"
-        for count, words in (
-            (entry.unscored, "labelled row(s) the judge did not score"),
-            (entry.stale, "stale label(s): the answer changed since"),
-            (entry.unmatched, "label(s) naming no row of the scored file"),
-        )
-        if count
-    ]
-    if left_out:
-        lines.append("  left out: " + "; ".join(left_out))
+    left_out = (
+        (entry.unscored, "labelled row(s) the judge did not score"),
+        (entry.stale, "stale label(s): the answer changed since"),
+        (entry.unmatched, "label(s) naming no row of the scored file"),
+    )
+    if any(count for count, _ in left_out):
+        lines.append("  left out: " + "; ".join(f"{count} {words}" for count, words in left_out if count))
     if entry.disagreeing:
         lines.append(f"  most disagreeing rows (judge score vs human label, on opposite sides of {entry.threshold:g}):")
         lines += [

@@ -6,6 +6,7 @@ bootstrap interval.
 - Spearman's rank correlation (graded labels: yes / partly / no, or values in [0, 1]), scipy.stats.spearmanr;
 - Cohen's kappa at a threshold: judge score >= threshold against label >= threshold (`weighted_kappa` of the two
   yes/no sides);
+- preference pairs (WikiEval's, the RAGAS paper's meta-evaluation): pairwise accuracy (`pairwise_accuracy`);
 - between labellers: exact agreement and a distance-weighted kappa, 1 - mean|a - b| / mean over all pairs
   |a_i - b_j| (for yes/no labels this is Cohen's kappa; for yes / partly / no the linearly weighted kappa).
 
@@ -58,39 +59,31 @@ class Estimate:
         return f"{self.value:.{digits}f} [{self.ci_low:.{digits}f}, {self.ci_high:.{digits}f}] (n={self.n})"
 
 
-def _classes(labels: np.ndarray, threshold: float, who: str) -> Undefined | None:
-    """Undefined when every value falls on one side of `threshold` (one class)."""
-    positive = int(np.sum(labels >= threshold))
-    if positive in (0, labels.size):
-        side = "yes" if positive else "no"
-        return Undefined(f"{who} {side} on every row (one class)")
-    return None
+def _one_class(values: np.ndarray, threshold: float, who: str) -> str:
+    """Why a statistic is undefined when every value falls on one side of `threshold` (one class); else ""."""
+    positive = int(np.sum(values >= threshold))
+    return f"{who} {'yes' if positive else 'no'} on every row (one class)" if positive in (0, values.size) else ""
 
 
 def roc_auc(scores: np.ndarray, labels: np.ndarray) -> Outcome:
     """ROC-AUC of scores against yes/no labels (1 / 0); undefined without both classes."""
     if labels.size == 0:
         return Undefined("no labelled row has a judge score")
-    one_class = _classes(labels, 0.5, "the humans said")
-    if one_class is not None:
-        return Undefined(f"{one_class.reason}: ROC-AUC needs both yes and no labels")
+    if one_class := _one_class(labels, 0.5, "the humans said"):
+        return Undefined(f"{one_class}: ROC-AUC needs both yes and no labels")
     positive = labels >= 0.5
     n_pos, n_neg = int(positive.sum()), int((~positive).sum())
     ranks = scipy_stats().rankdata(scores)
     return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
 
 
-def _constant(values: np.ndarray) -> bool:
-    return bool(np.all(values == values[0]))
-
-
 def spearman(scores: np.ndarray, labels: np.ndarray) -> Outcome:
     """Spearman's rank correlation; undefined with fewer than 2 rows or constant input."""
     if scores.size < 2:
         return Undefined(f"{scores.size} labelled row(s) with a judge score: a correlation needs at least 2")
-    if _constant(labels):
+    if np.all(labels == labels[0]):
         return Undefined(f"every human label is {labels[0]:g}: a correlation needs labels that vary")
-    if _constant(scores):
+    if np.all(scores == scores[0]):
         return Undefined(f"the judge scored every labelled row {scores[0]:g}: a correlation needs scores that vary")
     value = float(scipy_stats().spearmanr(scores, labels).statistic)
     return value if np.isfinite(value) else Undefined("scipy gave no finite correlation")
@@ -104,9 +97,8 @@ def kappa_at(threshold: float) -> Statistic:
         if scores.size == 0:
             return Undefined("no labelled row has a judge score")
         for values, who in ((labels, "the humans said"), (scores, "the judge said")):
-            one_class = _classes(values, threshold, who)
-            if one_class is not None:
-                return Undefined(f"{one_class.reason} at {threshold:g}: kappa cannot tell agreement from chance")
+            if one_class := _one_class(values, threshold, who):
+                return Undefined(f"{one_class} at {threshold:g}: kappa cannot tell agreement from chance")
         return weighted_kappa((scores >= threshold).astype(float), (labels >= threshold).astype(float))
 
     return statistic
@@ -123,17 +115,24 @@ def weighted_kappa(first: np.ndarray, second: np.ndarray) -> Outcome:
     return 1.0 - float(np.mean(np.abs(first - second))) / expected
 
 
+def pairwise_accuracy(
+    preferred: Sequence[float | None] | np.ndarray, other: Sequence[float | None] | np.ndarray
+) -> float | None:
+    """Agreement with human preferences (meta-evaluation): the share of pairs where the human-preferred side scores
+    higher; a tie counts one half, and a side without a score ranks below any score, so a failure never wins. No
+    pair: None, never NaN."""
+    if len(preferred) != len(other):
+        raise ValueError("both sides need one score per pair")
+    a, b = (np.array([-np.inf if v is None else v for v in side], dtype=float) for side in (preferred, other))
+    return float(np.mean(np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0)))) if a.size else None
+
+
 def exact_agreement(first: np.ndarray, second: np.ndarray) -> float | None:
     return float(np.mean(np.isclose(first, second))) if first.size else None
 
 
 def bootstrap(
-    statistic: Statistic,
-    x: Sequence[float] | np.ndarray,
-    y: Sequence[float] | np.ndarray,
-    seed: int = 0,
-    resamples: int = AGREEMENT_RESAMPLES,
-    level: float = CONFIDENCE_LEVEL,
+    statistic: Statistic, x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, seed: int = 0
 ) -> Estimate:
     """The statistic on (x, y) paired by row, with the percentile bootstrap interval over rows. Resamples where
     the statistic is undefined are left out; when more than half are, the interval is undefined, saying so."""
@@ -145,6 +144,7 @@ def bootstrap(
     if n < 2:
         return Estimate(value, None, None, n, no_interval=f"{n} row: resampling needs at least 2")
     rng = np.random.default_rng(seed)
+    resamples = AGREEMENT_RESAMPLES
     draws = [
         d for rows in rng.integers(0, n, (resamples, n)) if not isinstance(d := statistic(a[rows], b[rows]), Undefined)
     ]
@@ -154,7 +154,7 @@ def bootstrap(
             "(too few rows of one class)"
         )
         return Estimate(value, None, None, n, no_interval=reason)
-    low, high = np.quantile(draws, [0.5 - level / 2, 0.5 + level / 2])
+    low, high = np.quantile(draws, [0.5 - CONFIDENCE_LEVEL / 2, 0.5 + CONFIDENCE_LEVEL / 2])
     return Estimate(value, float(low), float(high), n)
 
 
@@ -162,11 +162,9 @@ def confusion(scores: Sequence[float], labels: Sequence[float], threshold: float
     """Counts at the threshold: judge yes/no (score >= threshold) against human yes/no (label >= threshold)."""
     judge = np.asarray(scores, dtype=float) >= threshold
     human = np.asarray(labels, dtype=float) >= threshold
+    sides = {"yes": True, "no": False}
     return {
-        "judge_yes_human_yes": int(np.sum(judge & human)),
-        "judge_yes_human_no": int(np.sum(judge & ~human)),
-        "judge_no_human_yes": int(np.sum(~judge & human)),
-        "judge_no_human_no": int(np.sum(~judge & ~human)),
+        f"judge_{j}_human_{h}": int(np.sum((judge == sides[j]) & (human == sides[h]))) for j in sides for h in sides
     }
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from evaluation.ppi import PPIEstimate, ppi_mean, summary_entry
+from evaluation.ppi import PPIEstimate, ppi_mean
 from ragtest_core.datasets import records
 from ragtest_core.labels import ANSWER_ID, LABELLER, LEAST_SURE, SELECTION, answer_id, labelled_metrics, row_key
 from ragtest_core.schema import SAMPLE_ID
@@ -59,16 +59,12 @@ class LabelledMetric:
         return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
 
 
-def _index(frame: pd.DataFrame) -> dict[str, int]:
-    return {row_key(row): i for i, row in enumerate(records(frame))}
-
-
 def match_labels(
     frame: pd.DataFrame, label_rows: Sequence[Mapping[str, Any]], metrics: Sequence[str] | None = None
 ) -> dict[str, LabelledMetric]:
     """Every labelled metric that the frame scored (or the ones named), matched row by row."""
     rows = records(frame)
-    index = _index(frame)
+    index = {row_key(row): i for i, row in enumerate(rows)}
     fingerprints = [answer_id(row) for row in rows]
     wanted = [m for m in (metrics or labelled_metrics(label_rows)) if m in frame.columns]
     matched: dict[str, LabelledMetric] = {}
@@ -92,13 +88,10 @@ def match_labels(
             entry.by_labeller.setdefault(str(label[LABELLER]), {})[key] = float(value)
             chosen = label.get(SELECTION)
             selection[key] = LEAST_SURE if LEAST_SURE in (chosen, selection.get(key)) else chosen
-        for key, given in values.items():
-            position = index[key]
-            entry.sample_ids.append(key)
-            entry.labels.append(sum(given) / len(given))
-            entry.scores.append(_score(rows[position].get(metric)))
-            entry.rows.append(position)
-            entry.selections.append(selection.get(key))
+        entry.sample_ids, entry.rows = list(values), [index[key] for key in values]
+        entry.labels = [sum(given) / len(given) for given in values.values()]
+        entry.scores = [_score(rows[position].get(metric)) for position in entry.rows]
+        entry.selections = [selection.get(key) for key in values]
         labelled = set(entry.rows)
         entry.unlabelled = [
             score for i, row in enumerate(rows) if i not in labelled and (score := _score(row.get(metric))) is not None
@@ -119,10 +112,21 @@ class PPIResult:
 
     def summary(self) -> dict[str, Any]:
         """The summary's `ppi` entry (mean and bounds None when there is no estimate, with the note saying why)."""
-        if self.estimate is None:
+        if (e := self.estimate) is None:
             entry: dict[str, Any] = {"mean": None, "ci_low": None, "ci_high": None, "n_labels": self.n_labels}
         else:
-            entry = summary_entry(self.estimate)
+            entry = {
+                "mean": e.mean,
+                "ci_low": e.ci_low,
+                "ci_high": e.ci_high,
+                "n_labels": e.n_labels,
+                "n_unlabelled": e.n_unlabelled,
+                "lam": e.lam,
+                "labels_only": {"mean": e.labels_mean, "ci_low": e.labels_ci_low, "ci_high": e.labels_ci_high},
+                "judge_bias": e.judge_bias,
+                "confidence_level": e.confidence_level,
+                "method": e.method,
+            }
         if self.note:
             entry["note"] = self.note
         return entry

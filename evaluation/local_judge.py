@@ -1,16 +1,12 @@
 """The local judge: lexical alignment and sentence embeddings, no LLM; every score a pure function of the row.
 
-Its parts were chosen by ablation (`bench/judge_ablation.py`, docs/local-judge.md): from plain token overlap and
-MiniLM cosine, a component is kept only when it earns accuracy on held-out development data beyond the noise.
-"How well do these contexts support this statement?" is `ragtest_core.support` with the judge's own fitted model
-(`JUDGE_SUPPORT_FILE`: lexical features and contradictions, nothing embedded); "how relevant is this text to the
-question?" is `evaluation.local_relevance` (the question's token share and the centred cosine with a fixed, shipped
-centring mean, mapped onto a calibrated scale). Contexts are cut into sentences by rules
-(`ragtest_core.quick_sentences`). Context recall and precision compare the reference with the contexts on a base of
-their own (`REFERENCE_BASES`; shipped: the reference's word share). Every component the ablation measured is a
-declared setting
-(`LocalJudgeSettings`, recorded whole in the judge's fingerprint). Nothing is computed over the batch: the engine
-embeds the run's texts in one batch first (each metric's `local_texts`), and scoring only reads those vectors back.
+Its parts were chosen by ablation (docs/local-judge.md). "How well do these contexts support this statement?" is
+`ragtest_core.support` with the judge's own fitted model (`JUDGE_SUPPORT_FILE`); "how relevant is this text to the
+question?" is `evaluation.local_relevance`; context recall and precision compare the reference with the contexts on
+a base of their own (`REFERENCE_BASES`). Every component the
+ablation measured is a declared setting (`LocalJudgeSettings`, recorded whole in the judge's fingerprint). Nothing
+is computed over the batch: the engine embeds the run's texts in one batch first (each metric's `local_texts`), and
+scoring only reads those vectors back.
 """
 
 from __future__ import annotations
@@ -20,7 +16,7 @@ import json
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +36,7 @@ from ragtest_core.support import (
     claim_support,
     load_params,
 )
-from ragtest_core.textunits import claim_sentences, content_keys, makes_claim, sentences, unit
+from ragtest_core.textunits import claim_sentences, makes_claim, sentences, unit
 
 #: How many rows' evidence a judge keeps (the metrics of one row share it; a row's score never depends on it).
 EVIDENCE_CACHE_ROWS = 64
@@ -88,45 +84,20 @@ class RelevanceSettings:
             raise ValueError(f"splitter must be one of {', '.join(SPLITTERS)}, not {self.splitter!r}")
 
     def as_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return asdict(self)
 
 
 #: The relevance recipes the ablation chose (`python -m bench.judge_ablation --write` writes the file).
 RELEVANCE_FILE = PARAMS_DIR / "local_judge_relevance.json"
 
 
-def _shipped_relevance(metric: str) -> RelevanceSettings:
-    data = json.loads(RELEVANCE_FILE.read_text(encoding="utf-8"))
-    return RelevanceSettings(**data[metric])
-
-
-#: answer_relevancy as shipped (`RELEVANCE_FILE`).
-ANSWER_RELEVANCY = _shipped_relevance("answer_relevancy")
-#: context_relevance as shipped (`RELEVANCE_FILE`).
-CONTEXT_RELEVANCE = _shipped_relevance("context_relevance")
+_SHIPPED = json.loads(RELEVANCE_FILE.read_text(encoding="utf-8"))
+#: answer_relevancy and context_relevance as shipped (`RELEVANCE_FILE`).
+ANSWER_RELEVANCY = RelevanceSettings(**_SHIPPED["answer_relevancy"])
+CONTEXT_RELEVANCE = RelevanceSettings(**_SHIPPED["context_relevance"])
 #: How context recall and precision judge the reference against the contexts (`evaluation.local_scoring`): "support"
 #: (the support model, statement by statement) or a whole-text similarity ("overlap", "cosine", "combined").
 REFERENCE_BASES = ("support", *RELEVANCE_BASES)
-
-
-def _shipped_base(metric: str) -> str:
-    return str(json.loads(RELEVANCE_FILE.read_text(encoding="utf-8")).get(metric, {}).get("base", "support"))
-
-
-#: context_recall's and context_precision's bases as shipped (`RELEVANCE_FILE`).
-CONTEXT_RECALL = _shipped_base("context_recall")
-CONTEXT_PRECISION = _shipped_base("context_precision")
-
-
-def judge_support_params() -> SupportParams:
-    """The local judge's support model (`ragtest_core.support.JUDGE_SUPPORT_FILE`)."""
-    return load_params(str(JUDGE_SUPPORT_FILE))
-
-
-def judge_evidence_splitter() -> str:
-    """The splitter the judge's support model was chosen with (recorded in `JUDGE_SUPPORT_FILE`)."""
-    data = json.loads(JUDGE_SUPPORT_FILE.read_text(encoding="utf-8"))
-    return str(data.get("evidence_splitter", "rules"))
 
 
 @dataclass(frozen=True)
@@ -135,19 +106,21 @@ class LocalJudgeSettings:
     contexts are cut into sentences, each relevance metric's recipe, the centring mean and the calibration map (each
     from a shipped file, or a user's centring corpus). The defaults are the ablation's choice (docs/local-judge.md)."""
 
-    support: SupportParams = field(default_factory=judge_support_params)
+    #: The support model (`ragtest_core.support.JUDGE_SUPPORT_FILE`).
+    support: SupportParams = field(default_factory=lambda: load_params(str(JUDGE_SUPPORT_FILE)))
     centring_mean: np.ndarray = field(default_factory=rel.load_centring_mean, compare=False, repr=False)
     #: Where the centring mean comes from: the shipped file's name, or the user's corpus (recorded in manifests).
     centring_source: str = rel.CENTRING_MEAN_FILE.name
     answer_map: rel.Platt = field(default_factory=rel.load_answer_map)
     #: How retrieved contexts are cut into sentences: "pysbd" (`ragtest_core.text`) or "rules"
-    #: (`ragtest_core.quick_sentences`).
-    evidence_splitter: str = field(default_factory=judge_evidence_splitter)
+    #: (`ragtest_core.quick_sentences`); the support model was chosen with the one `JUDGE_SUPPORT_FILE` records.
+    evidence_splitter: str = json.loads(JUDGE_SUPPORT_FILE.read_text(encoding="utf-8"))["evidence_splitter"]
     answer_relevancy: RelevanceSettings = ANSWER_RELEVANCY
     context_relevance: RelevanceSettings = CONTEXT_RELEVANCE
-    #: How context recall and context precision compare the reference with the contexts (`REFERENCE_BASES`).
-    context_recall: str = CONTEXT_RECALL
-    context_precision: str = CONTEXT_PRECISION
+    #: How context recall and context precision compare the reference with the contexts (`REFERENCE_BASES`; as
+    #: shipped in `RELEVANCE_FILE`).
+    context_recall: str = _SHIPPED["context_recall"]["base"]
+    context_precision: str = _SHIPPED["context_precision"]["base"]
 
     def __post_init__(self) -> None:
         if self.evidence_splitter not in SPLITTERS:
@@ -189,33 +162,26 @@ class LocalJudge:
         self._evidence: OrderedDict[tuple[tuple[str, ...], str], Evidence] = OrderedDict()
         self._support: OrderedDict[tuple[str, tuple[str, ...], bool, str | None], Support] = OrderedDict()
 
-    # -- texts ---------------------------------------------------------------------------------------------------
-
-    def tokens(self, text: str) -> frozenset[str]:
-        """Content keys (stems, normalised numbers) of a text."""
-        return content_keys(text)
-
-    def claims(self, text: str) -> list[str]:
-        """The statements a text makes (`text_claims`)."""
-        return text_claims(text)
+    #: The statements a text makes (`text_claims`).
+    claims = staticmethod(text_claims)
 
     def statements(self, text: str) -> list[str]:
         """A reference's statements: its claims, further cut at semicolons."""
         parts = [p.strip() for s in self.claims(text) for p in _STATEMENT_BREAK.split(s)]
         return [p for p in parts if unit(p).keys]
 
-    def evidence_texts(self, contexts: Sequence[str]) -> list[str]:
-        """The sentences of the contexts."""
-        return list(self.sentences_of(contexts).sentences)
-
     def support_texts(self, claims: Sequence[str], contexts: Sequence[str]) -> list[str]:
         """What the support of `claims` by `contexts` embeds: the claims and the context sentences, or nothing
         when the support model reads no vectors."""
         if not self.settings.support.uses_vectors:
             return []
-        return [*claims, *self.evidence_texts(contexts)]
+        return [*claims, *self.sentences_of(contexts).sentences]
 
-    # -- vectors -------------------------------------------------------------------------------------------------
+    def similarity_texts(self, question: str, texts: Sequence[str], base: str) -> list[str]:
+        """What `similarity` under `base` embeds (the support base: `support_texts` of the question's statements)."""
+        if base == "support":
+            return self.support_texts(self.statements(question), texts)
+        return [question, *texts] if base != "overlap" else []
 
     def vectors(self, texts: Sequence[str]) -> np.ndarray:
         return self.embedder.embed(list(texts))
@@ -245,8 +211,6 @@ class LocalJudge:
             self._evidence[(tuple(contexts), self.settings.evidence_splitter)] = found
         return found
 
-    # -- judgements ----------------------------------------------------------------------------------------------
-
     def support(self, claims: Sequence[str], evidence: Evidence, question: str | None = None) -> list[Support]:
         """The graded support of each claim by the evidence (`ragtest_core.support.claim_support`), memoised: the
         metrics of a row ask for the same support (context recall and precision, precision's single context)."""
@@ -266,13 +230,21 @@ class LocalJudge:
             found.append(value)
         return found
 
-    def centred(self, question: str, texts: Sequence[str]) -> np.ndarray:
-        """Centred cosines of each text with the question (the shipped or the user's centring mean)."""
-        if not texts:
-            return np.zeros(0, dtype=np.float32)
-        vectors = self.vectors([question, *texts])
-        return rel.centred_cosine(vectors[:1], vectors[1:], self.settings.centring_mean)[0]
+    def similarity(self, question: str, texts: Sequence[str], base: str, centred: bool = False) -> np.ndarray:
+        """Per text, its similarity to `question` (or a reference) under `base`: the share of the question's content
+        tokens it holds ("overlap"), its cosine with the question clipped at 0 ("cosine"; `centred`: the calibrated
+        relevance instead), or the mean of the two ("combined")."""
+        parts = [np.asarray([rel.token_share(question, t) for t in texts], dtype=float)] if base != "cosine" else []
+        if base != "overlap":
+            cosine = self.relevance(question, texts) if centred else self.cosine([question], texts)[0]
+            parts.append(np.clip(cosine, 0.0, 1.0).astype(float))
+        return parts[0] if len(parts) == 1 else 0.5 * (parts[0] + parts[1])
 
     def relevance(self, question: str, texts: Sequence[str]) -> np.ndarray:
-        """Calibrated relevance of each text to the question, in [0, 1]."""
-        return np.asarray(self.settings.answer_map(self.centred(question, texts)), dtype=float)
+        """Calibrated relevance of each text to the question, in [0, 1]: its centred cosine with the question (the
+        shipped or the user's centring mean) through the calibration map."""
+        if not texts:
+            return np.zeros(0)
+        vectors = self.vectors([question, *texts])
+        centred = rel.centred_cosine(vectors[:1], vectors[1:], self.settings.centring_mean)[0]
+        return np.asarray(self.settings.answer_map(centred), dtype=float)

@@ -22,19 +22,16 @@ settings: comparable with ragas' numbers, not with the calibrated scale.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from evaluation.local_judge import LocalJudge, RelevanceSettings
 from evaluation.refusal import is_noncommittal
 from evaluation.sample import Sample
-from evaluation.scores import answer_relevancy_score, graded_context_relevance_score
-from ragtest_core.relevance import answers_yes_or_no, parts_addressed, readings, token_share
+from evaluation.scores import answer_relevancy_score, graded_mean_score
+from ragtest_core.relevance import answers_yes_or_no, parts_addressed, readings
 from ragtest_core.schema import MetricResult
 from ragtest_core.textunits import unit
-
-__all__ = ["RelevanceSettings", "answer_relevancy", "answer_relevancy_raw", "context_relevance", "relevance_texts"]
 
 
 def _claims_or_decision(sample: Sample, judge: LocalJudge, rules: RelevanceSettings) -> list[str] | MetricResult:
@@ -62,38 +59,6 @@ def answer_units(question: str, answer: str, claims: Sequence[str], rules: Relev
     return list(claims)
 
 
-def relevance_texts(question: str, units: Sequence[str], rules: RelevanceSettings) -> list[str]:
-    """What a relevance score embeds: the question and the units, or nothing for a lexical base."""
-    return [question, *units] if rules.base != "overlap" else []
-
-
-@dataclass(frozen=True)
-class UnitScores:
-    """Per unit: the base score, and its lexical and embedding parts (None where the base has none)."""
-
-    values: np.ndarray
-    lexical: np.ndarray | None
-    embedding: np.ndarray | None
-
-
-def unit_scores(judge: LocalJudge, question: str, units: Sequence[str], rules: RelevanceSettings) -> UnitScores:
-    lexical = np.asarray([token_share(question, u) for u in units]) if rules.base != "cosine" else None
-    embedding = None
-    if rules.base != "overlap":
-        if rules.centring:
-            embedding = judge.relevance(question, list(units))
-        else:
-            embedding = np.clip(judge.cosine([question], list(units))[0], 0.0, 1.0).astype(float)
-    if lexical is None:
-        values = embedding
-    elif embedding is None:
-        values = lexical
-    else:
-        values = 0.5 * (lexical + embedding)
-    assert values is not None
-    return UnitScores(np.asarray(values, dtype=float), lexical, embedding)
-
-
 def answer_relevancy(sample: Sample, judge: LocalJudge) -> MetricResult:
     rules = judge.settings.answer_relevancy
     found = _claims_or_decision(sample, judge, rules)
@@ -101,9 +66,9 @@ def answer_relevancy(sample: Sample, judge: LocalJudge) -> MetricResult:
         return found
     question, claims = sample.question or "", found
     units = answer_units(question, sample.answer or "", claims, rules)
-    scores = unit_scores(judge, question, units, rules)
-    best = int(np.argmax(scores.values))
-    value = float(scores.values[best])
+    scores = judge.similarity(question, units, rules.base, rules.centring)
+    best = int(np.argmax(scores))
+    value = float(scores[best])
     details: dict[str, object] = {"relevance": value, "best_unit": units[best], "base": rules.base}
     reason = f"{rules.base} relevance {value:.3f} of the best of {len(units)} answer unit(s)"
     if rules.parts:
@@ -138,8 +103,12 @@ def context_units(sample: Sample, judge: LocalJudge) -> list[str]:
 def context_relevance(sample: Sample, judge: LocalJudge) -> MetricResult:
     rules = judge.settings.context_relevance
     units = context_units(sample, judge)
-    values = unit_scores(judge, sample.question or "", units, rules).values
-    result = graded_context_relevance_score(values.tolist())
+    values = judge.similarity(sample.question or "", units, rules.base, rules.centring)
+    result = graded_mean_score(
+        values.tolist(),
+        "no context sentences",
+        "mean sentence relevance {mean:.3f} ({high} of {n} sentences relevant at >= 0.5)",
+    )
     ranked = sorted(zip(values.tolist(), units, strict=True), reverse=True)
     relevant = [s for v, s in ranked if v >= 0.5]
     return result.model_copy(

@@ -4,8 +4,7 @@ and the citation verdicts, all on `ragtest_core.support`'s graded support under 
 
 - faithfulness: the support of the answer's statements by the contexts, taken together
   (`ragtest_core.support.joint_support`: the fitted model on their pooled features, times every conflict factor).
-  Each statement's own support is in the details. Which features and rules enter was chosen by
-  bench/judge_ablation.py on BEGIN's held-out half.
+  Each statement's own support is in the details.
 - context_recall: the mean support of the reference's statements by the contexts; or, under a whole-text base
   (`LocalJudgeSettings.context_recall`, the ablation's choice), the similarity of the reference and the contexts:
   its best MiniLM cosine with one context ("cosine", clipped at 0; each context is embedded alone, since the model
@@ -34,8 +33,9 @@ from evaluation.local_judge import LocalJudge
 from evaluation.sample import Sample
 from evaluation.scores import (
     answer_correctness_score,
+    average_precision,
     context_precision_score,
-    graded_context_recall_score,
+    graded_mean_score,
     joint_faithfulness_score,
 )
 from ragtest_core import judge_params
@@ -57,34 +57,22 @@ def faithfulness(sample: Sample, judge: LocalJudge) -> MetricResult:
     return result.model_copy(update={"details": {"statements": statement_details(statements, found)}})
 
 
-def reference_texts(judge: LocalJudge, base: str, reference: str, texts: Sequence[str]) -> list[str]:
-    """What comparing `reference` with `texts` under `base` embeds."""
-    if base == "support":
-        return judge.support_texts(judge.statements(reference), texts)
-    return [reference, *texts] if base != "overlap" else []
-
-
-def similarities(judge: LocalJudge, base: str, reference: str, texts: Sequence[str]) -> np.ndarray:
-    """The whole-text similarity of the reference to each text under `base` ("overlap", "cosine" or "combined")."""
-    lexical = np.asarray([token_share(reference, t) for t in texts] if base != "cosine" else [], dtype=float)
-    if base == "overlap":
-        return lexical
-    cosine = np.clip(judge.cosine([reference], texts)[0], 0.0, 1.0).astype(float)
-    return cosine if base == "cosine" else 0.5 * (lexical + cosine)
-
-
 def context_recall(sample: Sample, judge: LocalJudge) -> MetricResult:
     base, reference = judge.settings.context_recall, sample.ground_truth or ""
     if base != "support":
         lexical = token_share(reference, " ".join(sample.contexts))
-        cosine = float(similarities(judge, "cosine", reference, sample.contexts).max()) if base != "overlap" else 0.0
+        cosine = float(judge.similarity(reference, sample.contexts, "cosine").max()) if base != "overlap" else 0.0
         value = {"overlap": lexical, "cosine": cosine}.get(base, 0.5 * (lexical + cosine))
         return MetricResult.ok(value, f"{base} similarity {value:.3f} of the reference and the contexts", base=base)
     statements = judge.statements(sample.ground_truth or "")
     if not statements:
         return MetricResult.failed("the reference has no statements to attribute")
     found = judge.support(statements, judge.evidence(sample.contexts), sample.question)
-    result = graded_context_recall_score([s.value for s in found])
+    result = graded_mean_score(
+        [s.value for s in found],
+        "the reference answer has no sentences",
+        "mean support {mean:.3f} of {n} reference statements by the contexts ({high} attributable at >= 0.5)",
+    )
     return result.model_copy(update={"details": {"statements": statement_details(statements, found)}})
 
 
@@ -126,19 +114,11 @@ def precision_verdicts(reference: str, sample: Sample, judge: LocalJudge) -> lis
     return verdicts
 
 
-def graded_precision(values: Sequence[float]) -> float:
-    """RAGAS' average precision with graded verdicts: sum_k precision@k * v_k / sum_k v_k."""
-    v = np.asarray(values, dtype=float)
-    if v.sum() <= 0:
-        return 0.0
-    return min(1.0, float((np.cumsum(v) / np.arange(1, v.size + 1) * v).sum() / v.sum()))
-
-
 def context_precision(reference: str, sample: Sample, judge: LocalJudge) -> MetricResult:
     base = judge.settings.context_precision
     if base != "support":
-        graded = similarities(judge, base, reference, sample.contexts)
-        value = graded_precision(graded.tolist())
+        graded = judge.similarity(reference, sample.contexts, base)
+        value = min(1.0, average_precision(graded.tolist(), epsilon=0.0))
         reason = f"{base} similarity to the reference by rank {np.round(graded, 2).tolist()}"
         return MetricResult.ok(value, reason, verdicts=graded.round(4).tolist(), base=base)
     verdicts = precision_verdicts(reference, sample, judge)

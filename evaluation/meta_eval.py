@@ -18,13 +18,14 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from evaluation.agreement import pairwise_accuracy
 from evaluation.engine import evaluate_dataset
+from evaluation.label_stats import pairwise_accuracy
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
 
@@ -88,14 +89,10 @@ def load_wikieval(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
-def side_frame(rows: Sequence[dict[str, Any]], side: tuple[str, str]) -> pd.DataFrame:
-    """One side of a pairing for every row (answer column, contexts column): one frame, scored in its own run."""
-    answer, contexts = side
-    records = [
-        {"question": row["question"], "answer": row[answer], "contexts": list(row[contexts]), "source": row["source"]}
-        for row in rows
-    ]
-    return pd.DataFrame(records)
+def side_record(row: dict[str, Any], side: tuple[str, str]) -> dict[str, Any]:
+    """One side of a pairing (answer column, contexts column) of a row."""
+    (answer, contexts), question = side, row["question"]
+    return {"question": question, "answer": row[answer], "contexts": list(row[contexts]), "source": row["source"]}
 
 
 def run_wikieval(
@@ -111,20 +108,11 @@ def run_wikieval(
     started = time.perf_counter()
     agreement: dict[str, float | None] = {}
     scores: dict[str, dict[str, list[float | None]]] = {}
+    score = partial(evaluate_dataset, judge=judge, llm=llm, embedder=embedder, show_progress=show_progress)
     for pairing in PAIRINGS:
-        preferred, other = (
-            list(
-                evaluate_dataset(
-                    side_frame(rows, side),
-                    metrics=[pairing.metric],
-                    judge=judge,
-                    llm=llm,
-                    embedder=embedder,
-                    show_progress=show_progress,
-                ).frame[pairing.metric]
-            )
-            for side in (pairing.preferred, pairing.other)
-        )
+        sides = [pd.DataFrame([side_record(r, side) for r in rows]) for side in (pairing.preferred, pairing.other)]
+        # each side scored in its own run
+        preferred, other = (list(score(f, metrics=[pairing.metric]).frame[pairing.metric]) for f in sides)
         agreement[pairing.label] = pairwise_accuracy(preferred, other)
         scores[pairing.label] = {"preferred": preferred, "other": other}
     return MetaEvalTable(
@@ -141,32 +129,14 @@ def wikieval_labelled(path: str | Path, table: MetaEvalTable) -> tuple[pd.DataFr
     labels: list[dict[str, Any]] = []
     for pairing in PAIRINGS:
         sides = table.scores.get(pairing.label) or {}
-        for side, (answer, contexts), label in (
-            ("preferred", pairing.preferred, 1),
-            ("other", pairing.other, 0),
-        ):
+        for side, columns, label in (("preferred", pairing.preferred, 1), ("other", pairing.other, 0)):
             for i, (row, score) in enumerate(zip(rows, sides.get(side) or [], strict=True)):
-                sample_id = f"wikieval-{i:02d}-{pairing.metric}-{side}"
-                scored.append(
-                    {
-                        "sample_id": sample_id,
-                        "question": row["question"],
-                        "answer": row[answer],
-                        "contexts": list(row[contexts]),
-                        "source": row["source"],
-                        pairing.metric: score,
-                        f"{pairing.metric}_reason": "scored by meta-eval --wikieval"
-                        if score is not None
-                        else "no score",
-                    }
-                )
+                pair = f"wikieval-{i:02d}-{pairing.metric}"
+                reason = "scored by meta-eval --wikieval" if score is not None else "no score"
+                record = {"sample_id": f"{pair}-{side}", **side_record(row, columns), pairing.metric: score}
+                scored.append(record | {f"{pairing.metric}_reason": reason})
                 labels.append(
-                    {
-                        "sample_id": sample_id,
-                        "labeller": "wikieval",
-                        pairing.metric: label,
-                        "pair_id": f"wikieval-{i:02d}-{pairing.metric}",
-                    }
+                    {"sample_id": record["sample_id"], "labeller": "wikieval", pairing.metric: label, "pair_id": pair}
                 )
     return pd.DataFrame(scored), labels
 
@@ -175,22 +145,23 @@ def format_table(table: MetaEvalTable) -> str:
     """The RAGAS paper's Table 1 layout: this judge's agreement next to the paper's numbers."""
     labels = [p.label for p in PAIRINGS]
     width = max(24, len(f"ragtest ({table.judge} judge)") + 2)
-    header = f"{'':<{width}}" + "".join(f"{label:>19}" for label in labels)
     ours = [table.agreement.get(label) for label in labels]
+
+    def row(name: str, values: Sequence[float | str | None]) -> str:
+        return f"{name:<{width}}" + "".join(
+            f"{'n/a' if v is None else v if isinstance(v, str) else f'{v:.2f}':>19}" for v in values
+        )
+
     lines = [
         f"WikiEval: agreement with human preferences ({table.rows} pairs per column; tie = 1/2)",
-        header,
-        f"{f'ragtest ({table.judge} judge)':<{width}}"
-        + "".join(f"{'n/a' if v is None else f'{v:.2f}':>19}" for v in ours),
+        row("", labels),
+        row(f"ragtest ({table.judge} judge)", ours),
+        *(row(name, values) for name, values in PAPER_RESULTS.items()),
     ]
-    for name, values in PAPER_RESULTS.items():
-        lines.append(f"{name:<{width}}" + "".join(f"{v:>19.2f}" for v in values))
     if table.judge == "local":
-        lines.append(f"{'target (local judge)':<{width}}" + "".join(f"{v:>19.2f}" for v in LOCAL_TARGETS))
+        lines.append(row("target (local judge)", LOCAL_TARGETS))
         missed = [
-            label
-            for label, value, target in zip(labels, ours, LOCAL_TARGETS, strict=True)
-            if value is None or value < target
+            label for label, v, target in zip(labels, ours, LOCAL_TARGETS, strict=True) if v is None or v < target
         ]
         lines.append("targets met" if not missed else f"targets missed: {', '.join(missed)}")
     lines.append(f"time: {table.seconds:.1f} s")

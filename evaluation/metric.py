@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -30,7 +30,6 @@ BINARY = "binary"
 RANK = "rank"
 #: ... or anywhere in [0, 1] (shares of statements, similarities).
 GRADED = "graded"
-SCALES = (BINARY, RANK, GRADED)
 #: What a report says of a metric that declares no `definition` (a user's metric, or a name not registered here).
 NO_DEFINITION = "no definition given"
 
@@ -141,31 +140,15 @@ class MetricExplanation:
         return self.definition != NO_DEFINITION
 
 
-def _declared(metric: Metric | type[Metric], attribute: str) -> str:
-    value = getattr(metric, attribute, "")
-    return " ".join(value.split()) if isinstance(value, str) else ""
-
-
-def explain(metric: Metric | type[Metric]) -> MetricExplanation:
-    """The metric's own `definition` and `scale_note` (a metric that declares none: `NO_DEFINITION`)."""
-    return MetricExplanation(
-        name=str(getattr(metric, "name", "")),
-        definition=_declared(metric, "definition") or NO_DEFINITION,
-        scale_note=_declared(metric, "scale_note"),
-        higher_is_better=bool(getattr(metric, "higher_is_better", True)),
-    )
-
-
-def align_verdicts(verdicts: Sequence[int], expected: int) -> tuple[list[int], str]:
-    """Verdicts cut to the number of items judged, and a note when the judge returned a different count."""
-    values = list(verdicts)[:expected]
-    if len(verdicts) == expected:
-        return values, ""
-    return values, f" (judge returned {len(verdicts)} verdicts for {expected} items)"
+def judged_score(verdicts: Sequence[int], expected: int, formula: Callable[[list[int]], MetricResult]) -> MetricResult:
+    """`formula` of the judge's verdicts cut to the number of items judged, with a note when the judge returned a
+    different count; failed when it returned none."""
+    if not verdicts:
+        return MetricResult.failed("the judge returned no verdicts")
+    note = f" (judge returned {len(verdicts)} verdicts for {expected} items)" if len(verdicts) != expected else ""
+    return with_note(formula(list(verdicts)[:expected]), note)
 
 
 def with_note(result: MetricResult, note: str) -> MetricResult:
     """The result with `note` appended to its reason."""
-    if not note:
-        return result
-    return result.model_copy(update={"reason": f"{result.reason}{note}"})
+    return result.model_copy(update={"reason": f"{result.reason}{note}"}) if note else result

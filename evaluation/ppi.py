@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -40,8 +39,7 @@ def tuned_lambda(labels: np.ndarray, judged: np.ndarray, unlabelled: np.ndarray)
     centred_y = labels - labels.mean(axis=-1, keepdims=True)
     centred_f = judged - judged.mean(axis=-1, keepdims=True)
     covariance = np.mean(centred_y * centred_f, axis=-1)
-    every = np.concatenate([judged, unlabelled], axis=-1)
-    variance = np.var(every, axis=-1, ddof=1)
+    variance = np.var(np.concatenate([judged, unlabelled], axis=-1), axis=-1, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         lam = np.where(variance > 0, covariance / ((1 + n / big_n) * variance), 0.0)
     return np.clip(lam, 0.0, 1.0)
@@ -100,8 +98,6 @@ def ppi_mean(
     labels: Sequence[float],
     judged: Sequence[float],
     unlabelled: Sequence[float],
-    level: float = CONFIDENCE_LEVEL,
-    lam: float | None = None,
     bounds: tuple[float, float] = (0.0, 1.0),
 ) -> PPIEstimate | None:
     """The PPI++ estimate of the humans' mean from n labels, the judge's scores on those n rows and on the N
@@ -112,11 +108,11 @@ def ppi_mean(
         raise ValueError(f"labels and judged need equal lengths, got {y.size} and {f.size}")
     if y.size < MIN_LABELS:
         return None
-    labels_mean, labels_low, labels_high = (float(v) for v in classical_batch(y, level))
+    labels_mean, labels_low, labels_high = (float(v) for v in classical_batch(y))
     if u.size == 0:
         estimate, low, high, weight = labels_mean, labels_low, labels_high, 0.0
     else:
-        values = ppi_batch(y[None], f[None], u[None], level, lam)
+        values = ppi_batch(y[None], f[None], u[None])
         estimate, low, high, weight = (float(v[0]) for v in values)
     lower, upper = bounds
     clip = lambda x: float(min(upper, max(lower, x)))  # noqa: E731
@@ -131,36 +127,13 @@ def ppi_mean(
         labels_ci_low=clip(labels_low),
         labels_ci_high=clip(labels_high),
         judge_bias=float(f.mean() - y.mean()),
-        se=(high - low) / (2 * z_value(level)),
-        confidence_level=level,
+        se=(high - low) / (2 * z_value(CONFIDENCE_LEVEL)),
     )
 
 
-def summary_entry(estimate: PPIEstimate) -> dict[str, Any]:
-    """What summary.json keeps per metric under `ppi`."""
-    return {
-        "mean": estimate.mean,
-        "ci_low": estimate.ci_low,
-        "ci_high": estimate.ci_high,
-        "n_labels": estimate.n_labels,
-        "n_unlabelled": estimate.n_unlabelled,
-        "lam": estimate.lam,
-        "labels_only": {
-            "mean": estimate.labels_mean,
-            "ci_low": estimate.labels_ci_low,
-            "ci_high": estimate.labels_ci_high,
-        },
-        "judge_bias": estimate.judge_bias,
-        "confidence_level": estimate.confidence_level,
-        "method": estimate.method,
-    }
-
-
-def combined_difference(
-    base: PPIEstimate, new: PPIEstimate, level: float = CONFIDENCE_LEVEL
-) -> tuple[float, float, float]:
+def combined_difference(base: PPIEstimate, new: PPIEstimate) -> tuple[float, float, float]:
     """new - base from two independent PPI estimates (their labels on different rows): the difference with a
     normal interval whose variance is the sum of the two (conservative when the runs share rows)."""
     difference = new.mean - base.mean
-    half = z_value(level) * float(np.hypot(base.se, new.se))
+    half = z_value(CONFIDENCE_LEVEL) * float(np.hypot(base.se, new.se))
     return difference, max(-1.0, difference - half), min(1.0, difference + half)

@@ -27,13 +27,9 @@ _CONTRAST = r"(?:but|although|though|however|yet)"
 _CLAUSE_BREAK = re.compile(rf"\s*[,;:]\s*(?:{_CONTRAST}\s+)?|\s+{_CONTRAST}\s+", re.IGNORECASE)
 
 
-def normalise_quotes(text: str) -> str:
-    return text.replace("’", "'").replace("‘", "'")
-
-
 def is_noncommittal_sentence(sentence: str) -> bool:
     """True when the sentence contains a refusal or hedge phrase."""
-    return _NONCOMMITTAL.search(normalise_quotes(sentence)) is not None
+    return _NONCOMMITTAL.search(sentence.replace("’", "'").replace("‘", "'")) is not None
 
 
 def committed_part(sentence: str) -> str:
@@ -45,9 +41,8 @@ def committed_part(sentence: str) -> str:
     return ", ".join(c.strip() for c in clauses)
 
 
-def is_noncommittal(answer: str) -> bool:
-    """True when any sentence of the answer refuses or hedges (the answer does not commit to an answer)."""
-    return is_noncommittal_sentence(answer)
+#: True when any sentence of the answer refuses or hedges (the answer does not commit to an answer).
+is_noncommittal = is_noncommittal_sentence
 
 
 def is_refusal(answer: str) -> bool:
@@ -64,6 +59,4 @@ def is_refusal(answer: str) -> bool:
 def is_unanswerable_reference(reference: str | None, question_type: str | None = None) -> bool:
     """The row's reference declines to answer: an unanswerable question (by its type), or a reference whose every
     sentence is a refusal ("The corpus does not contain this information.", the generator's own)."""
-    if (question_type or "").strip().lower() == "unanswerable":
-        return True
-    return bool(reference) and is_refusal(reference or "")
+    return (question_type or "").strip().lower() == "unanswerable" or (bool(reference) and is_refusal(reference or ""))

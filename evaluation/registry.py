@@ -6,9 +6,7 @@ context, or the run's `retrieval_k`). "all" selects every registered metric.
 
 from __future__ import annotations
 
-from dataclasses import replace as with_fields
-
-from evaluation.metric import NO_DEFINITION, Metric, MetricExplanation, explain
+from evaluation.metric import NO_DEFINITION, Metric, MetricExplanation
 from evaluation.metrics import BUILTIN_METRICS
 from evaluation.metrics.retrieval import CUT_OFF_METRICS, RetrievalMetric, at_k
 from ragtest_core.errors import RagtestError
@@ -67,11 +65,8 @@ def get_metric(name: str, retrieval_k: int | None = None) -> Metric:
 
 
 def metric_threshold(name: str) -> float:
-    """The score at or above which `name` reads as "yes" (0.5 for a metric that is not registered)."""
-    try:
-        return float(get_metric(name).threshold)
-    except RagtestError:
-        return 0.5
+    """The score at or above which `name` reads as "yes" (`Metric.threshold` for a metric not registered here)."""
+    return float((_registered_class(name) or Metric).threshold)
 
 
 def expand_selection(metrics: object) -> list[object]:
@@ -120,18 +115,20 @@ def metric_scale(name: str) -> str | None:
 
 def higher_is_better(name: str) -> bool:
     """Whether a higher score of the metric registered as `name` is better (True for a name not registered here)."""
-    metric_class = _registered_class(name)
-    return metric_class.higher_is_better if metric_class is not None else True
+    return (_registered_class(name) or Metric).higher_is_better
 
 
 def metric_explanation(name: str) -> MetricExplanation:
     """The definition and scale note the metric registered as `name` declares on its class ("hit_rate@10"
     included: hit_rate's), read without building the metric; a name not registered here, or a metric that declares
     none, gets `NO_DEFINITION`. What the reports print beside a score and the docs' metrics table list."""
-    metric_class = _registered_class(name)
-    if metric_class is None:
-        return MetricExplanation(name, NO_DEFINITION)
-    return with_fields(explain(metric_class), name=name)
+    metric_class = _registered_class(name) or Metric
+    return MetricExplanation(
+        name,
+        " ".join(metric_class.definition.split()) or NO_DEFINITION,
+        " ".join(metric_class.scale_note.split()),
+        metric_class.higher_is_better,
+    )
 
 
 for _builtin in BUILTIN_METRICS:

@@ -37,12 +37,9 @@ DEFAULT_MAX_FIELD_CHARS = 100_000
 
 def clean_text(value: Any) -> str | None:
     """A stripped string, or None for a missing value (None, NaN, pandas NA, empty or blank text)."""
-    if value is None or value is pd.NA:
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return None
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    text = str(join_if_list(value)).strip()
-    return text or None
+    return str(join_if_list(value)).strip() or None
 
 
 @dataclass(frozen=True)
@@ -86,15 +83,14 @@ class Sample:
             answer=bounded(clean_text(row.get(ANSWER)), ANSWER),
             contexts=texts(CONTEXTS),
             ground_truth=bounded(clean_text(row.get(GROUND_TRUTH)), GROUND_TRUTH),
-            answer_error=clean_text(row.get(ANSWER_ERROR)),
             context_ids=id_tuple(row, CONTEXT_IDS),
             reference_context_ids=id_tuple(row, REFERENCE_CONTEXT_IDS),
             reference_contexts=texts(REFERENCE_CONTEXTS),
-            question_type=clean_text(row.get(QUESTION_TYPE)),
-            source=clean_text(row.get(SOURCE)),
-            persona=clean_text(row.get(PERSONA)),
-            query_style=clean_text(row.get(QUERY_STYLE)),
-            query_length=clean_text(row.get(QUERY_LENGTH)),
+            # the labels, each a plain text (the field is named as its column)
+            **{
+                name: clean_text(row.get(name))
+                for name in (ANSWER_ERROR, QUESTION_TYPE, SOURCE, PERSONA, QUERY_STYLE, QUERY_LENGTH)
+            },
             cut=tuple(cuts),
         )
 
@@ -108,8 +104,6 @@ def cut_text(text: str, limit: int) -> str:
 
 def id_tuple(row: Mapping[str, Any], column: str) -> tuple[str, ...] | None:
     """The ids in `column` as stripped strings (blank ones dropped); None when the row has no such value."""
-    if column not in row:
-        return None
     value = row.get(column)
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None

@@ -23,14 +23,16 @@ def _binary(verdicts: Sequence[int | bool]) -> list[int]:
     return values
 
 
+def _share(verdicts: Sequence[int | bool], what: str, empty: MetricResult) -> MetricResult:
+    """The share of 1 verdicts, the reason "<k> of <n> <what>"; `empty` when there is no verdict."""
+    values = _binary(verdicts)
+    return MetricResult.ok(sum(values) / len(values), f"{sum(values)} of {len(values)} {what}") if values else empty
+
+
 def faithfulness_score(verdicts: Sequence[int | bool]) -> MetricResult:
     """Supported statements / all statements. No statements: 1.0, since the answer claims nothing unsupported."""
-    values = _binary(verdicts)
-    if not values:
-        return MetricResult.ok(1.0, "no claims: the answer makes no statement to check")
-    supported = sum(values)
-    reason = f"{supported} of {len(values)} statements supported by the contexts"
-    return MetricResult.ok(supported / len(values), reason)
+    empty = MetricResult.ok(1.0, "no claims: the answer makes no statement to check")
+    return _share(verdicts, "statements supported by the contexts", empty)
 
 
 def _graded(values: Sequence[float]) -> np.ndarray:
@@ -47,8 +49,6 @@ def joint_faithfulness_score(together: float, values: Sequence[float]) -> Metric
     array = _graded(values)
     if array.size == 0:
         return MetricResult.ok(1.0, "no claims: the answer makes no statement to check")
-    if not np.isfinite(together) or not 0.0 <= together <= 1.0:
-        raise ValueError(f"joint support must be finite and in [0, 1], got {together}")
     supported = int(np.sum(array >= 0.5))
     reason = (
         f"support of the {array.size} statement(s) together {together:.3f} ({supported} of {array.size} supported "
@@ -57,27 +57,14 @@ def joint_faithfulness_score(together: float, values: Sequence[float]) -> Metric
     return MetricResult.ok(float(together), reason)
 
 
-def graded_context_recall_score(values: Sequence[float]) -> MetricResult:
-    """The local judge's context recall: the mean graded support of the reference statements by the contexts."""
+def graded_mean_score(values: Sequence[float], empty: str, reason: str) -> MetricResult:
+    """The mean of graded values (the local judge's context recall and context relevance); `reason` is formatted
+    with the `mean`, the number `n` of values and the number `high` at >= 0.5. No values: failed with `empty`."""
     array = _graded(values)
     if array.size == 0:
-        return MetricResult.failed("the reference answer has no sentences")
-    attributed = int(np.sum(array >= 0.5))
-    reason = (
-        f"mean support {array.mean():.3f} of {array.size} reference statements by the contexts "
-        f"({attributed} attributable at >= 0.5)"
-    )
-    return MetricResult.ok(float(array.mean()), reason)
-
-
-def graded_context_relevance_score(values: Sequence[float]) -> MetricResult:
-    """The local judge's context relevance: the mean calibrated relevance of the context sentences."""
-    array = _graded(values)
-    if array.size == 0:
-        return MetricResult.failed("no context sentences")
-    relevant = int(np.sum(array >= 0.5))
-    reason = f"mean sentence relevance {array.mean():.3f} ({relevant} of {array.size} sentences relevant at >= 0.5)"
-    return MetricResult.ok(float(array.mean()), reason)
+        return MetricResult.failed(empty)
+    mean = float(array.mean())
+    return MetricResult.ok(mean, reason.format(mean=mean, n=array.size, high=int(np.sum(array >= 0.5))))
 
 
 def answer_relevancy_score(similarities: Sequence[float], noncommittal: bool = False) -> MetricResult:
@@ -100,19 +87,17 @@ def context_relevance_score(relevant_sentences: int, total_sentences: int) -> Me
     """Relevant context sentences / all context sentences (capped at 1). No context sentences: failed."""
     if total_sentences <= 0:
         return MetricResult.failed("no context sentences")
-    if relevant_sentences < 0:
-        raise ValueError("relevant_sentences must not be negative")
     value = min(1.0, relevant_sentences / total_sentences)
     return MetricResult.ok(value, f"{relevant_sentences} of {total_sentences} context sentences relevant")
 
 
-def average_precision(verdicts: Sequence[int | bool]) -> float:
-    """sum_k(precision@k * v_k) / (number of relevant + 1e-10), contexts in rank order."""
-    values = np.asarray(_binary(verdicts), dtype=float)
-    if values.size == 0:
+def average_precision(verdicts: Sequence[float], epsilon: float = PRECISION_EPSILON) -> float:
+    """sum_k(precision@k * v_k) / (sum_k v_k + epsilon), contexts in rank order: RAGAS' context precision on 0/1
+    verdicts; the local judge's whole-text bases pass graded verdicts (epsilon 0). 0.0 when no verdict is positive."""
+    values = np.asarray(verdicts, dtype=float)
+    if values.sum() <= 0:
         return 0.0
-    precision_at_k = np.cumsum(values) / np.arange(1, values.size + 1)
-    return float(np.sum(precision_at_k * values) / (values.sum() + PRECISION_EPSILON))
+    return float((np.cumsum(values) / np.arange(1, values.size + 1) * values).sum() / (values.sum() + epsilon))
 
 
 def context_precision_score(verdicts: Sequence[int | bool]) -> MetricResult:
@@ -132,13 +117,8 @@ def context_precision_score(verdicts: Sequence[int | bool]) -> MetricResult:
 
 def context_recall_score(verdicts: Sequence[int | bool]) -> MetricResult:
     """Reference sentences attributable to the contexts / all reference sentences. None: failed."""
-    values = _binary(verdicts)
-    if not values:
-        return MetricResult.failed("the reference answer has no sentences")
-    attributed = sum(values)
-    return MetricResult.ok(
-        attributed / len(values), f"{attributed} of {len(values)} reference sentences attributable to the contexts"
-    )
+    empty = MetricResult.failed("the reference answer has no sentences")
+    return _share(verdicts, "reference sentences attributable to the contexts", empty)
 
 
 # -- answer correctness -------------------------------------------------------------------------------------------
@@ -156,7 +136,8 @@ def statement_f1(tp: float, fp: float, fn: float) -> float:
     return tp / (tp + 0.5 * (fp + fn))
 
 
-def _count(value: float) -> str:
+def count_text(value: float) -> str:
+    """A count as text: whole counts as integers, graded sums with two decimals."""
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
@@ -174,7 +155,7 @@ def answer_correctness_score(
     value = (weights[0] * f1 + weights[1] * sim) / sum(weights)
     return MetricResult.ok(
         float(np.clip(value, 0.0, 1.0)),
-        f"statements TP {_count(tp)}, FP {_count(fp)}, FN {_count(fn)} (F1 {f1:.3f}); similarity {sim:.3f}",
+        f"statements TP {count_text(tp)}, FP {count_text(fp)}, FN {count_text(fn)} (F1 {f1:.3f}); similarity {sim:.3f}",
         f1=f1,
         similarity=sim,
     )
@@ -204,9 +185,8 @@ class CitationJudgement:
             return 0
         if len(self.citations) == 1:
             return 1
-        if len(self.alone) != len(self.citations) or len(self.without) != len(self.citations):
-            raise ValueError("alone and without need one verdict per citation")
-        return sum(1 for a, w in zip(self.alone, self.without, strict=True) if a or not w)
+        # alone and without need one verdict per citation (zip's strict check raises ValueError otherwise)
+        return sum(1 for a, w, _ in zip(self.alone, self.without, self.citations, strict=True) if a or not w)
 
 
 def citation_recall_score(judgements: Sequence[CitationJudgement]) -> MetricResult:

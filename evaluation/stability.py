@@ -32,30 +32,22 @@ def combine(results: Sequence[MetricResult], threshold: float) -> MetricResult:
     values = [r.value for r in results]
     scored = [v for v in values if v is not None]
     if not scored:
-        first = results[0]
-        return MetricResult.failed(first.reason or "no score", **first.details, repeats=values)
+        return MetricResult.failed(results[0].reason or "no score", **results[0].details, repeats=values)
     spread = max(scored) - min(scored)
     changed = len({v >= threshold for v in scored}) > 1
     listed = ", ".join("-" if v is None else f"{v:.2f}" for v in values)
     first_reason = next(r.reason for r in results if r.value is not None)
     reason = f"mean of {len(scored)} of {len(values)} repeats ({listed}); first: {first_reason}"
-    return MetricResult.ok(
-        float(np.mean(scored)),
-        reason,
-        repeats=values,
-        spread=spread,
-        verdict_changed=changed,
-    )
+    return MetricResult.ok(float(np.mean(scored)), reason, repeats=values, spread=spread, verdict_changed=changed)
 
 
 def combine_rows(
     repeats: Sequence[Sequence[dict[str, MetricResult]]], names: Sequence[str], thresholds: dict[str, float]
 ) -> list[dict[str, MetricResult]]:
     """`repeats[r][i][metric]` -> one combined result per row and metric."""
-    rows = len(repeats[0])
     return [
         {name: combine([repeat[i][name] for repeat in repeats], thresholds[name]) for name in names}
-        for i in range(rows)
+        for i in range(len(repeats[0]))
     ]
 
 

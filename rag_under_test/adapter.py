@@ -63,9 +63,7 @@ def coerce_answer(value: Any) -> RAGAnswer:
 
 def context_text(context: Any, index: int) -> str:
     """A retrieved context as text: a string, or a LangChain Document's page_content."""
-    if isinstance(context, str):
-        return context
-    content = getattr(context, "page_content", None)
+    content = context if isinstance(context, str) else getattr(context, "page_content", None)
     if isinstance(content, str):
         return content
     raise TypeError(f"the adapter's context {index} is {type(context).__name__}, not text (nor a Document)")
@@ -108,5 +106,4 @@ class HTTPAdapter:
         started = time.perf_counter()
         with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
             payload = json.loads(response.read().decode("utf-8"))
-        result = coerce_answer(payload)
-        return result.model_copy(update={"latency_s": time.perf_counter() - started})
+        return coerce_answer(payload).model_copy(update={"latency_s": time.perf_counter() - started})

@@ -14,16 +14,7 @@ from rag_under_test.adapter import AnyAdapter, AsyncRAGAdapter, call_adapter
 from ragtest_core.errors import LLMPermanentError
 from ragtest_core.progress import Identity, ProgressWriter, read_progress
 from ragtest_core.redact import redact_text
-from ragtest_core.schema import (
-    ANSWER,
-    ANSWER_ERROR,
-    CONTEXT_IDS,
-    CONTEXTS,
-    QUESTION,
-    SAMPLE_ID,
-    RAGAnswer,
-    stable_id,
-)
+from ragtest_core.schema import ANSWER, ANSWER_ERROR, CONTEXT_IDS, CONTEXTS, QUESTION, SAMPLE_ID, RAGAnswer, stable_id
 
 
 async def answer_one(
@@ -46,26 +37,11 @@ async def answer_one(
     return result.model_copy(update={"latency_s": round(latency, 4)})
 
 
-def answered_row(sample: Mapping[str, Any], result: RAGAnswer) -> dict[str, Any]:
-    row = dict(sample)
-    row[ANSWER] = result.answer
-    row[CONTEXTS] = list(result.contexts)
-    row[CONTEXT_IDS] = list(result.context_ids) if result.context_ids is not None else None
-    row[ANSWER_ERROR] = result.error
-    row["answer_latency_s"] = result.latency_s
-    return row
-
-
-#: Questions in flight at once for an async adapter, unless the user says otherwise.
-ASYNC_CONCURRENCY = 4
-#: ... and for a synchronous one: one at a time, since a sync adapter runs in worker threads and many RAG objects
-#: (a shared client, a model, a cursor) are not safe to call from several threads at once.
-SYNC_CONCURRENCY = 1
-
-
 def default_concurrency(adapter: AnyAdapter) -> int:
-    """How many questions to ask at once when the user did not say: 4 for async adapters, 1 for sync ones."""
-    return ASYNC_CONCURRENCY if isinstance(adapter, AsyncRAGAdapter) else SYNC_CONCURRENCY
+    """How many questions to ask at once when the user did not say: 4 for an async adapter; 1 for a synchronous one,
+    which runs in worker threads, since many RAG objects (a shared client, a model, a cursor) are not safe to call
+    from several threads at once."""
+    return 4 if isinstance(adapter, AsyncRAGAdapter) else 1
 
 
 def question_of(sample: Mapping[str, Any]) -> str:
@@ -92,17 +68,13 @@ async def answer_samples(
 ) -> list[dict[str, Any]]:
     """Answer every sample, in input order, `concurrency` at a time (default: `default_concurrency`).
 
-    With `progress_path`, rows are appended as they complete, under a header recording `identity` (what answers:
-    the adapter and its arguments; default: the adapter's class), and rows already there from an interrupted run
-    of the same identity are reused for the same questions, so a re-run asks nothing twice; rows that failed there
-    (`answer_error`) are asked again. A file from another identity raises `ProgressMismatchError` naming the
-    difference: answers of two RAG systems never mix."""
+    With `progress_path`, rows are appended as they complete, under a header recording `identity` (the adapter and
+    its arguments; default: the adapter's class); a re-run of the same identity reuses them for the same questions
+    (failed ones are asked again), and a file from another identity raises `ProgressMismatchError`."""
     samples = list(samples)
     identity = identity or Identity({"adapter": f"{type(adapter).__module__}.{type(adapter).__qualname__}"}, {})
-    done: dict[str, dict[str, Any]] = {}
-    if progress_path is not None:
-        saved = read_progress(progress_path, identity)
-        done = {row_key(row): row for row in saved if not row.get(ANSWER_ERROR)}
+    saved = read_progress(progress_path, identity) if progress_path is not None else []
+    done = {row_key(row): row for row in saved if not row.get(ANSWER_ERROR)}
     todo = [s for s in samples if row_key(s) not in done]
     semaphore = asyncio.Semaphore(concurrency if concurrency is not None else default_concurrency(adapter))
     bar = tqdm(total=len(samples), initial=len(samples) - len(todo), desc="answer", unit="q", disable=not show_progress)
@@ -112,7 +84,8 @@ async def answer_samples(
     async def run(sample: Mapping[str, Any]) -> None:
         async with semaphore:
             result = await answer_one(adapter, question_of(sample), timeout_s, redact)
-        row = answered_row(sample, result)
+        row = {**sample, ANSWER: result.answer, CONTEXTS: result.contexts, CONTEXT_IDS: result.context_ids}
+        row |= {ANSWER_ERROR: result.error, "answer_latency_s": result.latency_s}
         done[row_key(sample)] = row
         if appender is not None:
             appender.append(row)

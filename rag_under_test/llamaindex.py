@@ -1,18 +1,10 @@
-"""A LlamaIndex query engine (or retriever) as the RAG under test.
-
-    from rag_under_test import LlamaIndexAdapter
-
-    adapter = LlamaIndexAdapter(index.as_query_engine(similarity_top_k=4))
-
-On the command line, `ragtest answer --rag my_app:query_engine` wraps it by itself: the loader turns a query engine
-or a retriever (or a class or factory that returns one) into this adapter.
+"""A LlamaIndex query engine (or retriever) as the RAG under test (`--rag my_app:query_engine` wraps one by itself).
 
 - The answer is the response's text (a streaming response is read to its end; a structured one is its JSON).
 - The contexts are the response's source nodes' text, without metadata, in rank order, and `context_ids` their node
-  ids; a RAG with its own chunking has its own ids, which the retrieval metrics map to the gold chunks by text.
-- A retriever with a response synthesizer (`LlamaIndexAdapter(retriever, synthesizer=...)`) is answered by
-  LlamaIndex's RetrieverQueryEngine over the two. A retriever alone is answered by the reference RAG's offline
-  extractive reader over its nodes: its retrieval is scored as it is, its answer metrics measure that reader.
+  ids (mapped to the gold chunks by text).
+- A retriever with a response synthesizer is answered by LlamaIndex's RetrieverQueryEngine over the two; a retriever
+  alone by the reference RAG's offline extractive reader (its answer metrics measure that reader).
 - A response without text (None, blank, or the "Empty Response" placeholder that LlamaIndex's synthesizers give
   when nothing was retrieved or the LLM said nothing) keeps its row with the reason in `answer_error`, and its
   retrieved contexts, so retrieval is still scored. An exception in the engine is recorded by `answer_samples`.
@@ -146,5 +138,4 @@ def _answer_of(response: Any) -> RAGAnswer:
 
 def _contexts_of(nodes: Sequence[Any]) -> tuple[list[str], list[str]]:
     """Source nodes (NodeWithScore, in rank order) as their texts without metadata, and their node ids."""
-    texts = [item.node.get_content() for item in nodes]
-    return texts, [str(item.node.node_id) for item in nodes]
+    return [item.node.get_content() for item in nodes], [str(item.node.node_id) for item in nodes]

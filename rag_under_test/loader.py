@@ -22,13 +22,8 @@ from ragtest_core.errors import RagtestError
 
 
 def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
-    """Import `module:attr`; a class or factory is called with `kwargs`, an instance is used as it is. A LlamaIndex
-    query engine or retriever, given or returned, is wrapped in `LlamaIndexAdapter`; a LangChain runnable in
-    `RunnableAdapter`.
-
-    `--rag my_rag:MyRAG` finds ./my_rag.py (see `import_user_module`: the current folder never shadows the
-    standard library or an installed package).
-    """
+    """Import `module:attr` (`import_user_module`); a class or factory is called with `kwargs`, an instance is used
+    as it is, and either is wrapped as the module's docstring says."""
     module_name, _, attr = path.partition(":")
     if not module_name or not attr:
         raise RagtestError(f"--rag expects 'module.path:ClassOrFactory', got {path!r}")
@@ -40,7 +35,8 @@ def load_adapter(path: str, **kwargs: Any) -> AnyAdapter:
         target = getattr(module, attr)
     except AttributeError as exc:
         raise RagtestError(f"{module_name!r} has no attribute {attr!r}") from exc
-    if (inspect.isclass(target) or _is_factory(target)) and not (is_llamaindex_rag(target) or _is_runnable(target)):
+    factory = inspect.isclass(target) or (callable(target) and not isinstance(target, (RAGAdapter, AsyncRAGAdapter)))
+    if factory and not (is_llamaindex_rag(target) or _is_runnable(target)):
         check_arguments(path, target, kwargs)
         adapter = target(**kwargs)
     elif kwargs:
@@ -85,10 +81,6 @@ def _is_runnable(target: object) -> bool:
     user's code has imported langchain_core."""
     runnables = sys.modules.get("langchain_core.runnables")
     return runnables is not None and isinstance(target, runnables.Runnable)
-
-
-def _is_factory(target: Any) -> bool:
-    return callable(target) and not isinstance(target, (RAGAdapter, AsyncRAGAdapter))
 
 
 def check_arguments(path: str, target: Any, kwargs: Mapping[str, Any]) -> None:

@@ -1,21 +1,21 @@
 """The reference RAG: top-k retrieval through a `Retriever`, then an answer.
 
-The app gives it the test set's own store, or, when its chunking or embedding model is set apart from the test
-set's (`--rag-chunk-size`, `--rag-chunk-overlap`, `--rag-embedding-model`), an index of its own over the test set's
-documents (`ragtest.rag_index`), so that another chunking can be tried on one test set. With an LLM it answers from
-the retrieved chunks only; offline, an extractive reader (on `embedder`, the retrieval's model) returns the retrieved
-sentences that best support an answer to the question. It is a baseline to compare your own RAG against.
+The app gives it the test set's own store, or an index of its own over the test set's documents (`ragtest.rag_index`,
+docs/concepts.md). With an LLM it answers from the retrieved chunks only; offline, an extractive reader (on
+`embedder`, the retrieval's model) returns the retrieved sentences that best support an answer to the question. It
+is a baseline to compare your own RAG against.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from ragtest_core.embeddings import Embedder, get_embedder
+from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.schema import RAGAnswer
 from ragtest_core.text import content_tokens, split_sentences
 
@@ -50,6 +50,12 @@ def answer_prompt(question: str, contexts: Sequence[str]) -> str:
     """The reference RAG's prompt: the numbered retrieved passages and the question."""
     numbered = "\n\n".join(f"[{i}] {text}" for i, text in enumerate(contexts, start=1))
     return ANSWER_PROMPT.format(context=numbered, question=question)
+
+
+def plan_llm_calls(questions: Iterable[tuple[str, Sequence[str]]]) -> list[PlannedCall]:
+    """One answer call per (question, retrieved contexts): what `ReferenceRAG.aanswer` sends with an LLM (for
+    `--dry-run` estimates)."""
+    return [PlannedCall(STAGE, answer_prompt(question, contexts)) for question, contexts in questions]
 
 
 @dataclass(frozen=True)
@@ -92,15 +98,13 @@ class ReferenceRAG:
         if best < MIN_SUPPORT:
             return REFUSAL
         ranked = [i for i in np.argsort(-scores, kind="stable") if scores[i] >= best - ANSWER_MARGIN]
-        keep = sorted(ranked[:MAX_ANSWER_SENTENCES])
-        return " ".join(sentences[i] for i in keep)
+        return " ".join(sentences[i] for i in sorted(ranked[:MAX_ANSWER_SENTENCES]))
 
     def sentence_scores(self, question: str, sentences: Sequence[str]) -> np.ndarray:
         """Embedding cosine with the question plus the share of the question's content words in the sentence."""
         cosine = self.embedder.similarity([question], list(sentences))[0]
         asked = set(content_tokens(question))
         lexical = np.array(
-            [len(asked & set(content_tokens(s))) / len(asked) if asked else 0.0 for s in sentences],
-            dtype=np.float32,
+            [len(asked & set(content_tokens(s))) / len(asked) if asked else 0.0 for s in sentences], dtype=np.float32
         )
         return np.asarray((1 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * lexical)

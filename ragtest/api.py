@@ -3,7 +3,6 @@ typed `EvaluationReport`; `answer` returns the answered rows as a DataFrame."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,17 +10,15 @@ import pandas as pd
 
 from rag_under_test.adapter import AnyAdapter
 from ragtest import steps
-from ragtest.compare_report import write_compare_report
-from ragtest.comparison import Comparison
-from ragtest.comparison import compare as comparison_of
+from ragtest.compare_report import compare as compare  # scored runs compared; `ragtest compare` without its gate
 from ragtest.config import RunConfig
 from ragtest.config.scope import check_given
 from ragtest.manifest import stage_manifest_path, write_manifest
 from ragtest.outputs import OutputPaths, input_manifest, write_scored
-from ragtest.rag_index import testset_store_dir
 from ragtest.results import EvaluationReport, TestSet
-from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, RunState, open_run
+from ragtest.run_state import ANSWERS_FILE, TESTSET_FILE, open_run
 from ragtest.settings import config_factory
+from ragtest.steps import run as run  # generate -> answer -> evaluate, as `ragtest run` does
 from ragtest_core.datasets import normalise_columns, read_dataset, read_rows, records
 
 if TYPE_CHECKING:
@@ -73,14 +70,12 @@ def answer(
         rows, source = [sample.model_dump() for sample in testset.samples], testset.path
     elif isinstance(testset, pd.DataFrame):
         rows = records(normalise_columns(testset.copy(), source="the test set DataFrame"))
+        source = Path(run_dir) / TESTSET_FILE
     else:
         source = steps.testset_to_answer(Path(testset))  # the reviewed copy, when `ragtest review` wrote one
         rows = read_rows(source, required=("question",))
     with open_run(config, run_dir, show_progress=show_progress) as state:
-        if isinstance(testset, pd.DataFrame):
-            source = state.run_dir / TESTSET_FILE
-        steps.inherit_testset_facts(state, input_manifest(source))
-        store_dir = testset_store_dir(state, source)  # the store its manifest records, else the one beside it
+        store_dir = steps.inherit_testset(state, source)  # the store its manifest records, else the one beside it
         answered = steps.answer_testset(state, rows, store_dir=store_dir, adapter=adapter)
         write_manifest(state, stage_manifest_path(state.run_dir / ANSWERS_FILE))
     return pd.DataFrame(answered)
@@ -111,29 +106,3 @@ def evaluate(
             write_scored(state, result, OutputPaths.in_dir(run_dir), columns, inherited=input_manifest(source))
             write_manifest(state)
     return EvaluationReport.of(result)
-
-
-def run(config: RunConfig, run_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
-    """generate -> answer -> evaluate into one run directory, with summary, manifest and report."""
-    return steps.run(config, run_dir, show_progress=show_progress, columns=columns)
-
-
-def compare(
-    base: str | Path,
-    new: str | Path,
-    *,
-    allow_different: bool = False,
-    metrics: Sequence[str] | None = None,
-    seed: int = 0,
-    out_dir: str | Path | None = None,
-) -> Comparison:
-    """Compare two scored runs of one test set (run directories or scored files), metric by metric: both means,
-    the paired change with its 95% interval, a paired permutation test, wins/losses/ties and a verdict, overall,
-    by question type and by source; the rows that changed most. With `out_dir`, also writes compare.json,
-    compare.md and compare.html there. Raises `IncomparableRunsError` (a RagtestError) when the test sets or the
-    scoring settings differ, unless `allow_different=True`. Gate it with `ragtest.testing.assert_no_regression`
-    or `ragtest.gates.check_fail_if`."""
-    comparison = comparison_of(base, new, allow_different=allow_different, metrics=metrics, seed=seed)
-    if out_dir is not None:
-        write_compare_report(Path(out_dir), comparison)
-    return comparison

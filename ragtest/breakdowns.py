@@ -10,6 +10,7 @@ groups it still counts.
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -67,7 +68,6 @@ class Breakdown:
     """A breakdown table, short (small groups pooled) and full (every group)."""
 
     title: str
-    column: str
     metrics: list[str]
     short: list[GroupRow[Cell]]
     full: list[GroupRow[Cell]]
@@ -95,11 +95,7 @@ def short_labels(labels: Sequence[str]) -> dict[str, str]:
     if len(paths) != len(labels) or len(labels) < 2:
         return {label: label for label in labels}
     parts = [label.split("/") for label in labels]
-    shared = 0
-    for names in zip(*(folders[:-1] for folders in parts), strict=False):
-        if len(set(names)) > 1:
-            break
-        shared += 1
+    shared = len(os.path.commonprefix([folders[:-1] for folders in parts]))  # noqa: RUF071 (lists of folder names)
     return {label: "/".join(folders[shared:]) for label, folders in zip(labels, parts, strict=True)}
 
 
@@ -151,16 +147,15 @@ def breakdown(frame: pd.DataFrame, metrics: Sequence[str], column: str, title: s
         short.append(
             GroupRow(f"{len(pooled)} other {plural}", "; ".join(pooled), len(pooled_rows), len(pooled), cells[-1])
         )
-    return Breakdown(title, column, list(metrics), short, full)
+    return Breakdown(title, list(metrics), short, full)
 
 
 def hops_breakdown(frame: pd.DataFrame, metrics: Sequence[str]) -> Breakdown | None:
     """The breakdown by hops: each row's number of gold contexts (2 or more for a multi-hop question)."""
     if REFERENCE_CONTEXT_IDS not in frame.columns:
         return None
-    counts = [len(as_str_list(ids)) for ids in frame[REFERENCE_CONTEXT_IDS]]
     labelled = frame.copy()
-    labelled[HOPS] = [str(count) if count else None for count in counts]
+    labelled[HOPS] = [str(len(ids)) if (ids := as_str_list(value)) else None for value in frame[REFERENCE_CONTEXT_IDS]]
     return breakdown(labelled, metrics, HOPS, "hops (gold contexts)", "hop counts")
 
 

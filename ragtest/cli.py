@@ -32,12 +32,11 @@ from ragtest.gates import (
     parse_fail_under,
 )
 from ragtest.manifest import stage_manifest_path, write_manifest
-from ragtest.outputs import OutputPaths, input_manifest
-from ragtest.rag_index import testset_store_dir
+from ragtest.outputs import OutputPaths, input_manifest, write_scored
 from ragtest.refresh.command import run_refresh
-from ragtest.run_state import STORE_DIR, open_run
+from ragtest.run_state import RunState, open_run
 from ragtest.settings import config_secrets
-from ragtest_core.datasets import input_file, output_file, read_rows
+from ragtest_core.datasets import input_file, output_file, read_dataset, read_rows
 from ragtest_core.errors import RagtestError
 from ragtest_core.redact import scrub
 
@@ -53,7 +52,6 @@ def _command(args: argparse.Namespace, secrets: list[str]) -> int:
         return run_review(args)
     config = config_from_args(args)
     secrets.extend(config_secrets(config))
-    progress = not args.quiet
     if args.command == "meta-eval":
         return run_meta_eval(args, config)
     if args.command == "refresh":
@@ -64,7 +62,7 @@ def _command(args: argparse.Namespace, secrets: list[str]) -> int:
     gate = parse_fail_under(args.fail_under) if getattr(args, "fail_under", None) else []
     check_rule_metrics(gate, metric_names(config), "--fail-under")
     if args.command == "run":
-        state = steps.run(config, args.out, show_progress=progress, columns=args.columns)
+        state = steps.run(config, args.out, show_progress=not args.quiet, columns=args.columns)
         print(console.describe_run(state))
         return _finish_scoring(state.summary or {}, gate)
     if args.command == "generate":
@@ -77,32 +75,29 @@ def _command(args: argparse.Namespace, secrets: list[str]) -> int:
 def _generate(args: argparse.Namespace, config: RunConfig) -> int:
     output = output_file(args.output)
     with open_run(config, output.parent, show_progress=not args.quiet) as state:
-        store_dir = Path(args.store) if args.store else output.parent / STORE_DIR
-        try:
-            samples = steps.generate_testset(state, output=output, store_dir=store_dir)
+        try:  # the store: --store, else 'chroma' beside the output
+            samples = steps.generate_testset(state, output=output, store_dir=Path(args.store) if args.store else None)
         except RagtestError as exc:  # a failed generate still records what it tried: candidates, rejections
             state.stats["error"] = str(exc)
             path = write_manifest(state, stage_manifest_path(output))
             raise RagtestError(f"{exc} (the run's manifest: {path})") from exc
         print(f"wrote {len(samples)} questions to {output}")
-        write_manifest(state, stage_manifest_path(output))
-        if state.llm is not None:
-            print(state.llm.usage.report())
+        _finish_stage(state, output)
     return 0
 
 
 def _evaluate(args: argparse.Namespace, config: RunConfig, gate: list[GateRule]) -> int:
     source, output = input_file(args.input), output_file(args.output)
     with open_run(config, output.parent, show_progress=not args.quiet) as state:
-        _, document = steps.evaluate_file(state, source, output, columns=args.columns)
-        report = OutputPaths.beside(output).report_html
-        print(f"wrote {document['rows']} scored rows to {output} (report: {report})")
-        write_manifest(state, stage_manifest_path(output))
+        result = steps.evaluate_frame(state, read_dataset(source))  # ragtest's or ragas' column names
+        # the report takes the adapter, seed and generation warnings from the input's manifest
+        paths = OutputPaths.beside(output)
+        document = write_scored(state, result, paths, args.columns, input_manifest(source))
+        print(f"wrote {document['rows']} scored rows to {output} (report: {paths.report_html})")
         print(console.format_summary(document["metrics"]))
         for note in console.field_notes(document):
             print(f"ragtest: warning: {note}", file=sys.stderr)
-        if state.llm is not None:
-            print(state.llm.usage.report())
+        _finish_stage(state, output)
     return _finish_scoring(document, gate)
 
 
@@ -112,18 +107,22 @@ def _answer(args: argparse.Namespace, config: RunConfig) -> int:
     output = output_file(args.output)
     samples = read_rows(source, required=("question",))
     with open_run(config, output.parent, show_progress=not args.quiet) as state:
-        steps.inherit_testset_facts(state, input_manifest(source))
-        store_dir = testset_store_dir(state, source, Path(args.store) if args.store else None)
+        store_dir = steps.inherit_testset(state, source, Path(args.store) if args.store else None)
         rows = steps.answer_testset(state, samples, output=output, store_dir=store_dir, columns=args.columns)
         errors = [row["answer_error"] for row in rows if row.get("answer_error")]
         print(f"wrote {len(rows)} answers to {output} ({len(errors)} with errors)")
-        write_manifest(state, stage_manifest_path(output))
-        if state.llm is not None:
-            print(state.llm.usage.report())
+        _finish_stage(state, output)
     if rows and len(errors) == len(rows):
         print(f"ragtest: every question failed in the RAG under test; the first error: {errors[0]}", file=sys.stderr)
         return EXIT_GATE_FAILED
     return 0
+
+
+def _finish_stage(state: RunState, output: Path) -> None:
+    """The stage's manifest beside its output, then the LLM usage when an LLM was used."""
+    write_manifest(state, stage_manifest_path(output))
+    if state.llm is not None:
+        print(state.llm.usage.report())
 
 
 def _finish_scoring(document: dict[str, Any], gate: list[GateRule]) -> int:

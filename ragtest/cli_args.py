@@ -15,9 +15,7 @@ from ragtest.config import RunConfig
 from ragtest.config.scope import COMMAND_GROUPS, GROUPS, check_given, refusal
 from ragtest.outputs import COLUMN_STYLES
 from ragtest.refresh.command import add_refresh_parser
-from ragtest.settings import Setting, build_config, iter_settings
-
-__all__ = ["COMMAND_GROUPS", "DESCRIPTION", "GROUPS", "add_settings", "build_parser", "config_from_args"]
+from ragtest.settings import Setting, build_config, iter_settings, members
 
 DESCRIPTION = """\
 ragtest builds a test set of questions from your documents (a Wikipedia topic or local files), asks your RAG
@@ -36,16 +34,12 @@ test set short of --size (written, marked partial), 130 interrupted (run the sam
 def add_settings(parser: argparse.ArgumentParser, groups: Sequence[str], root: type[BaseModel] = RunConfig) -> None:
     """One flag per declared setting of `groups`: its dest is the `make_config` keyword, and it is absent from the
     parsed namespace unless given (defaults come from the declaration, not from argparse)."""
-    by_group: dict[str, list[Setting]] = {}
-    for setting in iter_settings(root):
-        if setting.opt.cli and setting.group in groups:
-            by_group.setdefault(str(setting.group), []).append(setting)
+    settings = [setting for setting in iter_settings(root) if setting.opt.cli]
     for group in groups:
-        if group not in by_group:
-            continue
-        arguments = parser.add_argument_group(GROUPS.get(group, group))
-        for setting in by_group[group]:
-            arguments.add_argument(setting.flag, **_argument(setting))
+        if members := [setting for setting in settings if setting.group == group]:
+            arguments = parser.add_argument_group(GROUPS.get(group, group))
+            for setting in members:
+                arguments.add_argument(setting.flag, **_argument(setting))
 
 
 def _argument(setting: Setting) -> dict[str, Any]:
@@ -66,23 +60,13 @@ def _argument(setting: Setting) -> dict[str, Any]:
 
 
 def _metavar(setting: Setting) -> str | None:
-    kind = _scalar_type(setting)
-    if setting.choices is not None:
-        return None
-    if kind is int:
-        return "N"
-    if kind is float:
-        return "SECONDS" if setting.name.endswith("_s") else "X"
-    return setting.keyword.upper()
+    names = {int: "N", float: "SECONDS" if setting.name.endswith("_s") else "X"}
+    return None if setting.choices is not None else names.get(_scalar_type(setting), setting.keyword.upper())
 
 
 def _scalar_type(setting: Setting) -> Any:
     """int or float for numeric settings (str otherwise): argparse then names the flag when a value is not one."""
-    for kind in (int, float):
-        annotation = setting.annotation
-        if annotation is kind or kind in getattr(annotation, "__args__", ()):
-            return kind
-    return str
+    return next((kind for kind in (int, float) if kind in members(setting.annotation)), str)
 
 
 def config_from_args(args: argparse.Namespace, root: type[BaseModel] = RunConfig) -> Any:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ragtest.compare_report import format_comparison, write_compare_report
-from ragtest.comparison import compare
+from ragtest.compare_report import compare, format_comparison, write_compare_report
 from ragtest.gates import EXIT_OK, check_fail_if, format_gate, gate_exit_code, parse_fail_if
 
 DEFAULT_OUT = "ragtest-compare"

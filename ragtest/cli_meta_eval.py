@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from evaluation.label_agreement import format_label_agreement, label_agreement
-from evaluation.meta_eval import MetaEvalTable, format_table, run_wikieval, wikieval_labelled
+from evaluation.meta_eval import format_table, run_wikieval, wikieval_labelled
 from ragtest.config import RunConfig, parse_metric_list
 from ragtest.outputs import locate_scored
 from ragtest.run_state import open_run
@@ -52,16 +52,11 @@ def wikieval(args: argparse.Namespace, config: RunConfig) -> int:
             args.wikieval, judge=args.judge, llm=state.llm, limit=args.limit, show_progress=not args.quiet
         )
         print(json.dumps(table.as_dict(), indent=2) if args.json else format_table(table))
-        if args.export:
-            scored, labels = export_wikieval(Path(args.wikieval), table, Path(args.export))
+        if args.export:  # WikiEval's scored sides and human preferences as files a team's own data would be
+            frame, rows = wikieval_labelled(Path(args.wikieval), table)
+            scored = write_dataset(frame, Path(args.export) / EXPORTED_SCORES)
+            labels = write_labels(rows, Path(args.export) / LABELS_FILE)
             print(f"wrote {scored} and {labels}: ragtest meta-eval --labels {labels} {scored}")
         if state.llm is not None:
             print(state.llm.usage.report())
     return 0
-
-
-def export_wikieval(path: Path, table: MetaEvalTable, folder: Path) -> tuple[Path, Path]:
-    """WikiEval's scored sides and human preferences as files a team's own data would be."""
-    frame, labels = wikieval_labelled(path, table)
-    scored = write_dataset(frame, folder / EXPORTED_SCORES)
-    return scored, write_labels(labels, folder / LABELS_FILE)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from evaluation.compare_stats import BETTER, NO_CHANGE, WORSE, interval_direction
 from evaluation.labelled import LabelledMetric, match_labels, ppi_for
 from evaluation.ppi import combined_difference, ppi_mean
@@ -57,21 +59,8 @@ def labels_of(run: ScoredRun) -> tuple[list[dict[str, Any]], Path] | None:
 
 def _usable(entry: LabelledMetric) -> dict[int, tuple[float, float]]:
     """Row index -> (label, judge score) of the randomly chosen labelled rows the judge scored."""
-    found = {}
-    for i, row in enumerate(entry.rows):
-        score = entry.scores[i]
-        if score is not None and entry.selections[i] != LEAST_SURE:
-            found[row] = (entry.labels[i], score)
-    return found
-
-
-def _score(run: ScoredRun, index: int, metric: str) -> float | None:
-    value = run.frame[metric].iloc[index]
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return None if number != number else number
+    rows = zip(entry.rows, entry.labels, entry.scores, entry.selections, strict=True)
+    return {row: (label, score) for row, label, score, how in rows if score is not None and how != LEAST_SURE}
 
 
 def _verdict(low: float | None, high: float | None, change: float | None, metric: str) -> str:
@@ -97,13 +86,14 @@ def metric_change(
         return None
     base_ppi, new_ppi = ppi_for(base_entry), ppi_for(new_entry)
     left, right = _usable(base_entry), _usable(new_entry)
+    base_scores, new_scores = (pd.to_numeric(run.frame[metric], errors="coerce") for run in (base, new))
     y, f, u = [], [], []
     for i, j in matching.pairs:
         if i in left and j in right:
             y.append(right[j][0] - left[i][0])
             f.append(right[j][1] - left[i][1])
-        elif (b := _score(base, i, metric)) is not None and (n := _score(new, j, metric)) is not None:
-            u.append(n - b)
+        elif pd.notna(difference := new_scores.iloc[j] - base_scores.iloc[i]):
+            u.append(float(difference))
     b_mean = base_ppi.estimate.mean if base_ppi.estimate else None
     n_mean = new_ppi.estimate.mean if new_ppi.estimate else None
     if len(y) >= MIN_PAIRED and (paired := ppi_mean(y, f, u, bounds=(-1.0, 1.0))) is not None:

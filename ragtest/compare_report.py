@@ -1,9 +1,8 @@
-"""What `compare` shows: the text table the CLI prints, and compare.json, compare.md and compare.html.
+"""What `compare` shows: the text table the CLI prints, and compare.json, compare.md and compare.html; and
+`compare()` itself (the public `ragtest.compare`): two scored runs loaded, compared and, with `out_dir`, written.
 
-compare.html: the conclusion, the change per metric, the groups (question type, source) whose change is
-significant, the plots, short breakdown tables (small groups pooled by the run report's rule,
-`ragtest.breakdowns`; full tables folded) and, folded per metric,
-the rows whose score shows a change, with both answers side by side.
+compare.html: the conclusion, the change per metric, the groups whose change is significant, the plots, short
+breakdown tables (small groups pooled by `ragtest.breakdowns`' rule) and the changed rows, both answers side by side.
 """
 
 from __future__ import annotations
@@ -12,19 +11,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from markupsafe import Markup
 
 from evaluation.compare_stats import BETTER, BORDERLINE, WORSE, PairedStats, paired_stats
 from evaluation.registry import higher_is_better, metric_explanation
 from ragtest import plots
 from ragtest.breakdowns import GroupRow, min_group_rows, plan_groups
-from ragtest.comparison import Comparison, MetricComparison
+from ragtest.comparison import Comparison, MetricComparison, compare_runs
 from ragtest.gates import GateResult
 from ragtest.report import render
 from ragtest.report_explain import JUDGE_SETTINGS_ID, PPI_CHANGE, interval, number
 from ragtest.report_rows import SHOWN_DIGITS, shown_score
+from ragtest.scored_runs import load_scored
 from ragtest_core.files import write_json
 
 COMPARE_STEM = "compare"
@@ -66,14 +63,36 @@ def _labels(metric: MetricComparison, attribute: str) -> list[str]:
     return ["(none)" if label is None else label for label in labels]
 
 
+def compare(
+    base: str | Path,
+    new: str | Path,
+    *,
+    allow_different: bool = False,
+    metrics: Sequence[str] | None = None,
+    seed: int = 0,
+    out_dir: str | Path | None = None,
+) -> Comparison:
+    """Compare two scored runs of one test set (run directories or scored files), metric by metric: both means,
+    the paired change with its 95% interval, a paired permutation test, wins/losses/ties and a verdict, overall,
+    by question type and by source; the rows that changed most. Rows are matched by sample_id, else by question;
+    rows on one side only are named in `only_base`/`only_new`. `metrics` limits the comparison (default: every
+    metric both runs scored). With `out_dir`, also writes compare.json, compare.md and compare.html there. Raises
+    `IncomparableRunsError` (a RagtestError) when the test sets or the scoring settings differ, unless
+    `allow_different=True`. Gate it with `ragtest.testing.assert_no_regression` or `ragtest.gates.check_fail_if`."""
+    loaded = load_scored(base), load_scored(new)
+    comparison = compare_runs(*loaded, allow_different=allow_different, metrics=metrics, seed=seed)
+    if out_dir is not None:
+        write_compare_report(Path(out_dir), comparison)
+    return comparison
+
+
 def paired_breakdown_of(comparison: Comparison, attribute: str, title: str, plural: str) -> PairedBreakdown | None:
     """The breakdown by `attribute` ("question_types" or "sources") of every compared metric; None when the runs
     have a single group (or none)."""
     metrics = [m for m in comparison.metrics.values() if getattr(m, attribute)]
     counts: Counter[str] = Counter()
     for metric in metrics:
-        for label, n in Counter(_labels(metric, attribute)).items():
-            counts[label] = max(counts[label], n)
+        counts |= Counter(_labels(metric, attribute))  # each group's largest count over the metrics
     if len(counts) < 2:
         return None
     shown, ordered, pooled = plan_groups(counts)
@@ -86,14 +105,13 @@ def paired_breakdown_of(comparison: Comparison, attribute: str, title: str, plur
     full = []
     attr = "by_question_type" if attribute == "question_types" else "by_source"
     for metric in metrics:
-        labels = _labels(metric, attribute)
-        for label in ordered:
-            if label in rows and label in getattr(metric, attr):
-                rows[label].cells[metric.metric] = getattr(metric, attr)[label]
-        for label in sorted(getattr(metric, attr), key=lambda label: shown.get(label, label)):
-            full.append((metric.metric, shown.get(label, label), getattr(metric, attr)[label]))
+        groups: dict[str, PairedStats] = getattr(metric, attr)
+        for label, row in rows.items():  # in `ordered`'s order
+            if label in groups:
+                row.cells[metric.metric] = groups[label]
+        full += [(metric.metric, shown.get(g, g), groups[g]) for g in sorted(groups, key=lambda g: shown.get(g, g))]
         if other is not None:
-            inside = [i for i, label in enumerate(labels) if label in pooled]
+            inside = [i for i, label in enumerate(_labels(metric, attribute)) if label in pooled]
             other.rows = max(other.rows, len(inside))
             other.cells[metric.metric] = paired_stats(
                 [metric.base_scores[i] for i in inside],
@@ -140,12 +158,9 @@ def format_comparison(comparison: Comparison, rows: int = 3) -> str:
     moved = sorted((r for rs in comparison.changed.values() for r in rs), key=lambda r: -abs(r.difference))
     if moved and rows:
         lines.append("rows that changed most:")
-        for row in moved[:rows]:
-            lines.append(
-                f"  {row.metric} {shown_score(row.base_score)} -> {shown_score(row.new_score)}: {row.question}"
-            )
-            lines.append(f"    base: {row.base_answer[:150]}")
-            lines.append(f"    new:  {row.new_answer[:150]}")
+    for row in moved[:rows]:
+        lines.append(f"  {row.metric} {shown_score(row.base_score)} -> {shown_score(row.new_score)}: {row.question}")
+        lines += [f"    base: {row.base_answer[:150]}", f"    new:  {row.new_answer[:150]}"]
     return "\n".join(lines)
 
 
@@ -164,17 +179,6 @@ def ppi_lines(comparison: Comparison) -> list[str]:
     return lines
 
 
-def compare_plots(comparison: Comparison) -> dict[str, Any]:
-    pairs = {name: (m.base_scores, m.new_scores) for name, m in comparison.metrics.items()}
-    intervals = {name: (m.overall.ci_low, m.overall.ci_high) for name, m in comparison.metrics.items()}
-    before_after = plots.before_after(pairs)
-    differences = plots.paired_differences(pairs, intervals)
-    return {
-        "before_after": Markup(before_after) if before_after else None,
-        "differences": Markup(differences) if differences else None,
-    }
-
-
 def write_compare_report(
     out_dir: Path,
     comparison: Comparison,
@@ -186,10 +190,12 @@ def write_compare_report(
     data["gate"] = [{"metric": r.rule.metric, "threshold": r.rule.threshold, "passed": r.passed} for r in gate]
     paths = [write_json(data, out_dir / f"{COMPARE_STEM}.json")]
     groups = paired_breakdowns(comparison)
+    pairs = {name: (m.base_scores, m.new_scores) for name, m in comparison.metrics.items()}
+    intervals = {name: (m.overall.ci_low, m.overall.ci_high) for name, m in comparison.metrics.items()}
     context = {
         "c": comparison,
         "gate": list(gate),
-        "plots": compare_plots(comparison),
+        "plots": {"before_after": plots.before_after(pairs), "differences": plots.paired_differences(pairs, intervals)},
         "groups": groups,
         "noteworthy": sorted(
             ((table.title, row, changes) for table in groups for row, changes in table.noteworthy),
@@ -201,5 +207,4 @@ def write_compare_report(
         "judge_id": JUDGE_SETTINGS_ID,
         "ppi_change": PPI_CHANGE,
     }
-    templates = (("compare.md.j2", ".md"), ("compare.html.j2", ".html"))
-    return paths + render(out_dir / COMPARE_STEM, templates, context)
+    return paths + render(out_dir / COMPARE_STEM, "compare", context)

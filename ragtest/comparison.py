@@ -1,16 +1,13 @@
 """`ragtest compare BASE NEW`: is the new run better, on which metrics, by how much, and how sure are we?
 
-For every metric both runs scored: both means, the paired difference with its 95% interval, a paired permutation
-test, wins/losses/ties and a verdict (`evaluation.compare_stats`), overall and by question type and by source
-document; the rows that changed most, with both answers. `compare()` returns a `Comparison`; the CLI prints it
-and writes compare.json, compare.md and compare.html.
+For every metric both runs scored, overall, by question type and by source: the paired statistics and verdict of
+`evaluation.compare_stats`, and the rows that changed most, with both answers (`compare_runs()` -> `Comparison`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -28,7 +25,7 @@ from evaluation.compare_stats import (
 from evaluation.registry import higher_is_better
 from ragtest.compare_ppi import PPIChange, ppi_changes
 from ragtest.report_rows import shown, shown_score
-from ragtest.scored_runs import Matching, ScoredRun, check_comparable, load_scored, match_rows
+from ragtest.scored_runs import Matching, ScoredRun, check_comparable, match_rows
 from ragtest_core.datasets import as_str_list, cell_text
 from ragtest_core.errors import RagtestError
 from ragtest_core.schema import QUESTION_TYPE, SOURCE, reason_column
@@ -117,23 +114,18 @@ class Comparison:
 
     def conclusion(self) -> str:
         """B is better on X, worse on Y, unchanged on Z: the comparison in one sentence."""
-        parts = []
-        for words, names in (("better on", self.better), ("worse on", self.worse)):
-            if names:
-                parts.append(f"{words} {', '.join(self._change(n) for n in names)}")
+        named = {n: n if (d := m.overall.difference) is None else f"{n} ({d:+.3f})" for n, m in self.metrics.items()}
         unchanged, unsure = self.with_verdict(UNCHANGED), self.with_verdict(TOO_FEW)
         rest = [n for n in self.metrics if n not in self.better + self.worse + unchanged + unsure]
-        if rest:
-            parts.append(f"no significant change on {', '.join(rest)}")
-        if unchanged:
-            parts.append(f"no row changed on {', '.join(unchanged)}")
-        if unsure:
-            parts.append(f"too few changed rows to conclude on {', '.join(unsure)}")
+        groups = (
+            ("better on", [named[n] for n in self.better]),
+            ("worse on", [named[n] for n in self.worse]),
+            ("no significant change on", rest),
+            ("no row changed on", unchanged),
+            ("too few changed rows to conclude on", unsure),
+        )
+        parts = [f"{words} {', '.join(names)}" for words, names in groups if names]
         return f"new vs base ({self.matched} paired rows): " + ("; ".join(parts) or "no metric in common") + "."
-
-    def _change(self, name: str) -> str:
-        stats = self.metrics[name].overall
-        return f"{name} ({stats.difference:+.3f})" if stats.difference is not None else name
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -159,9 +151,11 @@ def compare_metric(base: ScoredRun, new: ScoredRun, matching: Matching, metric: 
     rows = [i for i, _ in pairs]
     types, sources = _labels(base.frame, rows, QUESTION_TYPE), _labels(base.frame, rows, SOURCE)
     upward = higher_is_better(metric)
-    comparison = MetricComparison(
+    return MetricComparison(
         metric=metric,
         overall=paired_stats(left, right, seed, upward),
+        by_question_type=paired_breakdown(left, right, types, seed, upward) if any(types) else {},
+        by_source=paired_breakdown(left, right, sources, seed, upward) if any(sources) else {},
         scored_one_side=len(matching.pairs) - len(pairs),
         base_scores=left,
         new_scores=right,
@@ -170,11 +164,6 @@ def compare_metric(base: ScoredRun, new: ScoredRun, matching: Matching, metric: 
         shown_up=sum(1 for b, n in zip(left, right, strict=True) if shows_changed(b, n) and n > b),
         shown_down=sum(1 for b, n in zip(left, right, strict=True) if shows_changed(b, n) and n < b),
     )
-    if any(types):
-        comparison.by_question_type = paired_breakdown(left, right, types, seed, upward)
-    if any(sources):
-        comparison.by_source = paired_breakdown(left, right, sources, seed, upward)
-    return comparison
 
 
 def shows_changed(before: float, after: float) -> bool:
@@ -183,9 +172,7 @@ def shows_changed(before: float, after: float) -> bool:
     return abs(after - before) > TIE_TOLERANCE and shown_score(before) != shown_score(after)
 
 
-def changed_rows(
-    base: ScoredRun, new: ScoredRun, matching: Matching, metric: str, limit: int = CHANGED_ROWS
-) -> list[ChangedRow]:
+def changed_rows(base: ScoredRun, new: ScoredRun, matching: Matching, metric: str) -> list[ChangedRow]:
     """The rows whose `metric` moved most (largest absolute change first; ties keep the test set's order). Only rows
     whose scores show differently are listed: a change too small to show is no row to read."""
     rows = []
@@ -210,7 +197,7 @@ def changed_rows(
                 new_contexts=[shown(c) for c in as_str_list(n.get("contexts"))],
             )
         )
-    return sorted(rows, key=lambda row: -abs(row.difference))[:limit]
+    return sorted(rows, key=lambda row: -abs(row.difference))[:CHANGED_ROWS]
 
 
 def compare_runs(
@@ -259,21 +246,3 @@ def version_notes(versions: dict[str, int]) -> list[str]:
         f"kept, {versions['moved']} moved); {versions['updated']} updated rows compared apart; "
         f"{versions['only_base']} rows only in base (retired), {versions['only_new']} only in new (new)"
     ]
-
-
-def compare(
-    base: str | Path,
-    new: str | Path,
-    *,
-    allow_different: bool = False,
-    metrics: Sequence[str] | None = None,
-    seed: int = 0,
-) -> Comparison:
-    """Compare two scored runs (run directories or scored files) of the same test set.
-
-    Rows are matched by sample_id, else by question; rows on one side only are named in `only_base`/`only_new`.
-    Raises `IncomparableRunsError` (a RagtestError) when the test sets or the scoring settings differ, unless
-    `allow_different=True`. `metrics` limits the comparison (default: every metric both runs scored)."""
-    return compare_runs(
-        load_scored(base), load_scored(new), allow_different=allow_different, metrics=metrics, seed=seed
-    )

@@ -11,6 +11,7 @@ from typing import Any
 
 from ragtest import dry_run
 from ragtest.config import RunConfig
+from ragtest.outputs import model_identity
 from ragtest.report_explain import PPI_CORRECTS, interval, number
 from ragtest.report_panels import ppi_rows
 from ragtest.review.testset_review import reviewed_or_original
@@ -47,8 +48,8 @@ def format_ppi(summary: dict[str, Any]) -> list[str]:
     ]
     for row in rows:
         lines.append(
-            f"{row['metric']:<{width}} {number(row['judge_mean']):>6} {number(row['mean']):>6} "
-            f"{interval(row['low'], row['high']):>16} {row['n_labels']:>7} {number(row['judge_bias'], True):>10}"
+            f"{row['metric']:<{width}} {number(row['judge'].get('mean')):>6} {number(row['mean']):>6} "
+            f"{interval(row['ci_low'], row['ci_high']):>16} {row['n_labels']:>7} {number(row['judge_bias'], True):>10}"
             + (f"  {row['note']}" if row["note"] else "")
         )
     return [*lines, PPI_CORRECTS]
@@ -122,14 +123,11 @@ def dry_run_report(config: RunConfig, command: str, input_path: str | None = Non
     elif command == "run" and config.testset:
         estimate = dry_run.estimate_on_testset(config, read_rows(reviewed_or_original(Path(config.testset))))
     else:
-        estimate = dry_run.estimate_run(config, phases=("generate",) if command == "generate" else None)
+        estimate = dry_run.estimate_run(config, generate_only=command == "generate")
     estimate.batch = config.llm.batch
     return estimate.report(usage_for_prices(config))
 
 
 def usage_for_prices(config: RunConfig) -> UsageTracker:
     """An empty usage tracker for the configured model: what prices an estimate."""
-    from ragtest_core.llm.spec import model_identity  # here: the module imports LangChain (seconds)
-
-    model_id = model_identity(config.llm.spec, config.llm.base_url)
-    return UsageTracker(model_id, prices=load_prices(config.llm.prices))
+    return UsageTracker(model_identity(config.llm.spec, config.llm.base_url), prices=load_prices(config.llm.prices))

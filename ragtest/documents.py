@@ -13,7 +13,6 @@ from langchain_core.documents import Document
 import testgen
 from ragtest.config import RunConfig
 from ragtest_core.errors import RagtestError
-from testgen.chunking import Chunk
 from testgen.files import LoadedFiles, read_files
 from testgen.wikipedia_source import read_topics
 
@@ -29,14 +28,6 @@ def describe_document(doc: Document) -> dict[str, Any]:
     }
 
 
-def pinned_topic(described: dict[str, Any]) -> str | None:
-    """`Title@revid` of a Wikipedia page (just `Title` when its revision is unknown); None for a file."""
-    if described.get("origin") not in ("live", "cache"):
-        return None
-    revision = described.get("revision_id")
-    return f"{described['source']}@{revision}" if revision else str(described["source"])
-
-
 @dataclass
 class SourceRecord:
     """What the manifest keeps of a corpus once its texts are gone: each document described, the files skipped."""
@@ -47,7 +38,9 @@ class SourceRecord:
     files: dict[str, Any] = field(default_factory=dict)
 
     def pinned_topics(self) -> list[str]:
-        return [topic for doc in self.documents if (topic := pinned_topic(doc)) is not None]
+        """`Title@revid` of each Wikipedia page (just `Title` when its revision is unknown)."""
+        pages = [doc for doc in self.documents if doc.get("origin") in ("live", "cache")]
+        return [f"{d['source']}@{d['revision_id']}" if d.get("revision_id") else str(d["source"]) for d in pages]
 
 
 @dataclass
@@ -69,17 +62,6 @@ class Sources(LoadedFiles):
         return SourceRecord(described, dict(self.skipped), self.files_record())
 
 
-def topics_of(config: RunConfig) -> list[str]:
-    """The Wikipedia topics asked for: `--topic` (with `--revision`, as `Title@revid`) and the `--topics` file."""
-    sources = config.sources
-    topics: list[str] = []
-    if sources.topic:
-        topics.append(f"{sources.topic}@{sources.revision}" if sources.revision else sources.topic)
-    if sources.topics_file:
-        topics.extend(read_topics(sources.topics_file))
-    return topics
-
-
 def check_sources(config: RunConfig) -> None:
     """A clear error when the config names nothing to load, or a revision without its page."""
     sources = config.sources
@@ -92,19 +74,17 @@ def check_sources(config: RunConfig) -> None:
 
 
 def load_topic_pages(config: RunConfig) -> list[Document]:
-    """The Wikipedia pages of `config.sources` (its topics), each a document."""
+    """The Wikipedia pages of `config.sources`, each a document: `--topic` (with `--revision`, as `Title@revid`) and
+    the `--topics` file's."""
     sources = config.sources
-    pages: list[Document] = []
-    for topic in topics_of(config):
-        pages.extend(
-            testgen.load_wikipedia(
-                topic,
-                cache_dir=sources.resolved_cache(),
-                timeout_s=sources.wiki_timeout_s,
-                offline=True if sources.offline else None,
-            )
-        )
-    return pages
+    topics = [f"{sources.topic}@{sources.revision}" if sources.revision else sources.topic] if sources.topic else []
+    topics += read_topics(sources.topics_file) if sources.topics_file else []
+    offline = True if sources.offline else None
+    return [
+        page
+        for topic in topics
+        for page in testgen.load_wikipedia(topic, sources.wiki_cache, sources.wiki_timeout_s, offline=offline)
+    ]
 
 
 def load_sources(config: RunConfig) -> Sources:
@@ -120,8 +100,3 @@ def load_sources(config: RunConfig) -> Sources:
     for warning in loaded.warnings():
         print(f"ragtest: warning: {warning}", file=sys.stderr)
     return loaded
-
-
-def load_chunks(config: RunConfig) -> list[Chunk]:
-    """The chunks of the run's documents, cut as `config.generation` says (skipped files are reported on stderr)."""
-    return testgen.chunk_documents(load_sources(config).documents, config.generation.chunking())

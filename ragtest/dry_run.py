@@ -5,7 +5,7 @@ functions, which build them with the code that sends them:
 
 - generate: `testgen.planning.plan_llm_calls`: the question writer's call (root chunk + K neighbours, plus the JSON
   schema instructions) for each context of the generator's first batch, and one LLM-critic call per expected question;
-- answer: `rag_under_test.planning.plan_llm_calls`: the reference RAG's prompt on `rag_k` chunks per question;
+- answer: `rag_under_test.reference.plan_llm_calls`: the reference RAG's prompt on `rag_k` chunks per question;
 - evaluate: `evaluation.planning.plan_llm_calls`: every judge call of every selected metric per row (each metric's
   `llm_prompts`), with answers of typical size (two sentences).
 
@@ -24,30 +24,23 @@ import testgen
 import testgen.planning
 from evaluation import planning as judge_planning
 from evaluation.registry import expand_selection
-from rag_under_test import planning as rag_planning
+from rag_under_test import reference as rag_planning
 from ragtest.config import RunConfig
-from ragtest.documents import load_chunks
+from ragtest.documents import load_sources
 from ragtest_core.datasets import as_str_list, cell_text
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.llm.usage import BATCH_PRICE_FACTOR, StageUsage, UsageTracker, estimate_tokens, no_price_note
 from testgen.styles import LENGTHS, STYLES, parse_choices, planned_rewrites
 
-#: Typical reply sizes in tokens (JSON overhead included), measured on small instruction-tuned models.
-TYPICAL_QUESTION_TOKENS = 14
-WRITER_PAIR_TOKENS = 75  # {"question": ..., "answer": one or two sentences, "blocks": [..]}
+# Typical reply sizes in tokens (JSON overhead included), measured on small instruction-tuned models.
 VERDICT_OVERHEAD_TOKENS = 22  # {"statement": .., "reason": "...", "verdict": 1} minus the statement itself
 SMALL_VERDICT_TOKENS = 20  # {"reason": "...", "verdict": 1}
-RELEVANT_SENTENCE_TOKENS = 40
 STATEMENTS_OVERHEAD_TOKENS = 10  # {"statements": [...]} around the restated answer
-QUESTIONS_OVERHEAD_TOKENS = 12  # {"questions": [...], "noncommittal": 0}
-
-#: Reply tokens per expected item of a call, by call label (others: SMALL_VERDICT_TOKENS an item).
-ITEM_TOKENS = {
-    "testgen": WRITER_PAIR_TOKENS,
-    "answer_relevancy.questions": TYPICAL_QUESTION_TOKENS,
-    "context_relevance.extract": RELEVANT_SENTENCE_TOKENS,
-}
-REPLY_OVERHEAD_TOKENS = {"answer_relevancy.questions": QUESTIONS_OVERHEAD_TOKENS}
+#: Reply tokens per expected item of a call, by call label (others: SMALL_VERDICT_TOKENS an item): a writer's
+#: {"question": ..., "answer": one or two sentences, "blocks": [..]}, a question, a relevant sentence.
+ITEM_TOKENS = {"testgen": 75, "answer_relevancy.questions": 14, "context_relevance.extract": 40}
+#: Tokens around the items: {"questions": [...], "noncommittal": 0}.
+REPLY_OVERHEAD_TOKENS = {"answer_relevancy.questions": 12}
 #: Calls whose reply rewrites the echoed text (rather than judging each echoed item).
 RESTATING_STAGES = frozenset({"statements.extract"})
 
@@ -64,15 +57,6 @@ class CallEstimate:
         self.calls += 1
         self.input_tokens += estimate_tokens(prompt)
         self.output_tokens += output_tokens
-
-    @classmethod
-    def summed(cls, label: str, items: Iterable[CallEstimate]) -> CallEstimate:
-        total = cls(label, label)
-        for item in items:
-            total.calls += item.calls
-            total.input_tokens += item.input_tokens
-            total.output_tokens += item.output_tokens
-        return total
 
     def billed(self, batch: bool) -> StageUsage:
         """The estimate as it will be billed: in batch mode, every call through the Batch API."""
@@ -108,61 +92,35 @@ class RunEstimate:
         for call in calls:
             self.item(call.stage, phase).add(call.text(), output_tokens(call))
 
-    def phase_calls(self, phase: str) -> int:
-        return sum(c.calls for c in self.calls.values() if c.phase == phase)
-
-    def as_dict(self, usage: UsageTracker | None = None) -> dict[str, Any]:
-        def entry(item: CallEstimate) -> dict[str, Any]:
-            values: dict[str, Any] = {
-                "calls": item.calls,
-                "input_tokens": item.input_tokens,
-                "output_tokens": item.output_tokens,
-            }
-            if usage is not None:
-                values["cost_usd"] = usage.cost_usd(item.billed(self.batch))
-                if self.batch:
-                    values["online_cost_usd"] = usage.cost_usd(item.billed(False))
-            return values
-
-        items = list(self.calls.values())
-        phases = {
-            p: CallEstimate.summed(p, (c for c in items if c.phase == p)) for p in dict.fromkeys(c.phase for c in items)
-        }
-        return {
-            "stages": {label: entry(item) for label, item in self.calls.items()},
-            "phases": {name: entry(item) for name, item in phases.items()},
-            "total": entry(CallEstimate.summed("total", items)),
-            "batch": self.batch,
-            "notes": list(self.notes),
-        }
-
     def report(self, usage: UsageTracker | None = None) -> str:
-        data = self.as_dict(usage)
+        items = list(self.calls.values())
+        phases = dict.fromkeys(c.phase for c in items)
+        rows = [*items, *(_summed(f"phase {p}", [c for c in items if c.phase == p]) for p in phases)]
+        rows.append(_summed("total", items))
+        costs = [None if usage is None else usage.cost_usd(row.billed(self.batch)) for row in rows]
         lines = ["dry run: estimated LLM calls and tokens (nothing was sent)"]
-        rows = [
-            *data["stages"].items(),
-            *((f"phase {k}", v) for k, v in data["phases"].items()),
-            ("total", data["total"]),
-        ]
-        for name, values in rows:
-            cost = values.get("cost_usd")
+        for row, cost in zip(rows, costs, strict=True):
             lines.append(
-                f"  {name:<28} calls={values['calls']:<5} in={values['input_tokens']:<8}"
-                f" out={values['output_tokens']:<7}"
+                f"  {row.label:<28} calls={row.calls:<5} in={row.input_tokens:<8} out={row.output_tokens:<7}"
                 f" cost={'n/a' if cost is None else f'${cost:.4f}'}"
             )
-        online = data["total"].get("online_cost_usd")
         if self.batch:
+            online = None if usage is None else usage.cost_usd(rows[-1].billed(False))
             lines.append(
                 f"  batch: every call through the provider's Batch API, priced at {BATCH_PRICE_FACTOR:.0%} of online"
                 + ("" if online is None else f" (online: ${online:.4f})")
                 + "; lines that fail are sent again online"
             )
-        if data["total"].get("cost_usd") is None:
+        if costs[-1] is None:
             missing = usage.price_note() if usage is not None else None
             lines.append(f"  {missing or no_price_note('')}")
-        lines.extend(f"  note: {note}" for note in data["notes"])
+        lines.extend(f"  note: {note}" for note in self.notes)
         return "\n".join(lines)
+
+
+def _summed(label: str, items: list[CallEstimate]) -> CallEstimate:
+    sums = (sum(getattr(item, name) for item in items) for name in ("calls", "input_tokens", "output_tokens"))
+    return CallEstimate(label, label, *sums)
 
 
 def generate_calls(size: int, per_context: int, question_types: str | Mapping[str, float] | None = None) -> int:
@@ -205,7 +163,7 @@ def estimate_generate(estimate: RunEstimate, config: RunConfig, chunks: Sequence
 
 
 def estimate_answer(estimate: RunEstimate, questions: Iterable[str], k: int, texts: Sequence[str]) -> None:
-    """The reference RAG's calls (`rag_under_test.planning.plan_llm_calls`), `k` of `texts` standing in for what it
+    """The reference RAG's calls (`rag_under_test.reference.plan_llm_calls`), `k` of `texts` standing in for what it
     will retrieve, and a two-sentence reply each."""
     item = estimate.item("rag_answer", "answer")
     asked = [(question, retrieved(texts, index, k)) for index, question in enumerate(questions)]
@@ -219,6 +177,11 @@ def estimate_evaluate(
     """Every judge call for `rows` (question, answer, contexts, ground_truth), as `evaluation.planning.plan_llm_calls`
     plans them from each metric's own prompts; `--repeats N` sends each N times."""
     estimate.add_planned(judge_planning.plan_llm_calls(list(rows), list(metrics)) * repeats, "evaluate")
+
+
+def evaluate_calls(config: RunConfig, rows: Sequence[Mapping[str, Any]]) -> int:
+    """The LLM judge's calls for `rows`, each sent `--repeats` times (the total of the evaluate progress bar)."""
+    return len(judge_planning.plan_llm_calls(list(rows), metric_names(config))) * config.repeats
 
 
 def typical_rows(count: int, k: int, texts: Sequence[str], question: str) -> list[dict[str, Any]]:
@@ -250,15 +213,15 @@ def estimate_stages(
     config: RunConfig,
     questions: Sequence[str],
     texts: Sequence[str],
-    judged: list[dict[str, Any]] | None,
+    judged: list[dict[str, Any]],
 ) -> RunEstimate:
     """The reference RAG's calls for `questions` (none with --rag, whose own calls are not counted), then the LLM
-    judge's on `judged` (None: not scored)."""
+    judge's on `judged`."""
     if config.rag:
         estimate.notes.append("answer: your adapter's own LLM calls are not counted")
     else:
         estimate_answer(estimate, questions, config.rag_k, texts)
-    if judged is not None and config.resolved_judge() == "llm":
+    if config.resolved_judge() == "llm":
         estimate_evaluate(estimate, judged, metric_names(config), config.repeats)
     return estimate
 
@@ -273,19 +236,18 @@ def estimate_on_testset(config: RunConfig, rows: Sequence[Mapping[str, Any]]) ->
     return estimate_stages(RunEstimate(), config, *testset_questions(rows), stand_in)
 
 
-def estimate_run(config: RunConfig, phases: Sequence[str] | None = None) -> RunEstimate:
-    """The whole `ragtest run` (or only `phases`): generate, answer (reference RAG), evaluate (LLM judge)."""
-    phases = phases or ("generate", "answer", "evaluate")
+def estimate_run(config: RunConfig, generate_only: bool = False) -> RunEstimate:
+    """The whole `ragtest run` (or `generate` alone): generate, answer (reference RAG), evaluate (LLM judge)."""
     gen = config.generation
-    chunks = load_chunks(config)
+    chunks = testgen.chunk_documents(load_sources(config).documents, gen)  # skipped files: on stderr
     estimate = RunEstimate()
     if not chunks:
         estimate.notes.append("the sources gave no chunks")
         return estimate
     estimate_generate(estimate, config, chunks)
-    if "answer" not in phases:
+    if generate_only:
         return estimate
     question = "What is said about " + " ".join(["word"] * math.ceil(gen.max_question_words * 0.6)) + "?"
     texts = [chunk.text for chunk in chunks]
-    judged = typical_rows(gen.size, config.rag_k, texts, question) if "evaluate" in phases else None
+    judged = typical_rows(gen.size, config.rag_k, texts, question)
     return estimate_stages(estimate, config, [question] * gen.size, texts, judged)

@@ -1,23 +1,14 @@
-"""Regression gates for CI: `compare --fail-if` and `evaluate --fail-under`.
+"""Regression gates for CI: `compare --fail-if` and `evaluate --fail-under` (the rules in full, with examples:
+docs/compare-and-ci.md). Both fail only on a *significant* shortfall:
 
-Both gates fail only on a *significant* shortfall:
+- `--fail-if` is judged by compare's own decision rule (`evaluation.compare_stats.significant_direction`), so it
+  never fails where the table says "too few changed rows" or "no significant change": a rule fails on a significant
+  drop whose interval's upper bound also lies below the threshold. With human labels on both runs, the
+  prediction-powered change (`ragtest.compare_ppi`) is judged instead.
+- `--fail-under` fails when the upper bound of the interval of the mean lies below the floor.
+- For a lower-is-better metric the rules turn round (`>` on a change, `<=` on a mean: a significant rise fails).
 
-- `--fail-if "faithfulness<-0.02,context_recall<-0.05"`: judged by the same decision rule as compare's table
-  (`evaluation.compare_stats.significant_direction`: enough changed rows, the 95% interval excludes 0 and the
-  permutation test agrees), so the gate never fails where the table says "too few changed rows" or "no
-  significant change". A rule fails on a significant drop whose interval's upper bound also lies below the
-  threshold, i.e. even the most favourable plausible change is a drop of more than 0.02.
-  When both runs have human labels for the metric, the prediction-powered change (`ragtest.compare_ppi`) is
-  judged instead (significant when its interval excludes 0, as its own line in the table says): the labels
-  correct the judge's bias.
-- `--fail-under "faithfulness=0.8"`: fails when the upper bound of the interval of the mean lies below 0.8.
-
-For a metric where lower is better (hallucination, noise sensitivity) the rules turn round: `--fail-if
-"hallucination>0.02"` fails when the lower bound of the change lies above +0.02 (a significant rise), and
-`--fail-under "hallucination<=0.1"` when the lower bound of the mean lies above 0.1.
-
-A gate on a metric with fewer than 2 scored rows (no interval) fails, saying so: it cannot vouch for the metric.
-A gate naming a metric the run did not score is a usage error (exit 2).
+A gate on a metric with fewer than 2 scored rows fails; one naming a metric the run did not score is exit 2.
 """
 
 from __future__ import annotations
@@ -28,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluation.compare_stats import interval_direction, passes_gate
-from ragtest.compare_ppi import PPIChange
 from ragtest.comparison import Comparison
 from ragtest_core.errors import RagtestError
 
@@ -96,9 +86,11 @@ def check_fail_if(comparison: Comparison, rules: Sequence[GateRule]) -> list[Gat
     check_rule_metrics(rules, list(comparison.metrics), "--fail-if")
     results = []
     for rule in rules:
-        labelled = comparison.ppi.get(rule.metric)
-        if labelled is not None and labelled.ci_high is not None and labelled.change is not None:
-            results.append(ppi_gate(rule, labelled))
+        c = comparison.ppi.get(rule.metric)  # both runs labelled: the prediction-powered change is judged
+        if c is not None and c.ci_low is not None and c.ci_high is not None and c.change is not None:
+            span = f"PPI change {c.change:+.3f} with {c.n_labels} labels, 95% interval [{c.ci_low:+.3f}, "
+            direction = interval_direction(c.ci_low, c.ci_high)  # significant when it excludes 0 (the PPI verdict)
+            results.append(change_gate(rule, direction, c.ci_low, c.ci_high, f"{span}{c.ci_high:+.3f}]: {c.verdict}"))
             continue
         stats = comparison.metrics[rule.metric].overall
         if stats.ci_high is None or stats.ci_low is None or stats.difference is None:
@@ -111,18 +103,6 @@ def check_fail_if(comparison: Comparison, rules: Sequence[GateRule]) -> list[Gat
         )
         results.append(change_gate(rule, stats.direction, stats.ci_low, stats.ci_high, span))
     return results
-
-
-def ppi_gate(rule: GateRule, change: PPIChange) -> GateResult:
-    """A --fail-if rule judged on the prediction-powered change (both runs have human labels): significant when
-    its interval excludes 0, the rule of the PPI line's verdict."""
-    assert change.ci_high is not None and change.change is not None and change.ci_low is not None
-    span = (
-        f"PPI change {change.change:+.3f} with {change.n_labels} labels, "
-        f"95% interval [{change.ci_low:+.3f}, {change.ci_high:+.3f}]: {change.verdict}"
-    )
-    direction = interval_direction(change.ci_low, change.ci_high)
-    return change_gate(rule, direction, change.ci_low, change.ci_high, span)
 
 
 def change_gate(rule: GateRule, direction: int, low: float, high: float, span: str) -> GateResult:

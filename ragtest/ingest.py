@@ -1,6 +1,6 @@
 """Ingest: a run's sources loaded, chunked and embedded into the corpus's store collection.
 
-In one process (`ingest_here`) the corpus's chunks are in memory once, while they are embedded, and are let go
+In one process the corpus's chunks are in memory once, while they are embedded, and are let go
 before generation starts (the generator reads the store page by page). With `--ray` the same public testgen
 functions run as a Ray Data pipeline (`ragtest.distributed.ingest`) and the driver never holds the corpus.
 """
@@ -27,21 +27,17 @@ def corpus_store(config: RunConfig, store_dir: Path, embedder: Embedder, chunks:
 
 
 def ingest(state: RunState, store_dir: Path, embedder: Embedder) -> Corpus:
-    """The run's corpus in its store: on Ray when the run has a Ray address, else in this process."""
-    if state.config.ray_address is not None:
+    """The run's corpus in its store: on Ray when the run has a Ray address, else loaded, chunked and embedded in
+    this process."""
+    config = state.config
+    if config.ray_address is not None:
         from ragtest.distributed import ingest_on_ray  # only with --ray: it imports Ray
 
         return ingest_on_ray(state, store_dir, embedder)
-    return ingest_here(state, store_dir, embedder)
-
-
-def ingest_here(state: RunState, store_dir: Path, embedder: Embedder) -> Corpus:
-    """Load, chunk and embed in this process."""
-    config = state.config
     with state.timed("load_sources"):
         sources = load_sources(config)
     with state.timed("chunk"):
-        chunks = testgen.chunk_documents(sources.documents, config.generation.chunking())
+        chunks = testgen.chunk_documents(sources.documents, config.generation)
     if not chunks:
         raise RagtestError("the sources hold no text to build a test set from")
     with state.timed("embed"):

@@ -56,11 +56,10 @@ COLUMN_STYLES = ("ragtest", "ragas")
 
 @dataclass(frozen=True)
 class OutputPaths:
-    """Where the scored rows, the summary, the manifest and the report go."""
+    """Where the scored rows, the summary and the report go (the manifest: `ragtest.manifest`)."""
 
     scores: Path
     summary: Path
-    manifest: Path
     report_stem: Path
 
     @property
@@ -71,7 +70,7 @@ class OutputPaths:
     def in_dir(cls, run_dir: str | Path) -> OutputPaths:
         """A run directory: scores.jsonl, summary.json, manifest.json, report.md and report.html."""
         root = Path(run_dir)
-        return cls(root / SCORES_FILE, root / SUMMARY_FILE, root / MANIFEST_FILE, root / REPORT_STEM)
+        return cls(root / SCORES_FILE, root / SUMMARY_FILE, root / REPORT_STEM)
 
     @classmethod
     def beside(cls, output: str | Path) -> OutputPaths:
@@ -80,27 +79,19 @@ class OutputPaths:
         report.md, report.html; its stage manifest scores.manifest.json), so a folder reads the same whichever
         command scored it. Every reader finds a scored file's summary by this rule (`locate_scored`)."""
         path = Path(output)
-        manifest = path.with_name(f"{path.stem}.manifest.json")
         if path.stem == Path(SCORES_FILE).stem:
-            return cls(path, path.with_name(SUMMARY_FILE), manifest, path.with_name(REPORT_STEM))
-        return cls(
-            path, path.with_name(f"{path.stem}.summary.json"), manifest, path.with_name(f"{path.stem}.{REPORT_STEM}")
-        )
+            return cls(path, path.with_name(SUMMARY_FILE), path.with_name(REPORT_STEM))
+        return cls(path, path.with_name(f"{path.stem}.summary.json"), path.with_name(f"{path.stem}.{REPORT_STEM}"))
 
 
 def _scored_files(folder: Path) -> list[Path]:
     """The scored dataset files of a folder: its scores.* (a run directory), else each file with a summary beside it."""
-    runs = [(folder / SCORES_FILE).with_suffix(suffix) for suffix in SUPPORTED_SUFFIXES]
-    found = [path for path in runs if path.is_file()]
-    if found:
-        return found
-    stems = sorted(p.name.removesuffix(".summary.json") for p in folder.glob("*.summary.json"))
-    return [
-        folder / f"{stem}{suffix}"
-        for stem in stems
-        for suffix in SUPPORTED_SUFFIXES
-        if (folder / f"{stem}{suffix}").is_file()
-    ]
+
+    def files(stem: str) -> list[Path]:
+        return [path for suffix in SUPPORTED_SUFFIXES if (path := folder / f"{stem}{suffix}").is_file()]
+
+    summaries = sorted(p.name.removesuffix(".summary.json") for p in folder.glob("*.summary.json"))
+    return files(Path(SCORES_FILE).stem) or [path for stem in summaries for path in files(stem)]
 
 
 def locate_scored(path: str | Path) -> OutputPaths:
@@ -132,11 +123,11 @@ def testset_identity(frame: pd.DataFrame) -> dict[str, Any]:
     return {"rows": len(frame), "fingerprint": stable_id(*parts)}
 
 
-def _model_identity(spec: str | None, base_url: str | None) -> str:
+def model_identity(spec: str | None, base_url: str | None) -> str:
     """`ragtest_core.llm.spec.model_identity`, imported only when an LLM is used: the module imports LangChain."""
-    from ragtest_core.llm.spec import model_identity
+    from ragtest_core.llm import spec as specs
 
-    return model_identity(spec, base_url)
+    return specs.model_identity(spec, base_url)
 
 
 def scoring_identity(config: RunConfig, metrics: Sequence[str]) -> dict[str, Any]:
@@ -145,7 +136,7 @@ def scoring_identity(config: RunConfig, metrics: Sequence[str]) -> dict[str, Any
     llm = config.llm
     return {
         "judge": judge,
-        "judge_model": _model_identity(llm.spec, llm.base_url) if judge == "llm" else None,
+        "judge_model": model_identity(llm.spec, llm.base_url) if judge == "llm" else None,
         "judge_settings": judge_settings(judge)["fingerprint"],
         "embedding_model": config.embedding_model,
         "embedding_precision": get_embedder(config.embedding_model).precision,
@@ -165,7 +156,7 @@ def run_facts(state: RunState, inherited: Mapping[str, Any] | None = None) -> di
     return {
         "adapter": stats.get("rag_adapter") or before.get("rag_adapter"),
         "seed": stats.get("testset_seed", before.get("testset_seed")),
-        "llm": _model_identity(llm.spec, llm.base_url) if llm.configured else None,
+        "llm": model_identity(llm.spec, llm.base_url) if llm.configured else None,
         "generation_warnings": list(generation.get("warnings") or []),
     }
 
@@ -194,10 +185,7 @@ def attach_ppi(state: RunState, result: EvaluationResult) -> None:
 
 def rows_without_any_score(frame: pd.DataFrame, metrics: Sequence[str]) -> int:
     """Rows on which every metric failed (each with its reason)."""
-    if not metrics or frame.empty:
-        return len(frame)
-    scored = frame[list(metrics)].notna().any(axis=1)
-    return int((~scored).sum())
+    return int((~frame[list(metrics)].notna().any(axis=1)).sum())
 
 
 def summary_document(
@@ -256,9 +244,7 @@ def input_manifest(input_path: Path) -> dict[str, Any] | None:
     which `ragtest review` writes beside `X.jsonl`) also the test set's own `X.manifest.json`; else the folder's
     manifest.json. Every stage that reads an input's manifest (`answer`, `evaluate`, `run --testset`, in the CLI and
     in Python) finds it by this one rule."""
-    stems = [input_path.stem]
-    if input_path.stem.endswith(REVIEWED_SUFFIX):
-        stems.append(input_path.stem.removesuffix(REVIEWED_SUFFIX))
+    stems = dict.fromkeys((input_path.stem, input_path.stem.removesuffix(REVIEWED_SUFFIX)))
     candidates = [input_path.with_name(f"{stem}.manifest.json") for stem in stems]
     for candidate in (*candidates, input_path.parent / MANIFEST_FILE):
         if candidate.is_file():

@@ -1,15 +1,8 @@
-"""A generate that falls short keeps its work, and a later one tops it up.
-
-- The questions made are written, and the manifest marks the set partial (`testset_partial`: asked, made, the
-  generator's account, what would help by reason). Without `--allow-fewer` the step then stops with
-  `ShortTestsetError` (exit 2; `run` neither answers nor scores), saying where the questions are and how to accept
-  them or top them up. With it, the smaller set is accepted (exit 0; still marked partial).
-- Beside a partial set, `<stem>.topup.json` keeps what a top-up needs: the settings that shape its questions and the
-  roots the writer already wrote (`testgen.topup`). A complete set has none.
-- A later generate into the same file with the same question settings (`question_settings`: every generation
-  setting but those in `GenerationConfig.TOP_UP_FREE`, the embedding model and the LLM) keeps the questions on disk,
-  first and unchanged, and writes only the missing ones. When a setting differs, a kept question's text left the
-  sources, or `--size` is no larger than the set, it starts afresh and says why.
+"""A generate that falls short keeps its work, and a later one tops it up (docs/generation.md, "A set short of
+`--size`"): the questions made are written and the manifest marks the set partial (`testset_partial`); the step then
+stops with `ShortTestsetError` unless `--allow-fewer` accepts them. Beside a partial set, `<stem>.topup.json` keeps
+what a top-up needs (`testgen.topup`); a later generate with the same question settings (`question_settings`) keeps
+the questions on disk and writes only the missing ones, else it starts afresh and says why.
 """
 
 from __future__ import annotations
@@ -113,13 +106,12 @@ def write_testset(
     """Write the test set; when it fell short, mark it partial, keep what a top-up needs, and stop unless the
     config accepts fewer (an LLM failure always stops; a set with no question at all is not written)."""
     shortfall = generator.shortfall
-    if shortfall is None:
-        write_dataset([s.model_dump() for s in samples], output)
-        topup_path(output).unlink(missing_ok=True)
-        return
-    if not samples:
+    if shortfall is not None and not samples:
         raise (LLMError if shortfall.llm_failure else RagtestError)(shortfall.text())
     write_dataset([s.model_dump() for s in samples], output)
+    if shortfall is None:
+        topup_path(output).unlink(missing_ok=True)
+        return
     allowed = state.config.generation.allow_fewer and shortfall.llm_failure is None
     sidecar = topup_path(output)
     record = {"asked": shortfall.size, "made": shortfall.made, "settings": question_settings(state.config)}
@@ -141,12 +133,9 @@ def write_testset(
             file=sys.stderr,
         )
         return
-    message = f"{_where(shortfall.made, shortfall.size, output)} {shortfall.text()} {_how_to_go_on(shortfall.made)}"
-    raise ShortTestsetError(message)  # an LLM failure is named first in `shortfall.text()`
-
-
-def _where(made: int, asked: int, output: Path) -> str:
-    return f"wrote {made} of the {asked} questions asked to {output}; the manifest marks the set partial."
+    where = f"wrote {shortfall.made} of the {shortfall.size} questions asked to {output}; the manifest marks the set"
+    # an LLM failure is named first in `shortfall.text()`
+    raise ShortTestsetError(f"{where} partial. {shortfall.text()} {_how_to_go_on(shortfall.made)}")
 
 
 def _how_to_go_on(made: int) -> str:

@@ -1,9 +1,8 @@
 """The report's plots, drawn with matplotlib and inlined as SVG: nothing to fetch, works from a file:// URL.
 
 Text is drawn as paths (matplotlib's default `svg.fonttype`), so a plot looks the same without any font; the SVG
-is written without the XML prolog, DOCTYPE, namespaces, metadata or comments (none is needed inline in HTML; the
-comments repeat the labels), with a fixed
-hash salt so the same data gives the same bytes. matplotlib is imported on first use only.
+is written without the XML prolog, DOCTYPE, namespaces, metadata or comments (none is needed inline in HTML), with a
+fixed hash salt so the same data gives the same bytes. matplotlib is imported on first use only.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from markupsafe import Markup
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -39,8 +39,8 @@ def _figure(panels: int, height: float = _PANEL_H) -> tuple[Figure, list[Any]]:
     return figure, axes[:panels]
 
 
-def to_svg(figure: Figure) -> str:
-    """The figure as an inline <svg> element."""
+def to_svg(figure: Figure) -> Markup:
+    """The figure as an inline <svg> element (markup the HTML templates insert as it is)."""
     import matplotlib
 
     buffer = io.StringIO()
@@ -50,7 +50,7 @@ def to_svg(figure: Figure) -> str:
     svg = svg[svg.index("<svg") :]
     svg = re.sub(r"\s+xmlns(:\w+)?=\"[^\"]*\"", "", svg, count=3)
     svg = re.sub(r"<metadata>.*?</metadata>\s*|\s*<!--.*?-->", "", svg, flags=re.DOTALL)
-    return svg.replace("xlink:href", "href")
+    return Markup(svg.replace("xlink:href", "href"))
 
 
 def _style(axis: Any, title: str) -> None:
@@ -82,26 +82,20 @@ def score_distributions(scores: Mapping[str, Sequence[float]]) -> str | None:
     return to_svg(figure)
 
 
-def _plotted_groups(entry: Mapping[str, Any], column: str, min_rows: int) -> list[tuple[str, Mapping[str, Any]]]:
-    return [
-        (label, e)
-        for label, e in (entry.get(column) or {}).items()
-        if e.get("mean") is not None and int(e.get("rows_scored") or 0) >= min_rows
-    ]
+def _plotted_groups(entry: Mapping[str, Any], min_rows: int) -> list[tuple[str, Mapping[str, Any]]]:
+    groups = (entry.get("by_question_type") or {}).items()
+    return [(label, e) for label, e in groups if e.get("mean") is not None and (e.get("rows_scored") or 0) >= min_rows]
 
 
-def means_by_group(
-    summary: Mapping[str, Mapping[str, Any]], column: str = "by_question_type", min_rows: int = 1
-) -> str | None:
-    """Per metric: the mean and its 95% interval for each group (e.g. question type) of at least `min_rows` scored
-    rows; None when no metric has two such groups to set side by side (one group's interval is the summary
-    table's)."""
-    metrics = [name for name, entry in summary.items() if len(_plotted_groups(entry, column, min_rows)) > 1]
+def means_by_type(summary: Mapping[str, Mapping[str, Any]], min_rows: int) -> str | None:
+    """Per metric: the mean and its 95% interval for each question type of at least `min_rows` scored rows; None
+    when no metric has two such groups to set side by side (one group's interval is the summary table's)."""
+    metrics = [name for name, entry in summary.items() if len(_plotted_groups(entry, min_rows)) > 1]
     if not metrics:
         return None
     figure, axes = _figure(len(metrics), height=_PANEL_H + 0.2)
     for axis, name in zip(axes, metrics, strict=True):
-        groups = _plotted_groups(summary[name], column, min_rows)
+        groups = _plotted_groups(summary[name], min_rows)
         positions = np.arange(len(groups))
         for y, (_, entry) in zip(positions, groups, strict=True):
             low, high = entry.get("ci_low"), entry.get("ci_high")

@@ -22,7 +22,6 @@ from typing import Any
 
 import rag_under_test
 import testgen
-import testgen.store
 from rag_under_test.reference import Passage
 from ragtest.config import RunConfig
 from ragtest.documents import describe_document, load_sources
@@ -69,22 +68,10 @@ class TestsetStore:
         return cls(config, documents, str(Path(topics).resolve()) if topics else None)
 
     @classmethod
-    def from_manifest(cls, manifest: Mapping[str, Any] | None) -> TestsetStore | None:
-        """From a manifest's `stats.testset_store`; None when the manifest does not say how the test set was
-        generated."""
-        record = ((manifest or {}).get("stats") or {}).get(TESTSET_STORE_KEY)
-        return cls.from_record(record) if isinstance(record, dict) else None
-
-    @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> TestsetStore:
-        recorded = dict(record.get("config") or {})
-        values: dict[tuple[str, ...], Any] = {}
-        for setting in iter_settings(RunConfig):
-            found, value = _lookup(recorded, setting.path)
-            if found and setting.path[0] in _STORE_SECTIONS:
-                values[setting.path] = value
+        recorded = record.get("config") or {}
         return cls(
-            config=_with_values(RunConfig(), values),
+            config=RunConfig.model_validate({key: recorded[key] for key in _STORE_SECTIONS if key in recorded}),
             documents=tuple(str(h) for h in record.get("documents") or [] if h),
             topics_file=record.get("topics_file"),
             store_dir=record.get("store_dir"),
@@ -100,40 +87,11 @@ class TestsetStore:
         }
 
 
-def testset_store_dir(state: RunState, testset: Path, given: Path | None = None) -> Path:
-    """The store folder for the test set file `testset` (`answer`, `ragtest.answer`, `run --testset`): `given`
-    (`answer --store`), else the one its manifest records (inherited into `state.stats` before this is called), else
-    the store folder beside the file. The folder chosen is recorded in this stage's stats, so this stage's manifest
-    names it for the next one: a test set that a run copied into its own folder, or a copy of that copy, still finds
-    the store it was generated into."""
-    record = state.stats.get(TESTSET_STORE_KEY)
-    recorded = record.get("store_dir") if isinstance(record, dict) else None
-    store_dir = given or (Path(recorded) if recorded else testset.parent / STORE_DIR)
-    if isinstance(record, dict):  # the test set's copies keep pointing at the store it was generated into
-        record["store_dir"] = str(store_dir.resolve())
-    return store_dir
-
-
-@dataclass(frozen=True)
-class IndexChoice:
-    """The index the reference RAG reads: the test set's settings with the RAG's own mirrored values."""
-
-    config: RunConfig
-    #: The RAG settings whose value differs from the test set's (empty: the test set's store serves).
-    differing: tuple[Setting, ...]
-
-    def describe(self) -> dict[str, Any]:
-        gen = self.config.generation
-        return {
-            "chunk_size": gen.chunk_size,
-            "chunk_overlap": gen.chunk_overlap,
-            "embedding_model": self.config.embedding_model,
-        }
-
-
-def choose_index(config: RunConfig, testset: TestsetStore | None) -> IndexChoice:
-    """The test set's settings with each RAG setting that mirrors one (`Opt.mirrors`) in its place when given. A
-    RAG setting given for a test set whose store is unknown (no manifest) is an error: its documents are unknown."""
+def choose_index(config: RunConfig, testset: TestsetStore | None) -> tuple[RunConfig, tuple[Setting, ...]]:
+    """The index the reference RAG reads: the test set's settings with each RAG setting that mirrors one
+    (`Opt.mirrors`) in its place when given; and the RAG settings whose value differs from the test set's (none: the
+    test set's store serves). A RAG setting given for a test set whose store is unknown (no manifest) is an error:
+    its documents are unknown."""
     known = settings_by_keyword(RunConfig)
     mirroring = [s for s in iter_settings(RunConfig) if s.opt.mirrors and s.value_in(config) is not None]
     if testset is None:
@@ -143,7 +101,7 @@ def choose_index(config: RunConfig, testset: TestsetStore | None) -> IndexChoice
                 "documents, but the test set has no manifest saying where they came from (its .manifest.json, or "
                 "the run folder's manifest.json, beside it): generate the test set with ragtest first"
             )
-        return IndexChoice(config, ())
+        return config, ()
     values = {known[s.opt.mirrors or ""].path: s.value_in(config) for s in mirroring}
     differing = tuple(s for s in mirroring if known[s.opt.mirrors or ""].value_in(testset.config) != s.value_in(config))
     gen = testset.config.generation
@@ -153,26 +111,29 @@ def choose_index(config: RunConfig, testset: TestsetStore | None) -> IndexChoice
         whose = ", the test set's" if config.rag_chunk_overlap is None else ""
         names = flag_of(RunConfig, "rag_chunk_overlap"), flag_of(RunConfig, "rag_chunk_size")
         raise RagtestError(f"{names[0]} ({overlap}{whose}) must be smaller than {names[1]} ({size})")
-    return IndexChoice(_with_values(testset.config, values), differing)
+    return _with_values(testset.config, values), differing
 
 
+def index_record(config: RunConfig) -> dict[str, Any]:
+    """An index's chunking and embedding model, as the answers' identity and the manifest record it."""
+    gen = config.generation
+    return {"chunk_size": gen.chunk_size, "chunk_overlap": gen.chunk_overlap, "embedding_model": config.embedding_model}
+
+
+@dataclass
 class StoreRetriever:
     """The reference RAG's view of a Chroma store (testgen's public store API): the test set's, or (with `index`,
     its chunking and model) one of its own."""
 
-    def __init__(self, store: testgen.ChunkStore, index: Mapping[str, Any] | None = None) -> None:
-        self.store = store
-        self.index = dict(index) if index else None
+    store: testgen.ChunkStore
+    index: dict[str, Any] | None = None
 
     @property
     def description(self) -> str:
         if not self.index:
             return "the test set's store"
-        index = self.index
-        return (
-            f"its own index: {index['chunk_size']}-character chunks, {index['chunk_overlap']} overlap, "
-            f"{index['embedding_model']}"
-        )
+        own = "its own index: {chunk_size}-character chunks, {chunk_overlap} overlap, {embedding_model}"
+        return own.format_map(self.index)
 
     def retrieve(self, question: str, k: int) -> list[Passage]:
         hits = self.store.query([question], k=k)[0]
@@ -182,22 +143,20 @@ class StoreRetriever:
 def test_set_store(
     config: RunConfig, store_dir: Path, embedder: Embedder, samples: list[dict[str, Any]]
 ) -> testgen.ChunkStore:
-    """The store collection a test set was generated into (its `corpus_id` column; the one legacy collection for
-    test sets written before collections were keyed by corpus)."""
+    """The store collection a test set was generated into (its `corpus_id` column)."""
     corpora = sorted({str(s[CORPUS_ID]) for s in samples if s.get(CORPUS_ID)})
-    if len(corpora) > 1:
-        raise RagtestError(f"the test set mixes {len(corpora)} corpora ({', '.join(corpora)}); answer each separately")
-    collection = corpora[0] if corpora else testgen.store.DEFAULT_COLLECTION
-    return testgen.ChunkStore(store_dir, embedder, collection=collection, url=config.store_url, create=False)
+    if len(corpora) != 1:
+        raise RagtestError(f"the test set names {len(corpora)} corpora in {CORPUS_ID} {corpora}: answer one at a time")
+    return testgen.ChunkStore(store_dir, embedder, collection=corpora[0], url=config.store_url, create=False)
 
 
 def reference_rag(state: RunState, store_dir: Path, samples: list[dict[str, Any]]) -> rag_under_test.ReferenceRAG:
     """The reference RAG on the test set's store, or on an index of its own when its settings differ."""
     testset = TestsetStore.from_record(state.stats[TESTSET_STORE_KEY]) if TESTSET_STORE_KEY in state.stats else None
-    choice = choose_index(state.config, testset)
-    embedder = get_embedder(choice.config.embedding_model)
-    if choice.differing and testset is not None:
-        retriever = StoreRetriever(own_index(state, testset, choice, embedder), choice.describe())
+    index, differing = choose_index(state.config, testset)
+    embedder = get_embedder(index.embedding_model)
+    if differing and testset is not None:
+        retriever = StoreRetriever(own_index(state, testset, index, differing, embedder), index_record(index))
     else:
         store = test_set_store(state.config, store_dir, embedder, samples)
         if store.count() == 0:
@@ -206,19 +165,21 @@ def reference_rag(state: RunState, store_dir: Path, samples: list[dict[str, Any]
     return rag_under_test.ReferenceRAG(retriever, k=state.config.rag_k, llm=state.llm, embedder=embedder)
 
 
-def own_index(state: RunState, testset: TestsetStore, choice: IndexChoice, embedder: Embedder) -> testgen.ChunkStore:
+def own_index(
+    state: RunState, testset: TestsetStore, index: RunConfig, differing: tuple[Setting, ...], embedder: Embedder
+) -> testgen.ChunkStore:
     """The test set's documents re-read, cut with the RAG's chunking and embedded into a collection of their own
     (keyed by content: a second run with the same settings finds it, or finds its vectors in the embedding cache)."""
     with state.timed("rag_index"):
         documents = testset_documents(testset)
-        chunks = testgen.chunk_documents(documents, choice.config.generation.chunking())
+        chunks = testgen.chunk_documents(documents, index.generation)
         if not chunks:
             raise RagtestError("the test set's documents hold no text for the reference RAG's own index")
         store = corpus_store(state.config, state.run_dir / STORE_DIR, embedder, chunks)
     cache = store.cache
     state.stats["rag_index"] = {
-        **choice.describe(),
-        "settings": {s.keyword: s.value_in(state.config) for s in choice.differing},
+        **index_record(index),
+        "settings": {s.keyword: s.value_in(state.config) for s in differing},
         "store": store.url or str(store.path),
         "collection": store.collection_name,
         "documents": len(documents),
@@ -248,28 +209,15 @@ def testset_documents(testset: TestsetStore) -> list[Any]:
     hashes = [describe_document(doc)["text_sha256"] for doc in documents]
     missing = wanted - set(hashes)
     if missing:
+        sources = [str(x) for x in (config.sources.source, config.sources.topic, config.sources.topics_file) if x]
         raise RagtestError(
             f"the reference RAG's own index needs the documents the test set was built from, but {len(missing)} of "
-            f"its {len(wanted)} document(s) are gone or changed since (read from {_sources_in_words(config)}); "
+            f"its {len(wanted)} document(s) are gone or changed since (read from "
+            f"{', '.join(sources) or 'the recorded sources'}); "
             "answer with the test set's own chunking (no --rag-chunk-size, --rag-chunk-overlap or "
             "--rag-embedding-model), or generate a new test set"
         )
     return [doc for doc, digest in zip(documents, hashes, strict=True) if digest in wanted]
-
-
-def _sources_in_words(config: RunConfig) -> str:
-    sources = config.sources
-    named = [str(x) for x in (sources.source, sources.topic, sources.topics_file) if x]
-    return ", ".join(named) or "the recorded sources"
-
-
-def _lookup(record: Mapping[str, Any], path: tuple[str, ...]) -> tuple[bool, Any]:
-    value: Any = record
-    for name in path:
-        if not isinstance(value, Mapping) or name not in value:
-            return False, None
-        value = value[name]
-    return True, value
 
 
 def _with_values(config: RunConfig, values: Mapping[tuple[str, ...], Any]) -> RunConfig:

@@ -12,7 +12,7 @@ Each section of the page is a panel of `ragtest.report_panels`, in the order it 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +26,6 @@ from ragtest.report_rows import shown_score
 from ragtest_core.files import atomic_write_text
 
 
-def one_line(text: Any) -> str:
-    """The text with every run of whitespace (newlines included) as one space: for a Markdown list item or cell
-    (its `|` and markup are escaped by `markdown_inline` when printed)."""
-    return " ".join(str(text).split())
-
-
 def environment(markdown: bool = False) -> Environment:
     """The templates' environment: HTML autoescaped; Markdown (`markdown=True`) with every printed value passed
     through `markdown_inline`, which neutralises HTML, links and table pipes coming from the data."""
@@ -43,35 +37,19 @@ def environment(markdown: bool = False) -> Environment:
         keep_trailing_newline=True,
         finalize=markdown_inline if markdown else None,
     )
-    env.filters["one_line"] = one_line
+    env.filters["one_line"] = lambda text: " ".join(str(text).split())  # a Markdown list item or cell: one line
     env.filters["score"] = shown_score  # a changed row's scores, never "-0.00"
     return env
 
 
-def run_report_context(
-    frame: pd.DataFrame, document: Mapping[str, Any], stats: Mapping[str, Any], timings: Mapping[str, float]
-) -> dict[str, Any]:
-    """The page's headline facts and its panels (`ragtest.report_panels`), in order."""
-    run = RunData(frame, document, stats, timings)
-    return {
-        "rows": len(frame),
-        "stats": stats,
-        "testset": document.get("testset") or {},
-        "testset_id": TESTSET_ID,
-        "rows_without_any_score": document.get("rows_without_any_score", 0),
-        "panels": build_panels(run),
-    }
-
-
-def render(stem: Path, templates: Sequence[tuple[str, str]], context: Mapping[str, Any]) -> list[Path]:
-    """Render each (template, suffix) into `<stem><suffix>` atomically."""
-    envs = {markdown: environment(markdown) for markdown in (False, True)}
+def render(stem: Path, template: str, context: Mapping[str, Any]) -> list[Path]:
+    """`<template>.md.j2` and `<template>.html.j2` rendered into `<stem>.md` and `<stem>.html`, atomically."""
     return [
         atomic_write_text(
-            stem.with_name(stem.name + suffix),
-            envs[template.endswith(".md.j2")].get_template(template).render(**context),
+            stem.with_name(f"{stem.name}.{kind}"),
+            environment(markdown=kind == "md").get_template(f"{template}.{kind}.j2").render(**context),
         )
-        for template, suffix in templates
+        for kind in ("md", "html")
     ]
 
 
@@ -82,6 +60,14 @@ def write_run_report(
     stats: Mapping[str, Any],
     timings: Mapping[str, float],
 ) -> list[Path]:
-    """Write `<stem>.md` and `<stem>.html` (stem `run_dir/report` gives report.md and report.html)."""
-    context = run_report_context(frame, document, stats, timings)
-    return render(stem, (("report.md.j2", ".md"), ("report.html.j2", ".html")), context)
+    """Write `<stem>.md` and `<stem>.html` (stem `run_dir/report` gives report.md and report.html): the page's
+    headline facts and its panels (`ragtest.report_panels`), in order."""
+    context = {
+        "rows": len(frame),
+        "stats": stats,
+        "testset": document.get("testset") or {},
+        "testset_id": TESTSET_ID,
+        "rows_without_any_score": document.get("rows_without_any_score", 0),
+        "panels": build_panels(RunData(frame, document, stats, timings)),
+    }
+    return render(stem, "report", context)

@@ -12,15 +12,14 @@ from functools import cached_property
 from typing import Any
 
 import pandas as pd
-from markupsafe import Markup
 
 from evaluation.registry import metric_explanation
 from ragtest import plots
 from ragtest.breakdowns import Breakdown, breakdown, hops_breakdown, min_group_rows, short_labels, style_breakdown
 from ragtest.report_explain import JUDGE_SETTINGS_ID, PPI_CORRECTS, ROWS_TO_LOOK_AT, TESTSET_ID
-from ragtest.report_rows import WeakRows, anchor, row_view, scores, section_anchor, weak_rows
+from ragtest.report_rows import WeakRows, anchor, row_view, scores, section_anchor, turned, weak_rows
 from ragtest.weak_spots import SPOTS, WeakSpot, weak_spots
-from ragtest_core.datasets import cell_text, records
+from ragtest_core.datasets import cell_text
 from ragtest_core.schema import PERSONA, QUERY_LENGTH, QUESTION_TYPE, SOURCE
 
 #: Rows shown in full per metric (the rest are counted and named by row number).
@@ -83,23 +82,6 @@ class RunData:
         }
 
 
-Build = Callable[[RunData], Mapping[str, Any] | None]
-
-
-@dataclass(frozen=True)
-class Panel:
-    """A report section: `build` gives its context; templates/panels/<name>.html.j2 and .md.j2 render it."""
-
-    name: str
-    build: Build
-
-    def html(self) -> str:
-        return f"panels/{self.name}.html.j2"
-
-    def md(self) -> str:
-        return f"panels/{self.name}.md.j2"
-
-
 def weak_spots_panel(run: RunData) -> dict[str, Any]:
     """Where the run is weakest: the groups below the rest of the run, with links to their rows."""
     spots = []
@@ -133,8 +115,7 @@ def weak_spots_panel(run: RunData) -> dict[str, Any]:
 
 
 def scores_panel(run: RunData) -> dict[str, Any]:
-    """Per metric: its definition and how its scale reads, mean, interval and method, rows scored and failed, the
-    rows to look at (and where their line comes from), the top failure."""
+    """Per metric: its definition and scale, mean and interval, rows scored and failed, the rows to look at."""
     return {
         "summary": run.summary,
         "explained": {name: metric_explanation(name) for name in run.summary},
@@ -148,8 +129,7 @@ def scores_panel(run: RunData) -> dict[str, Any]:
 
 
 def facts_panel(run: RunData) -> dict[str, Any]:
-    """How the run was made: the test set and judge settings ids with what they are for, adapter, judge, models,
-    seed, metrics, and the generation warnings."""
+    """How the run was made: the test set and judge settings ids, adapter, judge, models, seed, metrics, warnings."""
     return {
         "scoring": run.document.get("scoring") or {},
         "run": run.document.get("run") or {},
@@ -162,13 +142,8 @@ def facts_panel(run: RunData) -> dict[str, Any]:
 def plots_panel(run: RunData) -> dict[str, Any] | None:
     """The inline SVG plots: score distributions and means by question type."""
     distributions = plots.score_distributions({m: scores(run.frame, m).dropna().tolist() for m in run.summary})
-    by_type = plots.means_by_group(run.summary, "by_question_type", min_group_rows())
-    if not distributions and not by_type:
-        return None
-    return {
-        "distributions": Markup(distributions) if distributions else None,
-        "by_type": Markup(by_type) if by_type else None,
-    }
+    by_type = plots.means_by_type(run.summary, min_group_rows())
+    return {"distributions": distributions, "by_type": by_type} if distributions or by_type else None
 
 
 def breakdowns_panel(run: RunData) -> dict[str, Any] | None:
@@ -190,8 +165,7 @@ def breakdowns_panel(run: RunData) -> dict[str, Any] | None:
 
 
 def weak_rows_panel(run: RunData) -> dict[str, Any] | None:
-    """Per metric, folded: its rows to look at in full (question, reference, answer, reason, gold chunks beside
-    the retrieved contexts), then the rest by row number."""
+    """Per metric, folded: its rows to look at in full (`row_view`), then the rest by row number."""
     sections = []
     for metric, weak in run.weak.items():
         shown = run.shown[metric]
@@ -238,7 +212,7 @@ def _loss(summary: Mapping[str, Any], metrics: tuple[str, ...], complement: bool
     low = None if None in lows else sum(float(v) for v in lows if v is not None)
     high = None if None in highs else sum(float(v) for v in highs if v is not None)
     if complement:
-        mean, low, high = 1.0 - mean, None if high is None else 1.0 - high, None if low is None else 1.0 - low
+        mean, (low, high) = 1.0 - mean, turned(low, high)
     rows = min(int(e.get("rows_scored") or 0) for e in entries)
     return {"loss": mean, "ci_low": low, "ci_high": high, "rows": rows}
 
@@ -259,51 +233,21 @@ def where_it_failed(summary: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def ppi_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per metric with labels: judge mean and interval, PPI mean and interval, labels alone, n."""
-    rows = []
-    for metric, entry in summary.items():
-        ppi = entry.get("ppi")
-        if not ppi:
-            continue
-        labels_only = ppi.get("labels_only") or {}
-        rows.append(
-            {
-                "metric": metric,
-                "judge_mean": entry.get("mean"),
-                "judge_low": entry.get("ci_low"),
-                "judge_high": entry.get("ci_high"),
-                "mean": ppi.get("mean"),
-                "low": ppi.get("ci_low"),
-                "high": ppi.get("ci_high"),
-                "labels_mean": labels_only.get("mean"),
-                "labels_low": labels_only.get("ci_low"),
-                "labels_high": labels_only.get("ci_high"),
-                "n_labels": ppi.get("n_labels", 0),
-                "lam": ppi.get("lam"),
-                "judge_bias": ppi.get("judge_bias"),
-                "note": ppi.get("note", ""),
-            }
-        )
-    return rows
+    """One row per metric with labels: its `ppi` entry (mean, ci_low, ci_high, n_labels, judge_bias, note and the
+    labels' own mean and interval, `labels_only`) and the judge's summary entry (`judge`)."""
+    blank = {"judge_bias": None, "note": "", "labels_only": {"mean": None, "ci_low": None, "ci_high": None}}
+    return [{**blank, **e["ppi"], "metric": m, "judge": e} for m, e in summary.items() if e.get("ppi")]
 
 
 def stability_rows(frame: pd.DataFrame, summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per metric scored with --repeats, with its most unstable rows (question and each repeat's score)."""
-    rows = records(frame)
+    questions = [cell_text(q) for q in frame["question"]] if "question" in frame.columns else []
     found = []
     for metric, entry in summary.items():
-        stability = entry.get("stability")
-        if not stability:
-            continue
-        unstable = [
-            {
-                "question": str(rows[item["row"]].get("question") or "") if item["row"] < len(rows) else "",
-                "repeats": item["repeats"],
-                "spread": item["spread"],
-            }
-            for item in stability.get("unstable_rows") or []
-        ]
-        found.append({"metric": metric, **stability, "unstable": unstable[:UNSTABLE_SHOWN]})
+        if stability := entry.get("stability"):
+            rows = (stability.get("unstable_rows") or [])[:UNSTABLE_SHOWN]
+            unstable = [{**r, "question": questions[r["row"]] if r["row"] < len(questions) else ""} for r in rows]
+            found.append({"metric": metric, **stability, "unstable": unstable})
     return found
 
 
@@ -327,25 +271,26 @@ def trust_panel(run: RunData) -> dict[str, Any] | None:
     return {"labels": run.document.get("labels"), "ppi": ppi, "ppi_corrects": PPI_CORRECTS, "stability": stability}
 
 
-RUN_PANELS: tuple[Panel, ...] = (
-    Panel("weak_spots", weak_spots_panel),
-    Panel("scores", scores_panel),
-    Panel("where_it_failed", lambda run: where_it_failed(run.summary)),
-    Panel("trust", trust_panel),
-    Panel("facts", facts_panel),
-    Panel("plots", plots_panel),
-    Panel("breakdowns", breakdowns_panel),
-    Panel("corpus_graph", lambda run: graph_panel(run.stats)),
-    Panel("weak_rows", weak_rows_panel),
-    Panel("timings", timings_panel),
-)
+#: The panels in page order: name -> its context (templates/panels/<name>.html.j2 and .md.j2 render it).
+RUN_PANELS: dict[str, Callable[[RunData], Mapping[str, Any] | None]] = {
+    "weak_spots": weak_spots_panel,
+    "scores": scores_panel,
+    "where_it_failed": lambda run: where_it_failed(run.summary),
+    "trust": trust_panel,
+    "facts": facts_panel,
+    "plots": plots_panel,
+    "breakdowns": breakdowns_panel,
+    "corpus_graph": lambda run: graph_panel(run.stats),
+    "weak_rows": weak_rows_panel,
+    "timings": timings_panel,
+}
 
 
-def build_panels(run: RunData, panels: tuple[Panel, ...] = RUN_PANELS) -> list[dict[str, Any]]:
+def build_panels(run: RunData) -> list[dict[str, Any]]:
     """Each panel's templates and context, in order, leaving out the panels with nothing to show."""
-    built = []
-    for panel in panels:
-        context = panel.build(run)
-        if context is not None:
-            built.append({"name": panel.name, "html": panel.html(), "md": panel.md(), "context": context})
-    return built
+    contexts = {name: build(run) for name, build in RUN_PANELS.items()}
+    return [
+        {"name": name, "html": f"panels/{name}.html.j2", "md": f"panels/{name}.md.j2", "context": context}
+        for name, context in contexts.items()
+        if context is not None
+    ]

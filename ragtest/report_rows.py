@@ -16,7 +16,7 @@ scores table gives their reasons.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -47,6 +47,11 @@ TOP_BAND = 0.05
 _SLUG = re.compile(r"[^A-Za-z0-9_-]+")
 
 
+def turned(low: float | None, high: float | None) -> tuple[float | None, float | None]:
+    """The interval [low, high] of a score as the interval of 1 - score."""
+    return None if high is None else 1.0 - high, None if low is None else 1.0 - low
+
+
 def scores(frame: pd.DataFrame, metric: str) -> pd.Series:
     """The metric's scores as floats (NaN where the metric failed), indexed by frame position."""
     if metric not in frame.columns:
@@ -59,16 +64,6 @@ def oriented(frame: pd.DataFrame, metric: str) -> pd.Series:
     (hallucination, noise sensitivity), so one rule picks the weak rows and spots of every metric."""
     column = scores(frame, metric)
     return column if higher_is_better(metric) else 1.0 - column
-
-
-def scale_of(metric: str, values: Sequence[float]) -> str:
-    """The metric's scale: as the metric declares it, else binary when every score is 0 or 1, else graded."""
-    declared = metric_scale(metric)
-    if declared in (BINARY, RANK):
-        return declared
-    if len(values) and all(v in (0.0, 1.0) for v in values):
-        return BINARY
-    return GRADED
 
 
 @dataclass(frozen=True)
@@ -99,9 +94,8 @@ class WeakRows:
             parts = [_count(self.misses, "miss", "misses")] if self.misses else []
             parts += [_count(lower, "lower hit", "lower hits")] if lower else []
             return ", ".join(parts)
-        if not self.higher_is_better:
-            return f"{_count(self.count, 'row', 'rows')} above {1.0 - self.line:.2f}"
-        return f"{_count(self.count, 'row', 'rows')} below {self.line:.2f}"
+        side = "below" if self.higher_is_better else "above"
+        return f"{_count(self.count, 'row', 'rows')} {side} {self._shown(self.line):.2f}"
 
     def line_note(self) -> str:
         """Where the line in `describe` comes from, in a few words: "0.19 = this run's median"."""
@@ -136,14 +130,11 @@ class WeakRows:
             return f"rows scored {0 if self.higher_is_better else 1}, in test-set order"
         if self.scale == RANK:
             return "misses first, then hits below rank 1, lowest first"
-        if not self.higher_is_better:
-            median = 1.0 - (self.median or 0.0)
-            if median > TOP_BAND:
-                return f"above the median {median:.2f} (lower is better), highest first"
-            return f"the median is {median:.2f} (lower is better): rows above {TOP_BAND:.2f}, highest first"
+        side, order = ("below", "lowest") if self.higher_is_better else ("above", "highest")
+        median = f"{self._shown(self.median or 0.0):.2f}" + ("" if self.higher_is_better else " (lower is better)")
         if self.median is not None and self.median < TOP_VALUE - TOP_BAND:
-            return f"below the median {self.median:.2f}, lowest first"
-        return f"the median is {self.median or 0:.2f}: rows below {TOP_VALUE - TOP_BAND:.2f}, lowest first"
+            return f"{side} the median {median}, {order} first"
+        return f"the median is {median}: rows {side} {self._shown(TOP_VALUE - TOP_BAND):.2f}, {order} first"
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -155,7 +146,8 @@ def weak_rows(frame: pd.DataFrame, metric: str) -> WeakRows:
     column = oriented(frame, metric)
     scored = column.dropna()
     values = scored.tolist()
-    scale = scale_of(metric, values)
+    declared, binary = metric_scale(metric), bool(values) and all(v in (0.0, 1.0) for v in values)
+    scale = declared if declared in (BINARY, RANK) else BINARY if binary else GRADED  # the module doc's rule
     median = float(np.median(values)) if values else None
     upward = higher_is_better(metric)
     chosen = WeakRows(metric, scale, (), len(values), int((scored == 0.0).sum()), median, upward)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,9 +26,6 @@ HOLDER_FILE = ".ragtest.lock.json"
 #: How long (x 50 ms) a refused run waits for the holder's record, written just after the holder locked.
 HOLDER_WAIT_STEPS = 20
 
-_LOCKS: dict[Path, FileLock] = {}
-_REGISTRY = threading.Lock()
-
 
 class FolderInUseError(RagtestError):
     """Another ragtest run holds the folder."""
@@ -41,11 +37,8 @@ class RunLock:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        key = folder.resolve()
-        with _REGISTRY:
-            if key not in _LOCKS:
-                _LOCKS[key] = FileLock(str(key / LOCK_FILE), timeout=0)
-            self._lock = _LOCKS[key]
+        # one lock object per folder in this process (filelock's singleton): the stages of a run share it
+        self._lock = FileLock(str(folder.resolve() / LOCK_FILE), timeout=0, is_singleton=True)
         self._held = False
 
     def acquire(self) -> RunLock:
@@ -72,12 +65,10 @@ class RunLock:
         self._lock.release()
 
     def busy_message(self) -> str:
-        holder = read_holder(self.folder)
         for _ in range(HOLDER_WAIT_STEPS):  # the holder writes its record just after locking: give it a moment
-            if holder is not None:
+            if (holder := read_holder(self.folder)) is not None:
                 break
             time.sleep(0.05)
-            holder = read_holder(self.folder)
         who = "another ragtest run"
         if holder:
             words = holder.get("command")

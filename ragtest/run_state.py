@@ -82,10 +82,8 @@ class RunState:
         with llm_progress(llm.usage, phase, expected_calls, enabled=self.show_progress):
             try:
                 yield
-            except LLMPermanentError:
-                raise
-            except Exception:
-                if llm.fatal is not None:
+            except Exception as exc:
+                if llm.fatal is not None and not isinstance(exc, LLMPermanentError):
                     raise LLMPermanentError(str(llm.fatal)) from None
                 raise
         if llm.fatal is not None:
@@ -117,14 +115,11 @@ def make_llm(config: RunConfig, run_dir: Path) -> LLMClient | None:
         return None
     from ragtest_core.llm import build_client  # here: it imports LangChain's chat models, which offline runs skip
 
-    cache_path = None
-    if settings.cache:
-        cache_dir = settings.resolved_cache_dir()
-        cache_path = Path(cache_dir).expanduser() / CACHE_FILE if cache_dir else run_dir / CACHE_FILE
+    cache_dir = Path(settings.cache_dir).expanduser() if settings.cache_dir else run_dir
     return build_client(
         settings.spec,
         settings.base_url,
-        cache_path=cache_path,
+        cache_path=cache_dir / CACHE_FILE if settings.cache else None,
         config=settings.runtime(),
         prices=load_prices(settings.prices),
         batch_journal=run_dir / BATCH_JOURNAL_FILE,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -105,9 +105,7 @@ def _keys(frame: pd.DataFrame, by: str) -> list[str]:
 
 
 def _has_ids(frame: pd.DataFrame) -> bool:
-    if SAMPLE_ID not in frame.columns:
-        return False
-    return all(isinstance(v, str) and v.strip() for v in frame[SAMPLE_ID])
+    return SAMPLE_ID in frame.columns and all(isinstance(v, str) and v.strip() for v in frame[SAMPLE_ID])
 
 
 def _describe(frame: pd.DataFrame, index: int) -> str:
@@ -116,62 +114,42 @@ def _describe(frame: pd.DataFrame, index: int) -> str:
 
 
 def match_rows(base: pd.DataFrame, new: pd.DataFrame) -> Matching:
-    """Pair rows by sample_id (both sides have one on every row) or by question text; name the rest."""
+    """Pair rows by sample_id (both sides have one on every row) or by question text; name the rest. Two versions
+    of a refreshed test set (rows differ, and a side says what the refresh did to each): the kept and moved rows are
+    the shared ones, the updated rows are set apart."""
     by = SAMPLE_ID if _has_ids(base) and _has_ids(new) else QUESTION
     base_keys, new_keys = _keys(base, by), _keys(new, by)
     for side, keys in (("base", base_keys), ("new", new_keys)):
         repeated = sorted({k for k in keys if keys.count(k) > 1})
         if repeated:
             raise RagtestError(f"the {side} run has repeated {by}s, so its rows cannot be matched: {repeated[:3]}")
-    new_index = {key: i for i, key in enumerate(new_keys)}
+    new_index, base_set = {key: i for i, key in enumerate(new_keys)}, set(base_keys)
     pairs = [(i, new_index[key]) for i, key in enumerate(base_keys) if key in new_index]
-    base_set = set(base_keys)
-    different = [_describe(base, i) for i, j in pairs if _row_text(base.iloc[i]) != _row_text(new.iloc[j])]
-    matching = Matching(
-        by=by,
-        pairs=pairs,
-        only_base=[_describe(base, i) for i, key in enumerate(base_keys) if key not in new_index],
-        only_new=[_describe(new, j) for j, key in enumerate(new_keys) if key not in base_set],
-        different_rows=different,
-    )
-    return _versions(matching, base, new) if matching.only_base or matching.only_new or different else matching
-
-
-def _versions(matching: Matching, base: pd.DataFrame, new: pd.DataFrame) -> Matching:
-    """Two versions of a refreshed test set, when a side says what the refresh did to each row: the kept and moved
-    rows are the shared ones, the updated rows are set apart (any other matching is returned as it is)."""
-    side, index = (
-        (new, 1) if REFRESH_STATUS in new.columns else (base, 0) if REFRESH_STATUS in base.columns else (None, 0)
-    )
-    if side is None:
-        return matching
-    status = {pair: str(side.iloc[pair[index]].get(REFRESH_STATUS) or "") for pair in matching.pairs}
-    shared = [pair for pair in matching.pairs if status[pair] != "updated"]
-    updated = [pair for pair in matching.pairs if status[pair] == "updated"]
-    counts = Counter(status[pair] for pair in shared)
-    return replace(
-        matching,
-        pairs=shared,
-        updated=updated,
-        different_rows=[_describe(base, i) for i, j in shared if _row_text(base.iloc[i]) != _row_text(new.iloc[j])],
-        versions={
-            "shared": len(shared),
-            "kept": counts["kept"],
-            "moved": counts["moved"],
-            "updated": len(updated),
-            "only_base": len(matching.only_base),
-            "only_new": len(matching.only_new),
-        },
-    )
+    only_base = [_describe(base, i) for i, key in enumerate(base_keys) if key not in new_index]
+    only_new = [_describe(new, j) for j, key in enumerate(new_keys) if key not in base_set]
+    differing = [(i, j) for i, j in pairs if _row_text(base.iloc[i]) != _row_text(new.iloc[j])]
+    refreshed = next(((side, n) for n, side in ((1, new), (0, base)) if REFRESH_STATUS in side.columns), None)
+    updated: list[tuple[int, int]] = []
+    versions: dict[str, int] = {}
+    if refreshed is not None and (only_base or only_new or differing):
+        status = {pair: str(refreshed[0].iloc[pair[refreshed[1]]].get(REFRESH_STATUS) or "") for pair in pairs}
+        updated = [pair for pair in pairs if status[pair] == "updated"]
+        pairs = [pair for pair in pairs if status[pair] != "updated"]
+        counts = Counter(status[pair] for pair in pairs)
+        versions = {"shared": len(pairs), "kept": counts["kept"], "moved": counts["moved"], "updated": len(updated)}
+        versions |= {"only_base": len(only_base), "only_new": len(only_new)}
+    shared = set(pairs)
+    different = [_describe(base, i) for i, j in differing if (i, j) in shared]
+    return Matching(by, pairs, only_base, only_new, different, updated, versions)
 
 
 def _row_text(row: pd.Series) -> tuple[str, str]:
     return (" ".join(str(row.get(QUESTION, "")).split()), " ".join(str(row.get(GROUND_TRUTH, "") or "").split()))
 
 
-def _names(items: Sequence[str], limit: int = 3) -> str:
-    shown = "; ".join(repr(item[:80]) for item in items[:limit])
-    return shown + (f"; and {len(items) - limit} more" if len(items) > limit else "")
+def _names(items: Sequence[str]) -> str:
+    shown = "; ".join(repr(item[:80]) for item in items[:3])
+    return shown + (f"; and {len(items) - 3} more" if len(items) > 3 else "")
 
 
 def comparability_problems(base: ScoredRun, new: ScoredRun, matching: Matching) -> list[str]:

@@ -134,7 +134,7 @@ class Setting:
 
     @property
     def choices(self) -> tuple[Any, ...] | None:
-        literal = next((arg for arg in _members(self.annotation) if get_origin(arg) is Literal), None)
+        literal = next((arg for arg in members(self.annotation) if get_origin(arg) is Literal), None)
         return get_args(literal) if literal is not None else None
 
     def default_shown(self) -> str:
@@ -166,7 +166,7 @@ def opt_of(info: FieldInfo) -> Opt:
     return next((item for item in info.metadata if isinstance(item, Opt)), Opt())
 
 
-def _members(annotation: Any) -> tuple[Any, ...]:
+def members(annotation: Any) -> tuple[Any, ...]:
     """The members of a union (X | None), else the annotation alone."""
     if get_origin(annotation) in (typing.Union, types.UnionType):
         return get_args(annotation)
@@ -174,20 +174,15 @@ def _members(annotation: Any) -> tuple[Any, ...]:
 
 
 def _is_bool(annotation: Any) -> bool:
-    return bool in _members(annotation)
-
-
-def _section_type(annotation: Any) -> type[Section] | None:
-    return annotation if isinstance(annotation, type) and issubclass(annotation, Section) else None
+    return bool in members(annotation)
 
 
 def iter_settings(root: type[BaseModel], prefix: tuple[str, ...] = ()) -> Iterator[Setting]:
     """Every setting of `root` and its sections, in declaration order."""
     group = getattr(root, "group", None)
     for name, info in root.model_fields.items():
-        section = _section_type(info.annotation)
-        if section is not None:
-            yield from iter_settings(section, (*prefix, name))
+        if isinstance(info.annotation, type) and issubclass(info.annotation, Section):
+            yield from iter_settings(info.annotation, (*prefix, name))
         else:
             yield Setting((*prefix, name), info, opt_of(info), group)
 
@@ -272,23 +267,15 @@ def describe_errors(root: type[BaseModel], error: ValidationError) -> list[str]:
 def settings_record(config: BaseModel, applies: Callable[[Setting], bool] | None = None) -> dict[str, Any]:
     """The manifest's record of the settings: every value as JSON, secrets redacted. With `applies`, only the
     settings it keeps (those that took effect); a section left with none is left out."""
-    record = config.model_dump(mode="json")
-    sections: set[tuple[str, ...]] = set()
+    dumped = config.model_dump(mode="json")
+    record: dict[str, Any] = {}
     for setting in iter_settings(type(config)):
-        target = record
-        for name in setting.path[:-1]:
-            target = target[name]
-        sections.add(setting.path[:-1])
         if applies is not None and not applies(setting):
-            del target[setting.name]
-        else:
-            target[setting.name] = written_value(setting, target[setting.name])
-    for path in sorted((p for p in sections if p), key=len, reverse=True):
-        parent = record
-        for name in path[:-1]:
-            parent = parent[name]
-        if not parent[path[-1]]:
-            del parent[path[-1]]
+            continue
+        source, target = dumped, record
+        for name in setting.path[:-1]:
+            source, target = source[name], target.setdefault(name, {})
+        target[setting.name] = written_value(setting, source[setting.name])
     return record
 
 
@@ -331,7 +318,7 @@ def redact_argv(argv: Sequence[str], root: type[BaseModel]) -> list[str]:
             words.append(f"{flag}={_redacted_word(setting, value)}")
         else:
             words.append(redact_text(word))
-            pending = setting
+            pending = None if setting is None or setting.is_bool else setting  # a yes/no flag takes no word
     return words
 
 

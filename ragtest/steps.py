@@ -25,7 +25,7 @@ from ragtest.documents import SourceRecord
 from ragtest.ingest import ingest
 from ragtest.manifest import STAGES_KEY, write_manifest
 from ragtest.outputs import OutputPaths, attach_ppi, input_manifest, testset_identity, write_rows, write_scored
-from ragtest.rag_index import TESTSET_STORE_KEY, TestsetStore, reference_rag, testset_store_dir
+from ragtest.rag_index import TESTSET_STORE_KEY, TestsetStore, reference_rag
 from ragtest.review.testset_review import reviewed_or_original
 from ragtest.run_state import (
     ANSWERS_FILE,
@@ -36,9 +36,10 @@ from ragtest.run_state import (
     RunState,
     open_run,
 )
-from ragtest.settings import config_secrets, iter_settings, settings_by_keyword, to_flags, written_value
+from ragtest.settings import config_secrets, iter_settings, settings_record, to_flags
 from ragtest_core.asyncio_utils import run_sync
-from ragtest_core.datasets import check_rows, read_dataset, read_rows, records, write_dataset
+from ragtest_core.dataset_checks import RowChecker
+from ragtest_core.datasets import read_rows, records, write_dataset
 from ragtest_core.embeddings import get_embedder
 from ragtest_core.errors import RagtestError
 from ragtest_core.progress import Identity
@@ -68,9 +69,7 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
     output = output or state.run_dir / TESTSET_FILE
     record_sources(state, corpus.sources, output)
     state.stats[TESTSET_STORE_KEY] = TestsetStore.of_run(state).record()
-    state.stats["documents"] = corpus.documents
-    state.stats["chunks"] = corpus.chunks
-    state.stats["chunks_embedded"] = corpus.embedded
+    state.stats.update(documents=corpus.documents, chunks=corpus.chunks, chunks_embedded=corpus.embedded)
     state.stats["embedding_cache"] = {
         "path": str(store.cache.path) if store.cache is not None else None,
         "vectors_reused": store.cache.reused if store.cache is not None else 0,
@@ -89,7 +88,7 @@ def generate_testset(state: RunState, output: Path | None = None, store_dir: Pat
             # a short set is written and marked partial, then stops unless accepted
             samples = run_sync(generator.agenerate(show_progress=state.show_progress, prior=prior, allow_fewer=True))
     finally:  # a failed run keeps its candidates and rejections by reason for the manifest
-        state.stats["generation"] = generator.stats_dict()
+        state.stats["generation"] = generator.stats.to_dict()
     state.stats["testset_seed"] = gen.seed
     partial_testsets.write_testset(state, generator, samples, output)
     return samples
@@ -120,28 +119,28 @@ def reproduce_command(config: RunConfig, topics_path: Path, output: Path) -> str
     settings = list(iter_settings(RunConfig))
     generation = [s for s in settings if s.group == "generation"]
     kept = [s for s in settings if s.keyword in ("source", "wiki_cache", "llm", "llm_base_url")]
-    parts = [
-        "ragtest",
-        "generate",
-        "--topics",
-        str(topics_path),
-        *to_flags(config, [*kept, *generation], redacted=True),
-    ]
-    parts += ["--output", str(output.with_name(f"{output.stem}.reproduced{output.suffix}"))]
-    return shlex.join(parts)
+    flags = to_flags(config, [*kept, *generation], redacted=True)
+    reproduced = output.with_name(f"{output.stem}.reproduced{output.suffix}")
+    return shlex.join(["ragtest", "generate", "--topics", str(topics_path), *flags, "--output", str(reproduced)])
 
 
-def inherit_testset_facts(state: RunState, manifest: dict[str, Any] | None) -> None:
-    """Carry the test set's seed and generation stats (warnings) from its manifest into this stage's stats, so
-    the answers' manifest and the report of a later `evaluate` still have them; and what its store is (sources,
-    chunking, model: `ragtest.rag_index.TestsetStore`), for the reference RAG."""
-    before = (manifest or {}).get("stats") or {}
+def inherit_testset(state: RunState, testset: Path, given: Path | None = None) -> Path:
+    """Carry the test set's seed, generation stats and store (`ragtest.rag_index.TestsetStore`) from its manifest
+    into this stage's stats, for the answers' manifest, a later report and the reference RAG. Returns the store
+    folder: `given` (`answer --store`), else the one its manifest records, else the one beside the file; recorded,
+    so that a copy of the test set (or a copy of that copy) still finds the store it was generated into."""
+    before = (input_manifest(testset) or {}).get("stats") or {}
     for key in ("generation", "testset_seed", partial_testsets.PARTIAL_KEY):
         if key in before and key not in state.stats:
             state.stats[key] = before[key]
-    store = TestsetStore.from_manifest(manifest)
-    if store is not None and TESTSET_STORE_KEY not in state.stats:
-        state.stats[TESTSET_STORE_KEY] = store.record()
+    if isinstance(before.get(TESTSET_STORE_KEY), dict) and TESTSET_STORE_KEY not in state.stats:
+        state.stats[TESTSET_STORE_KEY] = TestsetStore.from_record(before[TESTSET_STORE_KEY]).record()
+    record = state.stats.get(TESTSET_STORE_KEY)
+    recorded = record.get("store_dir") if isinstance(record, dict) else None
+    store_dir = given or (Path(recorded) if recorded else testset.parent / STORE_DIR)
+    if isinstance(record, dict):  # the test set's copies keep pointing at the store it was generated into
+        record["store_dir"] = str(store_dir.resolve())
+    return store_dir
 
 
 def mark_stage(state: RunState, stage: str) -> None:
@@ -164,7 +163,7 @@ def answer_testset(
     another one stops, naming the difference, instead of mixing two systems' answers."""
     config = state.config
     mark_stage(state, "answer")
-    check_rows(samples, "the test set", [f"row {n}" for n in range(1, len(samples) + 1)], required=("question",))
+    RowChecker("the test set", ("question",)).check_all(samples, [f"row {n}" for n in range(1, len(samples) + 1)])
     if not samples:
         raise RagtestError("the test set holds no rows: nothing to answer")
     if adapter is None and config.rag:
@@ -177,9 +176,12 @@ def answer_testset(
         # batch mode: every question's answer call goes in one batch, answered within the batch window
         concurrency = config.rag_concurrency or max(1, len(samples))
         timeout_s = max(timeout_s, BATCH_ANSWER_TIMEOUT_S)
-    state.stats["rag_adapter"] = describe_adapter(config, adapter, concurrency)
+    description, identity = describe_adapter(config, adapter)
+    state.stats["rag_adapter"] = f"{description}; {concurrency} question(s) at a time"
     output = output or state.run_dir / ANSWERS_FILE
-    progress = progress_path(output)
+    # rows saved as they complete, beside the output and named after it (answers.partial.jsonl): two outputs in one
+    # folder never share one
+    progress = output.with_name(f"{output.stem}{PARTIAL_SUFFIX}")
     expected = len(samples) if isinstance(adapter, rag_under_test.ReferenceRAG) else None
     secrets = config_secrets(config)
     with state.timed("answer"), state.llm_stage("answer", expected):
@@ -190,7 +192,7 @@ def answer_testset(
                 concurrency=concurrency,
                 timeout_s=timeout_s,
                 progress_path=progress,
-                identity=answer_identity(config, adapter),
+                identity=identity,
                 show_progress=state.show_progress,
                 redact=lambda text: scrub(text, secrets),
             )
@@ -205,55 +207,33 @@ def answer_testset(
     return rows
 
 
-def progress_path(output: Path) -> Path:
-    """Where `answer` saves rows as they complete: beside its output, named after it (answers.jsonl ->
-    answers.partial.jsonl), so two outputs in one folder never share one."""
-    return output.with_name(f"{output.stem}{PARTIAL_SUFFIX}")
-
-
-def answer_identity(config: RunConfig, adapter: AnyAdapter) -> Identity:
-    """What makes the answers: the adapter and its arguments (the reference RAG: its k, LLM, embedding model and,
-    with an index of its own, that index's chunking).
-    Arguments are shown redacted; their real values only enter the fingerprint."""
+def describe_adapter(config: RunConfig, adapter: AnyAdapter) -> tuple[str, Identity]:
+    """The RAG under test in words, for the manifest and the report, and what makes its answers: the adapter and its
+    arguments (the reference RAG: its k, LLM, embedding model and, with an index of its own, that index's chunking).
+    Credentials are shown redacted; their real values only enter the fingerprint."""
     if isinstance(adapter, rag_under_test.ReferenceRAG):
+        llm = redact_text(str(config.llm.spec or config.llm.base_url))
+        reader = f"LLM answers ({llm})" if adapter.llm else "extractive answers"
+        source = getattr(adapter.retriever, "description", "the test set's store")
+        written = settings_record(config)["llm"]  # credentials redacted
         shown: dict[str, Any] = {
             "adapter": "reference RAG",
             "rag_k": config.rag_k,
-            "llm": written_value_of(config, "llm"),
-            "llm_base_url": written_value_of(config, "llm_base_url"),
+            "llm": written["spec"],
+            "llm_base_url": written["base_url"],
             "embedding_model": adapter.embedder.model_name,
         }
         index = getattr(adapter.retriever, "index", None)
         if index:  # an index of its own (`ragtest.rag_index`): its chunking and model make other answers
             shown["index"] = index
-        secret: dict[str, Any] = {"llm_base_url": config.llm.base_url, "llm": config.llm.spec}
-    elif config.rag:
-        shown = {"adapter": config.rag, "rag_args": redact_value(config.rag_args)}
-        secret = {"rag_args": config.rag_args}
-    else:
-        shown = {"adapter": f"{type(adapter).__module__}.{type(adapter).__qualname__}"}
-        secret = {}
-    return Identity(shown, secret)
-
-
-def written_value_of(config: RunConfig, keyword: str) -> Any:
-    setting = settings_by_keyword(RunConfig)[keyword]
-    return written_value(setting, setting.value_in(config))
-
-
-def describe_adapter(config: RunConfig, adapter: AnyAdapter, concurrency: int) -> str:
-    """The RAG under test in words, for the manifest and the report (credentials in its arguments redacted)."""
-    if isinstance(adapter, rag_under_test.ReferenceRAG):
-        llm = redact_text(str(config.llm.spec or config.llm.base_url))
-        reader = f"LLM answers ({llm})" if adapter.llm else "extractive answers"
-        source = getattr(adapter.retriever, "description", "the test set's store")
-        name = f"reference RAG (top-{adapter.k} retrieval from {source}, {reader})"
-    elif config.rag:
+        secret = {"llm_base_url": config.llm.base_url, "llm": config.llm.spec}
+        return f"reference RAG (top-{adapter.k} retrieval from {source}, {reader})", Identity(shown, secret)
+    if config.rag:
         args = ", ".join(f"{k}={v!r}" for k, v in redact_value(config.rag_args).items())
-        name = f"{config.rag}({args})"
-    else:
-        name = f"{type(adapter).__module__}.{type(adapter).__qualname__}"
-    return f"{name}; {concurrency} question(s) at a time"
+        shown = {"adapter": config.rag, "rag_args": redact_value(config.rag_args)}
+        return f"{config.rag}({args})", Identity(shown, {"rag_args": config.rag_args})
+    name = f"{type(adapter).__module__}.{type(adapter).__qualname__}"
+    return name, Identity({"adapter": name}, {})
 
 
 def evaluate_frame(state: RunState, frame: pd.DataFrame) -> EvaluationResult:
@@ -261,11 +241,7 @@ def evaluate_frame(state: RunState, frame: pd.DataFrame) -> EvaluationResult:
     config = state.config
     mark_stage(state, "evaluate")
     judge = config.resolved_judge()
-    expected = None
-    if judge == "llm" and state.llm is not None:
-        estimate = dry_run.RunEstimate()
-        dry_run.estimate_evaluate(estimate, records(frame), dry_run.metric_names(config), config.repeats)
-        expected = estimate.phase_calls("evaluate")
+    expected = dry_run.evaluate_calls(config, records(frame)) if judge == "llm" and state.llm is not None else None
     progress = state.run_dir / SCORES_PROGRESS_FILE
     scorer = distributed_scorer(state, judge, progress)
     with state.timed("evaluate"), state.llm_stage("evaluate", expected):
@@ -301,16 +277,6 @@ def distributed_scorer(state: RunState, judge: str, progress: Path) -> RowScorer
     return ray_row_scorer(state, progress)
 
 
-def evaluate_file(
-    state: RunState, input_path: Path, output: Path, columns: str = "ragtest"
-) -> tuple[EvaluationResult, dict[str, Any]]:
-    """Score any dataset file (ragtest's or ragas' column names) and write the scored rows, summary and report
-    beside `output`; the report takes the adapter, seed and generation warnings from the input's manifest."""
-    result = evaluate_frame(state, read_dataset(input_path))
-    document = write_scored(state, result, OutputPaths.beside(output), columns, inherited=input_manifest(input_path))
-    return result, document
-
-
 def testset_to_answer(path: Path) -> Path:
     """The test set `answer` reads: the reviewed copy `ragtest review` wrote beside `path`, when there is one."""
     source = reviewed_or_original(path)
@@ -330,18 +296,18 @@ def existing_testset(state: RunState, path: Path) -> tuple[list[dict[str, Any]],
     rows = read_rows(source, required=("question",))
     if not rows:
         raise RagtestError(f"--testset: {source} holds no questions")
-    inherit_testset_facts(state, input_manifest(source))
+    store_dir = inherit_testset(state, source)
     state.stats["testset_from"] = str(source)
     own = state.run_dir / TESTSET_FILE
     if own.resolve() not in (source.resolve(), path.resolve()):
         write_dataset(rows, own)
-    return rows, testset_store_dir(state, source)
+    return rows, store_dir
 
 
-def run(config: RunConfig, out_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
+def run(config: RunConfig, run_dir: str | Path, show_progress: bool = True, columns: str = "ragtest") -> RunState:
     """generate -> answer -> evaluate into one run directory, with summary, manifest and report. The directory is
     locked for the whole run (`ragtest.run_lock`: a second run on it is refused) and released at the end."""
-    with open_run(config, out_dir, show_progress=show_progress) as state:
+    with open_run(config, run_dir, show_progress=show_progress) as state:
         started = time.perf_counter()
         if config.testset:
             testset, store_dir = existing_testset(state, Path(config.testset))

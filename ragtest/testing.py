@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ragtest.compare_report import format_comparison
-from ragtest.comparison import Comparison, compare
+from ragtest.compare_report import compare, format_comparison
+from ragtest.comparison import Comparison
 from ragtest.gates import check_fail_if, check_fail_under, format_gate, parse_fail_if, parse_fail_under
 from ragtest.outputs import locate_scored
 from ragtest_core.errors import RagtestError

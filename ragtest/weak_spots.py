@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -20,7 +20,7 @@ import pandas as pd
 from evaluation.intervals import Interval, mean_cis
 from evaluation.registry import higher_is_better
 from ragtest.breakdowns import min_group_rows
-from ragtest.report_rows import oriented
+from ragtest.report_rows import oriented, turned
 from ragtest_core.datasets import cell_text
 from ragtest_core.schema import QUESTION_TYPE, SOURCE
 
@@ -54,20 +54,9 @@ class Finding:
 
     def turned(self) -> Finding:
         """A finding computed on 1 - score (a lower-is-better metric) stated on the metric's own scale."""
-
-        def back(interval: Interval) -> Interval:
-            low, high = interval.low, interval.high
-            return Interval(None if high is None else 1.0 - high, None if low is None else 1.0 - low, interval.method)
-
-        return Finding(
-            self.metric,
-            1.0 - self.mean,
-            back(self.interval),
-            1.0 - self.rest_mean,
-            back(self.rest_interval),
-            self.rest_rows,
-            higher_is_better=False,
-        )
+        mine, rest = (Interval(*turned(i.low, i.high), i.method) for i in (self.interval, self.rest_interval))
+        mean, rest_mean = 1.0 - self.mean, 1.0 - self.rest_mean
+        return replace(self, mean=mean, interval=mine, rest_mean=rest_mean, rest_interval=rest, higher_is_better=False)
 
 
 @dataclass

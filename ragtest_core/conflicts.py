@@ -96,32 +96,6 @@ def slot_competitors(
     return list(dict.fromkeys(found)), own
 
 
-def _token_conflict(
-    claim: Unit,
-    position: int,
-    window: Sequence[Unit],
-    window_keys: frozenset[str],
-    evidence_keys: frozenset[str],
-    excluded: frozenset[str],
-    reach: tuple[int, int],
-    check_present: bool,
-) -> Conflict | None:
-    """The conflict of the claim's key token at `position`, if any (see the module docstring)."""
-    word = claim.words[position]
-    if word.key in window_keys:
-        if not check_present:
-            return None
-        slot, own = slot_competitors(claim, position, window, excluded, *reach)
-        return Conflict(word.text, word.kind or "", slot[0], True, present=True) if slot and not own else None
-    slot, _ = slot_competitors(claim, position, window, excluded, *reach)
-    if slot:
-        return Conflict(word.text, word.kind or "", slot[0], True)
-    if word.key in evidence_keys:
-        return None
-    rivals = [w.text for u in window for w in u.words if w.kind == word.kind and w.key not in excluded]
-    return Conflict(word.text, word.kind or "", rivals[0], False) if rivals else None
-
-
 def find_conflicts(
     claim: Unit,
     window: Sequence[Unit],
@@ -130,9 +104,9 @@ def find_conflicts(
     anchor_reach: int,
     slot_reach: int,
     check_present: bool = True,
-) -> tuple[list[Conflict], list[str]]:
+) -> list[Conflict]:
     """The conflicts of the claim's key tokens against the window W* (see the module docstring; a name of several
-    words conflicts once), and the claim's key tokens found nowhere in the evidence."""
+    words conflicts once)."""
     window_keys = frozenset(k for u in window for k in u.keys)
     excluded = claim.keys | question_keys
     conflicts: list[Conflict] = []
@@ -142,12 +116,18 @@ def find_conflicts(
         if word.kind is None or word.key in seen or word.span in spans:
             continue
         seen.add(word.key)
-        conflict = _token_conflict(
-            claim, position, window, window_keys, evidence_keys, excluded, (anchor_reach, slot_reach), check_present
-        )
-        if conflict is not None:
-            conflicts.append(conflict)
+        present = word.key in window_keys
+        if present and not check_present:
+            continue
+        slot, own = slot_competitors(claim, position, window, excluded, anchor_reach, slot_reach)
+        rival = None
+        if present or slot:
+            rival = slot[0] if slot and not (present and own) else None
+        elif word.key not in evidence_keys:
+            rivals = (w.text for u in window for w in u.words if w.kind == word.kind and w.key not in excluded)
+            rival = next(rivals, None)
+        if rival is not None:
+            conflicts.append(Conflict(word.text, word.kind, rival, present or bool(slot), present=present))
             if word.span >= 0:
                 spans.add(word.span)
-    missing = [w.text for w in claim.words if w.kind is not None and w.key not in evidence_keys]
-    return conflicts, list(dict.fromkeys(missing))
+    return conflicts

@@ -1,13 +1,8 @@
-"""Checking a user's dataset at the boundary: every problem is one message naming the file, the line (or row) and
-the column, and nothing is coerced silently.
-
-- Bytes that are not UTF-8: the line and column of the first bad byte.
-- JSON that does not parse (a torn line included): the line and column `json` reports.
-- A row that is not an object; a question that is missing, empty or not text; an answer or reference that is not
-  text; contexts that are not a list of texts (an object, a number, a nested list); ids that are not text or
-  numbers.
-- CSV cells holding Python lists (`['a', 'b']`, what pandas' default `to_csv` writes) are read as lists, and a
-  warning (`InputRepairWarning`) says so once per column: the one repair that is made, and it is reported.
+"""Checking a user's dataset at the boundary: every problem (bytes that are not UTF-8, JSON that does not parse, a
+row that is not an object, a value of the wrong type: `RowChecker`) is one message naming the file, the line (or
+row) and the column, and nothing is coerced silently. The one repair made, CSV cells holding Python lists
+(`['a', 'b']`, what pandas' default `to_csv` writes) read as lists, is reported once per column
+(`InputRepairWarning`).
 """
 
 from __future__ import annotations
@@ -17,6 +12,7 @@ import json
 import math
 import warnings
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,9 +29,7 @@ TEXT_LIST_COLUMNS = (CONTEXTS, REFERENCE_CONTEXTS)
 ID_LIST_COLUMNS = ("context_ids", "reference_context_ids", "neighbour_ids")
 #: Columns that hold one text (or nothing).
 TEXT_COLUMNS = (ANSWER, "answer_span", "question_type", "source")
-_ALIASES_OF: dict[str, tuple[str, ...]] = {}
-for _alias, _ours in RAGAS_ALIASES.items():
-    _ALIASES_OF[_ours] = (*_ALIASES_OF.get(_ours, ()), _alias)
+_ALIAS_OF = {ours: alias for alias, ours in RAGAS_ALIASES.items()}  # one alias each
 
 
 class DatasetError(RagtestError):
@@ -73,32 +67,19 @@ def is_missing(value: Any) -> bool:
 
 def kind_of(value: Any) -> str:
     """A value's kind in a user's words: text, number, list, object, true/false, null."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, (int, float, np.number)):
-        return "a number"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return "a list"
-    return type(value).__name__
+    kinds = ((type(None), "null"), (bool, "true/false"), (str, "text"), ((int, float, np.number), "a number"),
+             (Mapping, "an object"), ((list, tuple, np.ndarray), "a list"))  # fmt: skip
+    return next((kind for types, kind in kinds if isinstance(value, types)), type(value).__name__)
 
 
 def lookup(row: Mapping[str, Any], column: str) -> tuple[str, Any] | None:
     """(the name used, the value) of `column` in a row, under our name or ragas' alias; None when absent."""
-    for name in (column, *_ALIASES_OF.get(column, ())):
-        if name in row:
-            return name, row[name]
-    return None
+    return next(((name, row[name]) for name in (column, _ALIAS_OF.get(column, column)) if name in row), None)
 
 
 @dataclass
 class RowChecker:
-    """Checks rows one by one, collecting every problem; `raise_if_any` raises them as one `DatasetError`."""
+    """Checks rows, collecting every problem; `check_all` raises them as one `DatasetError`."""
 
     source: str
     #: Columns every row must have (e.g. the question, for `answer`).
@@ -113,13 +94,10 @@ class RowChecker:
             self.problems.append(f"{at}: a row must be an object with named columns, got {kind_of(row)}")
             return
         self._question(row, at)
-        for column in TEXT_COLUMNS:
-            self._text(row, column, at)
-        self._ground_truth(row, at)
-        for column in TEXT_LIST_COLUMNS:
-            self._list(row, column, at, ids=False)
-        for column in ID_LIST_COLUMNS:
-            self._list(row, column, at, ids=True)
+        for column in (*TEXT_COLUMNS, GROUND_TRUTH):
+            self._text(row, column, at, texts=column == GROUND_TRUTH)
+        for column in (*TEXT_LIST_COLUMNS, *ID_LIST_COLUMNS):
+            self._list(row, column, at, ids=column in ID_LIST_COLUMNS)
         for column in self.required:
             if column != QUESTION and lookup(row, column) is None:
                 self.problems.append(f"{at}: no {column!r} column")
@@ -138,19 +116,16 @@ class RowChecker:
         elif not value.strip():
             self.problems.append(f"{at}: column {name!r}: the question is empty")
 
-    def _text(self, row: Mapping[str, Any], column: str, at: str) -> None:
+    def _text(self, row: Mapping[str, Any], column: str, at: str, texts: bool) -> None:
+        """One text, or (`texts`: ragas' `reference`, joined into one) a list of texts."""
         found = lookup(row, column)
-        if found is not None and not is_missing(found[1]) and not isinstance(found[1], str):
-            self.problems.append(f"{at}: column {found[0]!r}: must be text, got {kind_of(found[1])}")
-
-    def _ground_truth(self, row: Mapping[str, Any], at: str) -> None:
-        found = lookup(row, GROUND_TRUTH)
         if found is None or is_missing(found[1]) or isinstance(found[1], str):
             return
         name, value = found
-        if isinstance(value, (list, tuple, np.ndarray)) and all(isinstance(item, str) for item in value):
-            return  # ragas' `reference` may be a list of texts: joined into one
-        self.problems.append(f"{at}: column {name!r}: must be text (or a list of texts), got {kind_of(value)}")
+        if texts and isinstance(value, (list, tuple, np.ndarray)) and all(isinstance(item, str) for item in value):
+            return
+        wanted = "text (or a list of texts)" if texts else "text"
+        self.problems.append(f"{at}: column {name!r}: must be {wanted}, got {kind_of(value)}")
 
     def _list(self, row: Mapping[str, Any], column: str, at: str, ids: bool) -> None:
         found = lookup(row, column)
@@ -168,7 +143,9 @@ class RowChecker:
                 wanted = "a text or a whole number" if ids else "text"
                 self.problems.append(f"{at}: column {name!r}, item {index}: must be {wanted}, got {kind_of(item)}")
 
-    def raise_if_any(self) -> None:
+    def check_all(self, rows: Sequence[Any], locations: Sequence[str]) -> None:
+        for row, where in zip(rows, locations, strict=True):
+            self.check(row, where)
         if self.problems:
             raise DatasetError(self.problems)
 
@@ -182,13 +159,11 @@ class ListCells:
     problems: list[str] = field(default_factory=list)
 
     def parse(self, value: Any, column: str, where: str) -> Any:
-        if not isinstance(value, str) or not value.strip().startswith("["):
+        text = value.strip() if isinstance(value, str) else ""
+        if not text.startswith("["):
             return value
-        text = value.strip()
-        try:
+        with suppress(json.JSONDecodeError):
             return json.loads(text)
-        except json.JSONDecodeError:
-            pass
         try:
             parsed = ast.literal_eval(text)
         except (ValueError, SyntaxError, MemoryError, RecursionError):

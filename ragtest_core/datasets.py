@@ -11,23 +11,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, suppress
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ragtest_core.dataset_checks import (
-    DatasetError,
-    InputRepairWarning,
-    ListCells,
-    RowChecker,
-    decode_utf8,
-    is_missing,
-    kind_of,
-)
+from ragtest_core.dataset_checks import DatasetError, ListCells, RowChecker, decode_utf8, is_missing, kind_of
+from ragtest_core.dataset_checks import InputRepairWarning as InputRepairWarning  # re-exported
 from ragtest_core.errors import RagtestError
 from ragtest_core.files import atomic_path, atomic_write, atomic_write_text
 from ragtest_core.schema import LIST_COLUMNS, RAGAS_ALIASES
@@ -102,24 +95,17 @@ def _read_csv(path: Path) -> tuple[pd.DataFrame, list[str]]:
         raise DatasetError([f"{path} is empty: a dataset needs a header line and at least one row"]) from None
     except (pd.errors.ParserError, ValueError) as exc:
         raise DatasetError([f"{path}: not valid CSV ({' '.join(str(exc).split())})"]) from None
-    starts: list[int] = []
-    short: list[str] = []
-    reader, previous = csv.reader(io.StringIO(text)), 0
+    reader, previous, found = csv.reader(io.StringIO(text)), 0, []  # (start line, fields) of each record
     for record in reader:
         if record:
-            starts.append(previous + 1)
-            if len(starts) > 1 and len(record) < len(frame.columns):
-                short.append(
-                    f"{path}:{previous + 1}: {len(record)} field(s) where the header has {len(frame.columns)} "
-                    "(a torn or broken line)"
-                )
+            found.append((previous + 1, len(record)))
         previous = reader.line_num
-    if short:
+    width = len(frame.columns)
+    if short := [f"{path}:{at}: {n} field(s) where the header has {width} (a torn or broken line)"
+                 for at, n in found[1:] if n < width]:  # fmt: skip
         raise DatasetError(short)
-    lines = [str(line) for line in starts[1:]]
-    if len(lines) != len(frame):
-        lines = [f"row {index + 1}" for index in range(len(frame))]
-    return frame, lines
+    lines = [str(at) for at, _ in found[1:]]
+    return frame, lines if len(lines) == len(frame) else [f"row {index + 1}" for index in range(len(frame))]
 
 
 def read_jsonl(path: str | Path, torn_tail: str = "error") -> list[dict[str, Any]]:
@@ -165,25 +151,14 @@ def read_rows(path: str | Path, required: tuple[str, ...] = ()) -> list[dict[str
     """A dataset file's rows as dicts, checked like `read_dataset` (`required`: columns every row needs, e.g.
     the question): JSONL rows as written (no column renaming), other formats via `read_dataset`."""
     path = input_file(path)
-    if path.suffix.lower() != ".jsonl":
+    if path.suffix.lower() == ".jsonl" and path.read_bytes().strip():
+        rows, numbers = _jsonl_rows(path, torn_tail="error")
+        where = [str(n) for n in numbers]
+    else:  # another format, or an empty file (`read_dataset` names the problem)
         rows = records(read_dataset(path))
-        check_rows(rows, str(path), [f"row {n}" for n in range(1, len(rows) + 1)], required)
-        return rows
-    if not path.read_bytes().strip():
-        raise DatasetError([f"{path} is empty: a dataset needs at least one row"])
-    rows, numbers = _jsonl_rows(path, torn_tail="error")
-    check_rows(rows, str(path), [str(n) for n in numbers], required)
+        where = [f"row {n}" for n in range(1, len(rows) + 1)]
+    RowChecker(str(path), required).check_all(rows, where)
     return rows
-
-
-def check_rows(
-    rows: Sequence[Mapping[str, Any]], source: str, locations: Sequence[str], required: tuple[str, ...] = ()
-) -> None:
-    """`DatasetError` listing every problem of `rows` (wrong types, null questions, ...), if there is any."""
-    checker = RowChecker(source, required, text_lists=False)
-    for row, where in zip(rows, locations, strict=True):
-        checker.check(row, where)
-    checker.raise_if_any()
 
 
 def read_json_array(path: str | Path) -> list[dict[str, Any]]:
@@ -208,10 +183,7 @@ def read_json_array(path: str | Path) -> list[dict[str, Any]]:
 
 
 def normalise_columns(
-    frame: pd.DataFrame,
-    source: str = "the dataset",
-    locations: Sequence[str] | None = None,
-    text_cells: bool = True,
+    frame: pd.DataFrame, source: str = "the dataset", locations: Sequence[str] | None = None, text_cells: bool = True
 ) -> pd.DataFrame:
     """Rename ragas' newer names to ours, check every row (`DatasetError` naming each problem) and make list
     columns real lists. With `text_cells` (a CSV, or a DataFrame a user built), a list column may hold text: a JSON
@@ -227,10 +199,7 @@ def normalise_columns(
             frame[name] = [cells.parse(v, name, at) for v, at in zip(frame[name], where, strict=True)]
     if cells.problems:
         raise DatasetError(cells.problems)
-    checker = RowChecker(source, text_lists=text_cells)  # reads ragas' names as well as ours
-    for row, at in zip(records(frame), where, strict=True):
-        checker.check(row, at)
-    checker.raise_if_any()
+    RowChecker(source, text_lists=text_cells).check_all(records(frame), where)  # ragas' names as well as ours
     cells.report()
     frame = frame.rename(columns=renames)
     for column in LIST_COLUMNS:
@@ -243,16 +212,13 @@ def normalise_columns(
 
 def as_str_list(value: Any) -> list[str]:
     """A list of strings from a list, an array, a JSON string or a scalar."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if is_missing(value):
         return []
     if isinstance(value, str):
         text = value.strip()
         if text.startswith("["):
-            try:
-                parsed = json.loads(text)
-            except json.JSONDecodeError:
-                return [value]
-            return [str(item) for item in parsed]
+            with suppress(json.JSONDecodeError):
+                return [str(item) for item in json.loads(text)]
         return [value] if text else []
     if isinstance(value, (list, tuple, np.ndarray)):
         return [str(item) for item in value]
@@ -266,9 +232,7 @@ def cell_text(value: Any) -> str:
 
 def join_if_list(value: Any) -> Any:
     """ragas' `reference` may be a list of strings; ground_truth is one text."""
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return "\n".join(str(item) for item in value)
-    return value
+    return "\n".join(str(item) for item in value) if isinstance(value, (list, tuple, np.ndarray)) else value
 
 
 def write_dataset(frame: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | Path) -> Path:
@@ -277,31 +241,24 @@ def write_dataset(frame: pd.DataFrame | Sequence[Mapping[str, Any]], path: str |
     path = Path(path)
     if not path.suffix:
         path = path.with_suffix(".jsonl")
-    rows = records(frame) if isinstance(frame, pd.DataFrame) else [dict(r) for r in frame]
+    plain = [to_jsonable(row) for row in (records(frame) if isinstance(frame, pd.DataFrame) else frame)]
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        write_jsonl(rows, path)
+        atomic_write(path, lambda handle: handle.writelines(dumps_row(row) + "\n" for row in plain))
     elif suffix == ".json":
-        plain = [to_jsonable(row) for row in rows]
         atomic_write_text(path, json.dumps(plain, ensure_ascii=False, allow_nan=False, indent=1) + "\n")
     elif suffix == ".parquet":
         with atomic_path(path) as tmp:
-            pd.DataFrame([to_jsonable(row) for row in rows]).to_parquet(tmp, index=False)
+            pd.DataFrame(plain).to_parquet(tmp, index=False)
     elif suffix == ".csv":
         flat = [
-            {k: json.dumps(v, ensure_ascii=False) if isinstance(v, list) else v for k, v in to_jsonable(row).items()}
-            for row in rows
+            {k: json.dumps(v, ensure_ascii=False) if isinstance(v, list) else v for k, v in r.items()} for r in plain
         ]
         with atomic_path(path) as tmp:
             pd.DataFrame(flat).to_csv(tmp, index=False)
     else:
         raise RagtestError(f"unsupported dataset format {suffix!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
     return path
-
-
-def write_jsonl(rows: Iterable[Mapping[str, Any]], path: str | Path) -> None:
-    """Write rows as JSONL atomically."""
-    atomic_write(path, lambda handle: handle.writelines(dumps_row(row) + "\n" for row in rows))
 
 
 def dumps_row(row: Mapping[str, Any]) -> str:
@@ -314,36 +271,25 @@ def to_jsonable(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return [_plain(item) for item in value.tolist()]
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, np.ndarray)):
         return [_plain(item) for item in value]
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if value is pd.NA or value is pd.NaT:
-        return None
-    return value
+    return None if is_missing(value) or value is pd.NA or value is pd.NaT else value
 
 
-class JsonlAppender:
+class JsonlAppender(AbstractContextManager["JsonlAppender"]):
     """Appends rows to a JSONL file as they complete, flushed each time, so a killed run loses nothing written."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._drop_torn_tail()
-        self._handle = self.path.open("a", encoding="utf-8")
-
-    def _drop_torn_tail(self) -> None:
-        if not self.path.exists():
-            return
-        data = self.path.read_bytes()
-        if data and not data.endswith(b"\n"):
+        data = self.path.read_bytes() if self.path.exists() else b""
+        if data and not data.endswith(b"\n"):  # a torn last line (a run killed mid-write) is dropped
             self.path.write_bytes(data[: data.rfind(b"\n") + 1])
+        self._handle = self.path.open("a", encoding="utf-8")
 
     def append(self, row: Mapping[str, Any]) -> None:
         self._handle.write(dumps_row(row) + "\n")
@@ -352,30 +298,5 @@ class JsonlAppender:
     def close(self) -> None:
         self._handle.close()
 
-    def __enter__(self) -> JsonlAppender:
-        return self
-
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-__all__ = [
-    "SUPPORTED_SUFFIXES",
-    "DatasetError",
-    "InputRepairWarning",
-    "JsonlAppender",
-    "as_str_list",
-    "cell_text",
-    "check_rows",
-    "input_file",
-    "join_if_list",
-    "normalise_columns",
-    "output_file",
-    "read_dataset",
-    "read_json_array",
-    "read_jsonl",
-    "read_rows",
-    "records",
-    "write_dataset",
-    "write_jsonl",
-]

@@ -1,12 +1,9 @@
 """Chunk embeddings cached by content under the user's cache directory, so a corpus is embedded once per model.
 
 LangChain's `CacheBackedEmbeddings` over a `LocalFileStore` does the caching: the key is a SHA-256 of the text in
-a namespace naming the model and its precision (`cache_namespace`), the value the vector. Any run, in any output
-folder, that embeds the same text with the same model and precision reads the vector back instead of computing it;
-float16 vectors (a GPU's default) and float32 ones never mix. The device and backend are not in the key: float32
-vectors differ between them by rounding only (ONNX Runtime against torch on the CPU: cosine >= 0.9999998; the GPU
-test checks float32 on CUDA against the CPU), so they are shared. `computed` and `reused` count the vectors of this
-process, for the manifest.
+a namespace naming the model and its precision (`cache_namespace`), the value the vector, so float16 and float32
+vectors never mix. The device and backend are not in the key: float32 vectors differ between them by rounding
+only, so they are shared. `computed` and `reused` count the vectors of this process, for the manifest.
 
 The cache lives in `$RAGTEST_CACHE_DIR/embeddings` (else `$XDG_CACHE_HOME/ragtest/embeddings`, else
 `~/.cache/ragtest/embeddings`); `RAGTEST_EMBEDDING_CACHE=off` turns it off.
@@ -72,17 +69,7 @@ class _Counting(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]
 
-    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.embed_documents(texts)
-
-    async def aembed_query(self, text: str) -> list[float]:
-        return self.embed_query(text)
-
 
 def cache_namespace(embedder: Embedder) -> str:
     """The part of a cached vector's key that names what changes the vectors: the model and the precision used."""
-    return _safe(f"{embedder.model_name}-{embedder.precision}") + "/"
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", f"{embedder.model_name}-{embedder.precision}") + "/"

@@ -1,16 +1,8 @@
-"""Which hardware embeds: the CPU, a CUDA GPU or Apple's MPS, and the batch size that fits it.
-
-The device (`Embedder(device=...)` or env RAGTEST_EMBED_DEVICE): "auto" (the default) picks a GPU when torch sees one,
-CUDA first, then MPS, and the CPU otherwise; "cpu" is the behaviour from before GPUs were used (the same vectors);
-"cuda" and "mps" insist, and are a RagtestError naming the setting where torch sees no such GPU.
-
-"auto" looks for a GPU driver before it imports torch (a CUDA or ROCm device node, Apple silicon), so on a machine
-without one it costs nothing and the ONNX backend still starts without torch.
-
-The batch size (`Embedder(batch_size=...)` or env RAGTEST_EMBED_BATCH_SIZE) is texts per forward pass of the torch
-backend: 32 on the CPU (16-32 length-sorted texts beat 64 there), 512 on a CUDA GPU (measured on an H200: the model
-alone 2,500-3,300 chunks/s, where the tokenizer, not the GPU, is the limit), 128 on MPS (not measured: unified memory is
-shared with the system). The ONNX backend keeps its own length-sorted batches.
+"""Which hardware embeds (RAGTEST_EMBED_DEVICE: auto, cpu, cuda or mps; see `ragtest_core.embeddings`), and the
+batch size that fits it (RAGTEST_EMBED_BATCH_SIZE, texts per forward pass of the torch backend: 32 on the CPU, 512 on
+CUDA, 128 on MPS by default; docs/scale.md). "cuda" and "mps" insist: a RagtestError naming the setting where torch
+sees no such GPU. "auto" looks for a GPU driver (a CUDA or ROCm device node, Apple silicon) before it imports torch,
+so on a machine without one it costs nothing and the ONNX backend still starts without torch.
 """
 
 from __future__ import annotations
@@ -20,6 +12,7 @@ import os
 import platform
 import shutil
 import sys
+from contextlib import suppress
 
 from ragtest_core.errors import RagtestError
 
@@ -32,22 +25,15 @@ BATCH_SIZES: dict[str, int] = {"cpu": 32, "cuda": 512, "mps": 128}
 _GPU_NODES = ("/dev/nvidiactl", "/proc/driver/nvidia/version", "/dev/kfd", "/dev/dxg")
 
 
-def requested_device(device: str | None = None) -> str:
-    """The device asked for: `device`, else env RAGTEST_EMBED_DEVICE, else "auto" (checked, lower case)."""
+def resolve_device(device: str | None = None) -> str:
+    """The device that embeds, "cpu", "cuda" or "mps", for the one asked for: `device`, else env
+    RAGTEST_EMBED_DEVICE, else "auto"."""
     asked = (device or os.environ.get(DEVICE_ENV) or "auto").strip().lower()
     if asked not in DEVICES:
         raise RagtestError(f"unknown embedding device {asked!r} ({DEVICE_ENV}); use one of {', '.join(DEVICES)}")
-    return asked
-
-
-def resolve_device(device: str | None = None) -> str:
-    """The device that embeds, "cpu", "cuda" or "mps", for the one asked for (see `requested_device`)."""
-    asked = requested_device(device)
-    if asked == "cpu":
+    if asked == "cpu" or (asked == "auto" and not gpu_may_be_present()):
         return "cpu"
     if asked == "auto":
-        if not gpu_may_be_present():
-            return "cpu"
         return next((kind for kind in ("cuda", "mps") if torch_sees(kind)), "cpu")
     if not torch_sees(asked):
         raise RagtestError(f"{DEVICE_ENV}={asked}, but {_why_unseen(asked)}: use {DEVICE_ENV}=auto (a GPU when torch "
@@ -81,14 +67,10 @@ def torch_sees(kind: str) -> bool:
 
 def batch_size_for(device: str, batch_size: int | None = None) -> int:
     """Texts per forward pass on `device`: `batch_size`, else env RAGTEST_EMBED_BATCH_SIZE, else the device's."""
-    if batch_size is not None:
-        chosen: int | str = batch_size
-    else:
-        chosen = os.environ.get(BATCH_ENV, "").strip() or BATCH_SIZES[device]
-    try:
+    chosen = batch_size if batch_size is not None else os.environ.get(BATCH_ENV, "").strip() or BATCH_SIZES[device]
+    size = 0
+    with suppress(ValueError):
         size = int(chosen)
-    except ValueError:
-        size = 0
     if size < 1:
         raise RagtestError(
             f"the embedding batch size ({BATCH_ENV}) must be a whole number of at least 1, got {chosen!r}"

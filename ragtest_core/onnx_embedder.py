@@ -1,12 +1,8 @@
 """The ONNX Runtime embedding backend: the local sentence-transformers weights exported once into a user cache.
 
-Why: the same float32 vectors as torch (cosine >= 0.9999998 on 2,899 real sentences and chunks, identical token
-ids), without importing torch or sentence-transformers (~20 s of a cold start on a busy 2-core machine, against
-~1 s here), and 0.6-0.9x the CPU per text (1-thread engine, no OpenMP spinning, batches of 16 sorted by length).
-
-Only numpy, onnxruntime and tokenizers run here (chromadb and transformers already depend on the last two). Making
-the export needs torch, transformers and the `onnx` package (extra `ragtest[fast]`); the export is deterministic
-per torch version and written atomically to
+Why: the same float32 vectors as torch (docs/generation.md) without importing torch or sentence-transformers, and
+less CPU per text. Only numpy, onnxruntime and tokenizers run here. Making the export needs torch, transformers and
+the `onnx` package (extra `ragtest[fast]`); it is deterministic per torch version and written atomically to
 `$RAGTEST_CACHE_DIR` or `$XDG_CACHE_HOME/ragtest` or `~/.cache/ragtest`, under `onnx/<model>-<key16>/model.onnx`
 with a `meta.json` beside it (key = recipe, weights digest, torch version, opset).
 """
@@ -21,15 +17,14 @@ import threading
 import time
 import warnings
 from collections.abc import Sequence
+from contextlib import suppress
+from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ragtest_core.files import atomic_path, write_json
-
-if TYPE_CHECKING:
-    import onnxruntime
 
 CACHE_ENV = "RAGTEST_CACHE_DIR"
 THREADS_ENV = "RAGTEST_EMBED_THREADS"
@@ -57,19 +52,13 @@ def runtime_available() -> bool:
     return all(importlib.util.find_spec(name) is not None for name in ("onnxruntime", "tokenizers"))
 
 
-def can_export() -> bool:
-    """Whether an export can be made here: torch, transformers and the `onnx` package."""
-    return all(importlib.util.find_spec(name) is not None for name in ("torch", "transformers", "onnx"))
-
-
 def weights_digest(model_dir: Path) -> str:
     """A cheap content identity of the weights: name, size and first/last MiB of each weight file and config."""
     digest = hashlib.sha256()
     for name in sorted(os.listdir(model_dir)):
         path = model_dir / name
-        if not path.is_file():
-            continue
-        if not (name.endswith((".safetensors", ".bin")) or name in ("config.json", "tokenizer.json")):
+        weights = name.endswith((".safetensors", ".bin")) or name in ("config.json", "tokenizer.json")
+        if not weights or not path.is_file():
             continue
         size = path.stat().st_size
         digest.update(f"{name}:{size}".encode())
@@ -81,18 +70,12 @@ def weights_digest(model_dir: Path) -> str:
     return digest.hexdigest()
 
 
-def _safe_name(model_name: str) -> str:
-    return model_name.replace("/", "--")
-
-
 def export_dir(model_dir: Path, model_name: str) -> Path:
     """The cache folder of this model's export with this torch version."""
-    from importlib import metadata
-
     torch_version = metadata.version("torch") if importlib.util.find_spec("torch") else "none"
     source = json.dumps([RECIPE_VERSION, weights_digest(model_dir), torch_version, OPSET])
     key = hashlib.sha256(source.encode()).hexdigest()[:16]
-    return cache_root() / "onnx" / f"{_safe_name(model_name)}-{key}"
+    return cache_root() / "onnx" / f"{model_name.replace('/', '--')}-{key}"
 
 
 def find_cached(model_dir: Path, model_name: str) -> Path | None:
@@ -101,33 +84,23 @@ def find_cached(model_dir: Path, model_name: str) -> Path | None:
     exact = export_dir(model_dir, model_name) / "model.onnx"
     if exact.exists():
         return exact
-    digest = weights_digest(model_dir)
-    for meta_path in sorted((cache_root() / "onnx").glob(f"{_safe_name(model_name)}-*/meta.json")):
-        try:
+    wanted = {"weights_digest": weights_digest(model_dir), "recipe": RECIPE_VERSION}
+    for meta_path in sorted((cache_root() / "onnx").glob(f"{model_name.replace('/', '--')}-*/meta.json")):
+        meta: dict[str, Any] = {}
+        with suppress(OSError, ValueError):
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
         candidate = meta_path.parent / "model.onnx"
-        if (
-            meta.get("weights_digest") == digest
-            and meta.get("recipe") == RECIPE_VERSION
-            and candidate.exists()
-            and candidate.stat().st_size == meta.get("size")
-        ):
+        if wanted.items() <= meta.items() and candidate.exists() and candidate.stat().st_size == meta.get("size"):
             return candidate
     return None
 
 
 def export(model_dir: Path, model_name: str) -> Path:
     """Export the transformer + mean pooling + L2 norm to ONNX (TorchScript exporter, opset 17), atomically."""
-    from importlib import metadata
-
     import torch
 
     out_dir = export_dir(model_dir, model_name)
     target = out_dir / "model.onnx"
-    if target.exists():
-        return target
     started = time.perf_counter()
     dummy = torch.ones(2, 16, dtype=torch.long)
     with atomic_path(target) as tmp, torch.inference_mode(), warnings.catch_warnings():
@@ -187,7 +160,7 @@ def load_or_export(model_dir: Path, model_name: str) -> Path:
         path = find_cached(model_dir, model_name)
         if path is not None:
             return path
-        if not can_export():
+        if not all(importlib.util.find_spec(name) for name in ("torch", "transformers", "onnx")):
             raise RuntimeError("no cached ONNX export, and exporting one needs the `onnx` package (ragtest[fast])")
         return export(model_dir, model_name)
 
@@ -195,14 +168,17 @@ def load_or_export(model_dir: Path, model_name: str) -> Path:
 class OnnxEncoder:
     """Sentence embeddings through ONNX Runtime: fast tokenizer, length-sorted batches, pooling inside the graph."""
 
-    def __init__(self, onnx_path: Path, model_dir: Path, threads: int | None = None) -> None:
+    def __init__(self, onnx_path: Path, model_dir: Path) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.onnx_path = onnx_path
-        self.session = ort.InferenceSession(
-            str(onnx_path), _session_options(ort, threads or default_threads()), providers=["CPUExecutionProvider"]
-        )
+        options = ort.SessionOptions()
+        options.intra_op_num_threads, options.inter_op_num_threads = default_threads(), 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # no busy-waiting between calls: the judge embeds small sporadic batches beside an event loop
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
         self.dimension = int(self.session.get_outputs()[0].shape[-1])
         self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=_max_tokens(model_dir))
@@ -220,33 +196,19 @@ class OnnxEncoder:
         ids = [encoding.ids for encoding in self.tokenizer.encode_batch(list(texts))]
         out = np.empty((len(ids), self.dimension), dtype=np.float32)
         for batch in length_batches([len(row) for row in ids]):
-            width = len(ids[batch[0]])
-            input_ids = np.zeros((len(batch), width), dtype=np.int64)
-            mask = np.zeros((len(batch), width), dtype=np.int64)
-            for row, index in enumerate(batch):
-                input_ids[row, : len(ids[index])] = ids[index]
-                mask[row, : len(ids[index])] = 1
+            width = len(ids[batch[0]])  # the longest first: the others padded with zeros to its length
+            input_ids = np.array([ids[i] + [0] * (width - len(ids[i])) for i in batch], dtype=np.int64)
+            mask = (np.arange(width) < np.array([[len(ids[i])] for i in batch])).astype(np.int64)
             out[batch] = self.session.run(None, {"input_ids": input_ids, "attention_mask": mask})[0]
         return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
 
 
-def _session_options(ort: Any, threads: int) -> onnxruntime.SessionOptions:
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    # no busy-waiting between calls: the judge embeds small sporadic batches beside an event loop
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return options
-
-
 def _max_tokens(model_dir: Path) -> int:
     """The sentence-transformers max_seq_length of the model folder (256 for all-MiniLM-L6-v2)."""
-    try:
+    with suppress(OSError, ValueError):
         config = json.loads((model_dir / "sentence_bert_config.json").read_text(encoding="utf-8"))
         return int(config.get("max_seq_length", MAX_TOKENS))
-    except (OSError, ValueError):
-        return MAX_TOKENS
+    return MAX_TOKENS
 
 
 def length_batches(

@@ -1,10 +1,6 @@
 """Sentences of long evidence texts by a few visible rules, 30-60x faster than pysbd on retrieved contexts.
 
-The local judge cuts retrieved contexts into sentences to align claims with them and to score each sentence's
-relevance; pysbd (`ragtest_core.text.split_sentences`) took about 40% of the judge's time on 4,000-character
-contexts. The ablation (`bench/judge_ablation.py`) found that its finer handling of quotes, lists and abbreviations
-raised no metric's accuracy on the development sets, so evidence is cut here by rules (96.6% of pysbd's sentences on
-WikiEval's contexts come out the same; tests/evaluation/test_local_judge_settings.py):
+The local judge cuts retrieved contexts into sentences by these rules (why not pysbd: docs/local-judge.md):
 
 - a line break ends a sentence;
 - ".", "!" or "?" (with closing quotes or brackets after it) followed by white space ends one, unless the word
@@ -43,18 +39,12 @@ def _ends_sentence(before: str) -> bool:
 
 
 def _line_sentences(line: str) -> list[str]:
-    out: list[str] = []
-    start = 0
+    out, start = [], 0
     for match in _END.finditer(line):
         if match.start() == match.end() or _ends_sentence(line[start : match.start() + 1]):
-            piece = line[start : match.end()].strip()
-            if piece:
-                out.append(piece)
+            out.append(line[start : match.end()].strip())
             start = match.end()
-    rest = line[start:].strip()
-    if rest:
-        out.append(rest)
-    return out
+    return [piece for piece in [*out, line[start:].strip()] if piece]
 
 
 @lru_cache(maxsize=16384)

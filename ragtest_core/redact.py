@@ -59,26 +59,24 @@ def redact_url(url: str) -> str:
     """A URL without its credentials: user information and secret-named query values replaced."""
     try:
         parts = urlsplit(url)
-    except ValueError:
-        return redact_text(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = f"{REDACTED}@{netloc.rsplit('@', 1)[1]}"
+    except ValueError:  # not a URL urlsplit accepts (`http://[::1`): only the patterns, never `redact_text` again
+        return _redact_patterns(url)
+    netloc = f"{REDACTED}@{parts.netloc.rsplit('@', 1)[1]}" if "@" in parts.netloc else parts.netloc
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
     query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        if any(is_secret_name(name) for name, _ in pairs):
-            query = urlencode([(name, REDACTED if is_secret_name(name) else value) for name, value in pairs], safe="<>")
-    if netloc == parts.netloc and query == parts.query:
-        return url
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    if any(is_secret_name(name) for name, _ in pairs):
+        query = urlencode([(name, REDACTED if is_secret_name(name) else value) for name, value in pairs], safe="<>")
+    unchanged = netloc == parts.netloc and query == parts.query
+    return url if unchanged else urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def redact_text(text: str) -> str:
     """`text` with every URL's credentials and every `Bearer ...`/`Basic ...` token replaced."""
-    if "://" in text:
-        text = _URL.sub(lambda match: redact_url(match.group(0)), text)
-        text = _URL_USERINFO.sub(lambda match: f"{match.group('scheme')}{REDACTED}@", text)
+    return _redact_patterns(_URL.sub(lambda match: redact_url(match.group(0)), text) if "://" in text else text)
+
+
+def _redact_patterns(text: str) -> str:
+    text = _URL_USERINFO.sub(lambda match: f"{match.group('scheme')}{REDACTED}@", text)
     return _AUTH_SCHEME.sub(lambda match: f"{match.group('scheme')} {REDACTED}", text)
 
 
@@ -108,23 +106,17 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
 
 def secret_values(value: Any, name: str | None = None) -> list[str]:
     """The literal secrets inside `value` (what `redact_value` would hide), for `scrub`."""
-    found: list[str] = []
     if name is not None and (is_secret_name(name) or is_header_name(name)):
-        if isinstance(value, Mapping):
-            found += [str(item) for item in value.values() if item not in (None, "")]
-        elif value not in (None, ""):
-            found.append(str(value))
-        return found
+        return [
+            str(item) for item in (value.values() if isinstance(value, Mapping) else [value]) if item not in (None, "")
+        ]
     if isinstance(value, Mapping):
-        for key, item in value.items():
-            found += secret_values(item, str(key))
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            found += secret_values(item)
-    elif isinstance(value, str) and "://" in value:
-        for match in _URL.finditer(value):
-            found += url_secrets(match.group(0))
-    return found
+        return [found for key, item in value.items() for found in secret_values(item, str(key))]
+    if isinstance(value, (list, tuple)):
+        return [found for item in value for found in secret_values(item)]
+    if isinstance(value, str) and "://" in value:
+        return [found for match in _URL.finditer(value) for found in url_secrets(match.group(0))]
+    return []
 
 
 def url_secrets(url: str) -> list[str]:
@@ -133,11 +125,6 @@ def url_secrets(url: str) -> list[str]:
         parts = urlsplit(url)
     except ValueError:
         return []
-    found: list[str] = []
-    if "@" in parts.netloc:
-        userinfo = parts.netloc.rsplit("@", 1)[0]
-        found.append(userinfo)
-        if parts.password:
-            found.append(parts.password)
+    found = [parts.netloc.rsplit("@", 1)[0], parts.password or None] if "@" in parts.netloc else []
     found += [value for name, value in parse_qsl(parts.query, keep_blank_values=True) if is_secret_name(name) and value]
-    return found
+    return [item for item in found if item is not None]

@@ -2,26 +2,22 @@
 mean, mapped by a fitted logistic (Platt) curve onto "probability that this text answers the question", and the
 question's parts with a lexical check of which ones an answer addresses.
 
-- Centring: sentence embeddings share a common direction, so unrelated texts of one domain have raw cosines of
-  0.3-0.6 with all-MiniLM-L6-v2. Subtracting a mean embedding before the cosine removes it (Ethayarajh 2019; Su et
-  al. 2021). The mean is FIXED and shipped (`CENTRING_MEAN_FILE`, built by `bench/calibration/build_centring_mean.py`
-  from the seven Wikipedia articles in ../shared/data/wikipedia; provenance in the JSON beside it): it never comes
-  from the texts being scored, so a row's score never depends on the other rows.
-- Calibration: `Platt` maps the best centred cosine between a question and a text onto [0, 1]; fitted by
-  `bench/calibration/fit_answer_relevancy.py` (the fit set is named in the parameter file). The map was fitted for
-  the shipped mean: with another mean, refit it or read the scores as uncalibrated.
+- Centring: sentence embeddings share a common direction (unrelated texts of one domain have raw cosines of 0.3-0.6
+  with all-MiniLM-L6-v2); subtracting a mean embedding before the cosine removes it (Ethayarajh 2019; Su et al.
+  2021). The mean is FIXED and shipped (`CENTRING_MEAN_FILE`, provenance in the JSON beside it), never taken from
+  the texts being scored, so a row's score never depends on the other rows.
+- Calibration: `Platt` maps the best centred cosine between a question and a text onto [0, 1] (`ANSWER_MAP_FILE`,
+  fitted for the shipped mean: with another mean, refit it or read the scores as uncalibrated).
 - Readings: a sentence is read as itself and as each ordered selection of its clauses (split at commas, semicolons,
-  colons, brackets, dashes; at most `max_clauses` clauses: `ragtest_core.judge_params`) that still answers a part
-  of the question (a token of the expected type, or a word of its own): "The Hug framework, which makes APIs
-  simple, was created by Timothy Crosley" is also read "The Hug framework was created by Timothy Crosley". A complete
-  answer sentence is not marked down for
-  an appositive or a relative clause it carries, so it reads at least as high as the answering fragment of it.
+  colons, brackets, dashes; at most `max_clauses` clauses) that still answers a part of the question: "The Hug
+  framework, which makes APIs simple, was created by Timothy Crosley" is also read "The Hug framework was created by
+  Timothy Crosley", so a complete answer reads at least as high as its answering fragment.
 - Parts: a compound question ("When did X start, and what does it pass?") has parts; a part whose question word
-  expects a type ("when" -> a year, month or weekday; "how many" -> a number; "who"/"where" -> a name) is
-  addressed when the answer states a key token of that type that the question lacks; another part when an answer
-  sentence shares a content word with it and the answer adds at least `min_new_words` word(s) of its own, or, for
-  a yes/no part ("Is there ...?"), when the answer takes a side ("No, there is not ..."). "Where" expects no type: a
-  place is often no name ("at your own bank").
+  expects a type ("when" -> a year, month or weekday; "how many" -> a number; "who" -> a name) is addressed when
+  the answer states a key token of that type that the question lacks; another part when an answer sentence shares a
+  content word with it and the answer adds at least `min_new_words` word(s) of its own, or, for a yes/no part ("Is
+  there ...?"), when the answer takes a side ("No, there is not ..."). "Where" expects no type: a place is often no
+  name ("at your own bank").
 """
 
 from __future__ import annotations
@@ -37,9 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from ragtest_core import judge_params
-from ragtest_core.embeddings import Embedder
 from ragtest_core.text import content_tokens
-from ragtest_core.textunits import MONTH, NAME, NUMBER, ORDINAL, WEEKDAY, YEAR, claim_sentences, unit
+from ragtest_core.textunits import MONTH, NAME, NUMBER, ORDINAL, WEEKDAY, YEAR, unit
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 CENTRING_MEAN_FILE = PARAMS_DIR / "centring_mean_wiki7.npy"
@@ -49,8 +44,7 @@ _OPENER = r"(?:what|how|when|where|who|whom|whose|why|which|is|are|was|were|does
 _PART_BOUNDARY = re.compile(rf",?\s+and\s+(?={_OPENER}\b)|\?\s*|;\s*", re.IGNORECASE)
 _TIME = re.compile(r"^\s*(?:when\b|(?:in |since )?what (?:year|date|month|day|time)\b|(?:in )?which year\b)", re.I)
 _COUNT = re.compile(
-    r"^\s*(?:how (?:many|much|long|old|far|tall|big|large|high)\b|what (?:percentage|number|amount|proportion)\b)",
-    re.I,
+    r"^\s*(?:how (?:many|much|long|old|far|tall|big|large|high)\b|what (?:percentage|number|amount|proportion)\b)", re.I
 )
 _PERSON = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
 #: A yes/no question ("Is there ...?", "Does it ...?"): answered by a polarity ("No, there is not ...").
@@ -76,8 +70,6 @@ def centre(vectors: np.ndarray, mean: np.ndarray) -> np.ndarray:
 
 def centred_cosine(left: np.ndarray, right: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """Cosine similarities (len(left) x len(right)) of the centred vectors."""
-    if len(np.atleast_2d(left)) == 0 or len(np.atleast_2d(right)) == 0:
-        return np.zeros((len(np.atleast_2d(left)), len(np.atleast_2d(right))), dtype=np.float32)
     return np.asarray(centre(left, mean) @ centre(right, mean).T, dtype=np.float32)
 
 
@@ -91,30 +83,12 @@ class Platt:
     def __call__(self, x: np.ndarray | float) -> np.ndarray:
         return np.asarray(1.0 / (1.0 + np.exp(-(self.slope * np.asarray(x, dtype=float) + self.intercept))))
 
-    @property
-    def midpoint(self) -> float:
-        """The x that maps to 0.5."""
-        return -self.intercept / self.slope
-
-    @classmethod
-    def load(cls, path: str | Path) -> Platt:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return cls(float(data["slope"]), float(data["intercept"]))
-
 
 @lru_cache(maxsize=4)
 def load_answer_map(path: str | None = None) -> Platt:
     """The calibration of question relevance (the shipped fit unless `path` names another)."""
-    return Platt.load(path or ANSWER_MAP_FILE)
-
-
-def calibrated_relevance(
-    question: np.ndarray, texts: np.ndarray, mean: np.ndarray | None = None, mapping: Platt | None = None
-) -> np.ndarray:
-    """Per text: the calibrated relevance to the question (Platt map of the centred cosine), in [0, 1]."""
-    chosen = load_centring_mean() if mean is None else mean
-    cosines = centred_cosine(np.atleast_2d(question), texts, chosen)[0]
-    return np.asarray((mapping or load_answer_map())(cosines), dtype=float)
+    data = json.loads(Path(path or ANSWER_MAP_FILE).read_text(encoding="utf-8"))
+    return Platt(float(data["slope"]), float(data["intercept"]))
 
 
 def token_share(wanted: str, found: str) -> float:
@@ -122,13 +96,6 @@ def token_share(wanted: str, found: str) -> float:
     holds (1.0 when `wanted` has none)."""
     want = set(content_tokens(wanted))
     return len(want & set(content_tokens(found))) / len(want) if want else 1.0
-
-
-def question_answer_relevance(embedder: Embedder, question: str, answer: str) -> float:
-    """The calibrated relevance of a whole answer text to a question (the best of its sentences)."""
-    units = claim_sentences(answer) or [answer]
-    vectors = embedder.embed([question, *units])
-    return float(calibrated_relevance(vectors[0], vectors[1:]).max())
 
 
 def question_parts(question: str) -> list[str]:
@@ -139,13 +106,8 @@ def question_parts(question: str) -> list[str]:
 
 def expected_kinds(part: str) -> frozenset[str] | None:
     """The key-token kinds that answer a part, or None when the part asks for no particular type."""
-    if _TIME.search(part):
-        return frozenset({YEAR, MONTH, WEEKDAY})
-    if _COUNT.search(part):
-        return frozenset({NUMBER, YEAR, ORDINAL})
-    if _PERSON.search(part):
-        return frozenset({NAME})
-    return None  # "where" too: a place is often no name ("at your own bank")
+    expected = ((_TIME, {YEAR, MONTH, WEEKDAY}), (_COUNT, {NUMBER, YEAR, ORDINAL}), (_PERSON, {NAME}))
+    return next((frozenset(kinds) for pattern, kinds in expected if pattern.search(part)), None)  # "where": None
 
 
 def answers_yes_or_no(question: str, text: str) -> bool:
@@ -157,26 +119,20 @@ def answers_a_part(question: str, text: str) -> bool:
     """Whether `text` could answer a part of the question: a key token of a kind some part expects that the
     question lacks, or (for parts without a type) a content word of its own."""
     asked = unit(question).keys
-    words = unit(text).words
     kinds = [expected_kinds(p) for p in question_parts(question)]
     typed = frozenset().union(*(k for k in kinds if k is not None))
-    if any(w.kind in typed and w.key not in asked for w in words):
-        return True
-    return any(k is None for k in kinds) and bool(unit(text).keys - asked)
+    typed_answer = any(w.kind in typed and w.key not in asked for w in unit(text).words)
+    return typed_answer or (any(k is None for k in kinds) and bool(unit(text).keys - asked))
 
 
 def readings(question: str, sentence: str) -> list[str]:
     """The sentence, then each ordered selection of its clauses that answers a part of the question (see the
     module docstring)."""
     clauses = [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip() and unit(c).keys]
-    found = [sentence]
-    if 1 < len(clauses) <= judge_params.PARAMS.max_clauses:
-        for size in range(1, len(clauses)):
-            for chosen in combinations(clauses, size):
-                text = " ".join(chosen)
-                if answers_a_part(question, text):
-                    found.append(text)
-    return list(dict.fromkeys(found))
+    if not 1 < len(clauses) <= judge_params.PARAMS.max_clauses:
+        return [sentence]
+    selections = (" ".join(chosen) for size in range(1, len(clauses)) for chosen in combinations(clauses, size))
+    return list(dict.fromkeys([sentence, *(text for text in selections if answers_a_part(question, text))]))
 
 
 def parts_addressed(question: str, claims: Sequence[str]) -> tuple[float, list[tuple[str, bool]]]:

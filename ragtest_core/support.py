@@ -1,46 +1,38 @@
 """The one offline support function: how well do some texts support a claim? A graded value in [0, 1] with the
-evidence it rests on. The test-set generator's groundedness check (`is_supported`) and the local judge's
-faithfulness, citations and answer correctness (and context recall and precision on their "support" base) use it,
-each with its fitted parameters: the generator's check the model with the semantic feature (`SUPPORT_PARAMS_FILE`),
-the local judge the lexical model its ablation chose (`JUDGE_SUPPORT_FILE`, bench/judge_ablation.py: the semantic
-feature earned no accuracy on held-out BEGIN and cost most of the judge's time). Both read a verbatim quote as 1.0.
+evidence it rests on. The test-set generator's groundedness check (`is_supported`, the model with the semantic
+feature: `SUPPORT_PARAMS_FILE`) and the local judge's faithfulness, citations, answer correctness and "support"
+bases (the lexical model: `JUDGE_SUPPORT_FILE`) use it. Provenance of both fits: docs/local-judge.md.
 
-For one claim sentence against evidence sentences (texts split into sentences, citation markers removed, units from
-`ragtest_core.textunits`):
+For one claim sentence against evidence sentences (citation markers removed, units from `ragtest_core.textunits`):
 
 1. lexical alignment: the best window W* of 1..`lexical_window` consecutive sentences of one text, by the weighted
    share of the claim's content words it holds (key tokens weigh `key_weight`, other words 1; the question's words
    break ties, and carry full weight for a claim of fewer than `short_claim_words` words such as "Nevada.", so that
    a short answer is aligned to its slot). `lexical` = that share; `lexical_anywhere` = the share found anywhere in
-   the evidence; `missing_weight` = the weight of claim words found nowhere (more unverifiable content, less
-   support).
-2. semantic similarity: the best cosine between the claim's vector and one evidence sentence's vector (natural
-   units only: each sentence is embedded once; no windows). A model whose `b_sem` is 0 reads no vectors.
-3. base value = P(supported | evidence), a logistic model fitted on BEGIN's wow dialogues (human groundedness
-   labels; `bench/calibration/fit_support.py`, coefficients and provenance in `ragtest_core/params/`):
+   the evidence; `missing_weight` = the weight of claim words found nowhere.
+2. semantic similarity: the best cosine between the claim's vector and one evidence sentence's vector (each
+   sentence embedded once; no windows). A model whose `b_sem` is 0 reads no vectors.
+3. base value = P(supported | evidence), a logistic model:
    z = b0 + b_window * lexical + b_any * lexical_anywhere + b_sem * semantic - b_missing * log(1 + missing_weight),
-   then divided by the value of a verbatim quote, so that a quoted claim reads 1.0 (monotone: rankings unchanged).
-   Without vectors (no embedder), semantic counts 0: a lexical-only check is stricter, never looser. The missing
-   weight enters through its logarithm, so that the words a long answer paraphrases do not drive its joint support
-   to zero (it ranks BEGIN as well as the raw weight: bench/support_ablation.py).
+   divided by the value of a verbatim quote, so that a quoted claim reads 1.0 (monotone: rankings unchanged).
+   Without vectors, semantic counts 0: a lexical-only check is stricter, never looser. The missing weight enters
+   through its logarithm, so that the words a long answer paraphrases do not drive its joint support to zero.
 4. contradictions (`ragtest_core.conflicts`): each slot conflict keeps `slot_keep` of the value, each sentence
-   conflict `sentence_keep[kind]`, each present-slot conflict `present_keep`. These factors are priors ("a
-   contradicted claim is at most a tenth supported"), checked but not fitted; `conflicts=False` turns them off (and
-   with `b_window` 0, no window is aligned at all).
+   conflict `sentence_keep[kind]`, each present-slot conflict `present_keep` (priors, checked but not fitted);
+   `conflicts=False` turns them off (and with `b_window` 0, no window is aligned at all).
 
 A claim is *supported* when its value reaches `JudgeParams.supported_at` (0.5: even odds before the verbatim rescale).
 
-Several claims taken together (an answer's statements, `joint_support`): the same model on their pooled features,
-the content-weighted shares and semantic similarity and the total weight of words found nowhere, times every claim's
-conflict factors. It reads as the support of the answer as a whole: one invented sentence among faithful ones costs
-what its words cost, not a fixed share. For one claim it is that claim's value. The model is fitted on this pooled
-form (whole BEGIN responses), which ranks human groundedness labels better than the mean or the minimum of the
-claims' values (bench/support_ablation.py).
+Several claims taken together (an answer's statements, `joint_support`): the same model on their pooled features
+(the content-weighted shares and semantic similarity, the total weight of words found nowhere), times the claims'
+conflict factors averaged by content weight: one invented sentence among faithful ones costs what its words cost,
+not a fixed share. For one claim it is that claim's value.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
@@ -111,11 +103,6 @@ class SupportParams:
         """Whether the semantic feature enters the model (else the judge embeds nothing for support)."""
         return self.b_sem != 0.0
 
-    @property
-    def needs_window(self) -> bool:
-        """Whether the best window is aligned: for the window-share feature or the conflicts found in it."""
-        return self.b_window != 0.0 or self.conflicts
-
 
 @lru_cache(maxsize=4)
 def load_params(path: str | None = None) -> SupportParams:
@@ -132,9 +119,7 @@ class Support:
     value: float
     lexical: float
     semantic: float | None
-    window: tuple[int, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
-    missing_keys: tuple[str, ...] = ()
     lexical_anywhere: float = 0.0
     missing_weight: float = 0.0
     base: float = 0.0
@@ -168,8 +153,9 @@ class Evidence:
 
     @classmethod
     def of(cls, texts: Sequence[str], vectors_for: VectorsFor | None = None, split: Splitter | None = None) -> Evidence:
-        """The sentences of `texts` (split by `split`, pysbd's `sentences` by default), embedded by `vectors_for`."""
-        pairs = evidence_sentences(texts, split)
+        """The sentences of `texts` (split by `split`, pysbd's `sentences` by default; citation markers removed),
+        embedded by `vectors_for`."""
+        pairs = [(s, i) for i, text in enumerate(texts) for s in (split or sentences)(strip_citations(text))]
         found = tuple(s for s, _ in pairs)
         vectors = vectors_for(list(found)) if vectors_for is not None and found else None
         return cls(found, tuple(i for _, i in pairs), vectors)
@@ -205,12 +191,6 @@ class Evidence:
         return Evidence(tuple(self.sentences[i] for i in keep), tuple(self.context_of[i] for i in keep), vectors)
 
 
-def evidence_sentences(texts: Sequence[str], split: Splitter | None = None) -> list[tuple[str, int]]:
-    """(sentence, index of its text) for every sentence of every text, citation markers removed."""
-    cut = split or sentences
-    return [(s, i) for i, text in enumerate(texts) for s in cut(strip_citations(text))]
-
-
 def _weights(claim: Unit, key_weight: float) -> dict[str, float]:
     weights: dict[str, float] = {}
     for w in claim.words:
@@ -220,14 +200,14 @@ def _weights(claim: Unit, key_weight: float) -> dict[str, float]:
 
 
 def _windows(context_of: Sequence[int], size: int) -> list[tuple[int, ...]]:
-    result: list[tuple[int, ...]] = []
-    for start in range(len(context_of)):
-        for width in range(1, size + 1):
-            stop = start + width
-            if stop > len(context_of) or context_of[stop - 1] != context_of[start]:
-                break
-            result.append(tuple(range(start, stop)))
-    return result
+    """Windows of 1..`size` consecutive sentences of one text, by start (texts' sentences are contiguous)."""
+    n = len(context_of)
+    return [
+        tuple(range(a, a + w))
+        for a in range(n)
+        for w in range(1, size + 1)
+        if a + w <= n and context_of[a + w - 1] == context_of[a]
+    ]
 
 
 def _best_window(
@@ -262,15 +242,10 @@ def _base_value(lexical: float, anywhere: float, semantic: float, missing: float
 
 
 def _penalty(conflicts: Sequence[Conflict], p: SupportParams) -> float:
-    factor = 1.0
-    for conflict in conflicts:
-        if conflict.present:
-            factor *= p.present_keep
-        elif conflict.anchored:
-            factor *= p.slot_keep
-        else:
-            factor *= p.sentence_keep.get(conflict.kind, 1.0)
-    return factor
+    keep = p.sentence_keep
+    return math.prod(
+        p.present_keep if c.present else p.slot_keep if c.anchored else keep.get(c.kind, 1.0) for c in conflicts
+    )
 
 
 def claim_support(
@@ -286,56 +261,38 @@ def claim_support(
     weights = _weights(c, p.key_weight)
     if not weights:
         return Support(1.0, 1.0, None)
+    total = sum(weights.values())
     if not evidence.sentences:  # nothing can support it: a zero factor, so that no joint support is left either
-        total = sum(weights.values())
         return Support(0.0, 0.0, None, missing_weight=total, weight=total, penalty=0.0)
-    units = evidence.units
     question_keys = unit(question).keys if question else frozenset()
-    window, lexical = _best_window(evidence, weights, question_keys, p) if p.needs_window else ((), 0.0)
+    needs_window = p.b_window != 0.0 or p.conflicts  # for the window-share feature or the conflicts found in it
+    window, lexical = _best_window(evidence, weights, question_keys, p) if needs_window else ((), 0.0)
     semantic = None
     if claim_vector is not None and evidence.vectors is not None and len(evidence.vectors):
         semantic = float(np.max(evidence.vectors @ claim_vector))
     everywhere = evidence.keys
-    total = sum(weights.values())
     anywhere = sum(w for k, w in weights.items() if k in everywhere) / total
     missing_weight = sum(w for k, w in weights.items() if k not in everywhere)
     base = _base_value(lexical, anywhere, semantic or 0.0, missing_weight, p)
-    conflicts: list[Conflict] = []
-    missing: list[str] = []
-    if p.conflicts:
-        window_units = [units[i] for i in window]
-        conflicts, missing = find_conflicts(
-            c, window_units, everywhere, question_keys, p.anchor_reach, p.slot_reach, p.present_keep < 1.0
-        )
+    window_units = [evidence.units[i] for i in window]
+    reach = (p.anchor_reach, p.slot_reach, p.present_keep < 1.0)
+    conflicts = find_conflicts(c, window_units, everywhere, question_keys, *reach) if p.conflicts else []
     penalty = _penalty(conflicts, p)
-    return Support(
-        base * penalty,
-        lexical,
-        semantic,
-        window,
-        tuple(conflicts),
-        tuple(missing),
-        anywhere,
-        missing_weight,
-        base,
-        total,
-        penalty,
-    )
+    return Support(base * penalty, lexical, semantic, tuple(conflicts), anywhere, missing_weight, base, total, penalty)
 
 
 def pooled_features(found: Sequence[Support]) -> tuple[float, float, float, float] | None:
     """(lexical, lexical_anywhere, semantic, missing_weight) of several claims taken together: the shares and the
     semantic similarity weighted by each claim's content weight, the missing weights summed. None when no claim has
-    content words."""
-    weighted = [s for s in found if s.weight > 0]
-    total = sum(s.weight for s in weighted)
-    if not weighted or total <= 0:
+    content words (a claim without content words weighs 0: it adds nothing)."""
+    total = sum(s.weight for s in found)
+    if total <= 0:
         return None
     return (
-        sum(s.lexical * s.weight for s in weighted) / total,
-        sum(s.lexical_anywhere * s.weight for s in weighted) / total,
-        sum((s.semantic or 0.0) * s.weight for s in weighted) / total,
-        sum(s.missing_weight for s in weighted),
+        sum(s.lexical * s.weight for s in found) / total,
+        sum(s.lexical_anywhere * s.weight for s in found) / total,
+        sum((s.semantic or 0.0) * s.weight for s in found) / total,
+        sum(s.missing_weight for s in found),
     )
 
 
@@ -344,14 +301,8 @@ def joint_support(found: Sequence[Support], params: SupportParams | None = None)
     pooled = pooled_features(found)
     if pooled is None:
         return 1.0
-    weighted = [s for s in found if s.weight > 0]
-    penalty = sum(s.penalty * s.weight for s in weighted) / sum(s.weight for s in weighted)
+    penalty = sum(s.penalty * s.weight for s in found) / sum(s.weight for s in found)
     return _base_value(*pooled, params or load_params()) * penalty
-
-
-def claims_of(text: str) -> list[str]:
-    """The claim sentences of a text: sentences with at least one content word, citation markers removed."""
-    return claim_sentences(text)
 
 
 def support(
@@ -370,19 +321,8 @@ def support(
 def is_supported(claim: str, texts: Sequence[str], embedder: Embedder | None = None) -> bool:
     """Every claim sentence of `claim` (or the whole text, when it has no sentence with content) is supported by
     `texts`: graded support >= `JudgeParams.supported_at`. Lexical evidence only when `embedder` is None (stricter)."""
-    units = claims_of(claim) or [claim]
+    units = claim_sentences(claim) or [claim]
     return all(s.supported for s in support(units, texts, embedder))
-
-
-def stems(text: str) -> frozenset[str]:
-    """The content keys of a text (words cut to their stem, numbers normalised)."""
-    return content_keys(text)
-
-
-def recall(claim: str, text: str) -> float:
-    """Share of the claim's content keys found in `text` (1.0 for a claim without any)."""
-    wanted = content_keys(claim)
-    return len(wanted & content_keys(text)) / len(wanted) if wanted else 1.0
 
 
 def shared_stems(left: str, right: str) -> int:

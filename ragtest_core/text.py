@@ -4,11 +4,10 @@ Sentence splitting uses pysbd (abbreviations, decimals, CJK punctuation 。！�
 for alphabetic scripts and single characters for Chinese and Japanese, so word counts and overlaps stay
 meaningful in every language.
 
-pysbd's time grows much faster than the length of what it splits (a 500 KB line took minutes), so a line longer
-than `LONG_LINE` characters is first cut into pieces of about `PIECE` characters, each ending where a sentence
-visibly ends (., !, ?, 。, ！ or ？ then a space and a capital, a digit, a quote or a CJK character; failing
-that, a space), and pysbd splits each piece: time proportional to the length. Lines up to `LONG_LINE` (all real
-prose: the longest line in ../shared/data has 5,611 characters) go to pysbd whole, as before.
+pysbd's time grows much faster than the length of what it splits, so a line longer than `LONG_LINE` characters (no
+real prose) is first cut into pieces of about `PIECE` characters, each ending where a sentence visibly ends (., !, ?,
+。, ！ or ？ then a space and a capital, a digit, a quote or a CJK character; failing that, a space), and pysbd
+splits each piece: time proportional to the length.
 """
 
 from __future__ import annotations
@@ -47,24 +46,13 @@ _PYSBD_LANGUAGES = {"en", "zh", "ja", "de", "fr", "es", "it", "nl", "ru", "pl", 
 
 
 def detect_language(text: str) -> str:
-    """An ISO 639-1 code from the script: 'ja' (kana present), 'zh' (Han), 'ko', else 'en'.
-
-    Script detection is exact for CJK, which is what sentence splitting and word limits depend on.
-    """
+    """An ISO 639-1 code from the script: 'ja' (kana present), 'zh' (Han), 'ko', else 'en' (exact for CJK, which is
+    what sentence splitting and word limits depend on)."""
     sample = text[:5000]
-    letters = sum(1 for ch in sample if ch.isalpha())
-    if not letters:
-        return "en"
-    kana = len(_KANA.findall(sample))
-    han = len(_CJK_CHAR.findall(sample)) - kana
-    hangul = len(_HANGUL.findall(sample))
-    if kana / letters > 0.05:
-        return "ja"
-    if han / letters > 0.2:
-        return "zh"
-    if hangul / letters > 0.2:
-        return "ko"
-    return "en"
+    letters = max(1, sum(1 for ch in sample if ch.isalpha()))
+    kana, hangul = len(_KANA.findall(sample)), len(_HANGUL.findall(sample))
+    shares = {"ja": (kana, 0.05), "zh": (len(_CJK_CHAR.findall(sample)) - kana, 0.2), "ko": (hangul, 0.2)}
+    return next((code for code, (count, floor) in shares.items() if count / letters > floor), "en")
 
 
 _THREAD_LOCAL = threading.local()
@@ -73,9 +61,7 @@ _THREAD_LOCAL = threading.local()
 def _segmenter(language: str) -> pysbd.Segmenter:
     """This thread's segmenter for `language`: a pysbd Segmenter keeps the text being split on itself
     (`original_text`), so one instance shared by threads mixes up their sentences."""
-    segmenters: dict[str, pysbd.Segmenter] | None = getattr(_THREAD_LOCAL, "segmenters", None)
-    if segmenters is None:
-        segmenters = _THREAD_LOCAL.segmenters = {}
+    segmenters: dict[str, pysbd.Segmenter] = _THREAD_LOCAL.__dict__.setdefault("segmenters", {})
     code = language if language in _PYSBD_LANGUAGES else "en"
     if code not in segmenters:
         segmenters[code] = pysbd.Segmenter(language=code, clean=False)
@@ -96,16 +82,9 @@ _PIECE_END = re.compile(
 def split_sentences(text: str, language: str | None = None) -> list[str]:
     """Sentences of `text`, stripped, with empty ones dropped. Line breaks always end a sentence. Time is
     proportional to the length of `text` (long lines are split piece by piece)."""
-    language = language or detect_language(text)
-    segmenter = _segmenter(language)
-    sentences: list[str] = []
-    for line in text.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        for piece in line_pieces(line):
-            sentences.extend(s.strip() for s in segmenter.segment(piece) if s.strip())
-    return sentences
+    segmenter = _segmenter(language or detect_language(text))
+    pieces = [piece for line in text.splitlines() if line.strip() for piece in line_pieces(line.strip())]
+    return [s.strip() for piece in pieces for s in segmenter.segment(piece) if s.strip()]
 
 
 def line_pieces(line: str, long_line: int = LONG_LINE, piece: int = PIECE) -> list[str]:
@@ -116,13 +95,9 @@ def line_pieces(line: str, long_line: int = LONG_LINE, piece: int = PIECE) -> li
     pieces: list[str] = []
     start = 0
     while len(line) - start > piece:
-        window = line[start + piece // 2 : start + piece]
-        ends = [match.end() for match in _PIECE_END.finditer(window)]
-        if ends:
-            cut = start + piece // 2 + ends[-1]
-        else:
-            space = window.rfind(" ")
-            cut = start + piece // 2 + space + 1 if space >= 0 else start + piece
+        window = line[start + piece // 2 : start + piece]  # the last sentence end in it, else its last space, else all
+        ends = [match.end() for match in _PIECE_END.finditer(window)] or [window.rfind(" ") + 1 or len(window)]
+        cut = start + piece // 2 + ends[-1]
         pieces.append(line[start:cut])
         start = cut
     pieces.append(line[start:])
@@ -134,19 +109,15 @@ _GLUED = re.compile(r"(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")
 
 
 @lru_cache(maxsize=65536)
-def _sentences(text: str) -> tuple[str, ...]:
+def sentence_tuple(text: str) -> tuple[str, ...]:
+    """`sentences_of` as a tuple (the memoised value itself)."""
     return tuple(split_sentences(_GLUED.sub(" ", text)))
 
 
 def sentences_of(text: str) -> list[str]:
     """`split_sentences`, memoised (scoring splits the same contexts many times), after separating sentences glued
     without a space ("crisis.Sri Lanka is ..."), which scraped and generated texts contain."""
-    return list(_sentences(text))
-
-
-def clear_caches() -> None:
-    """Forget memoised sentence splits (benchmarks use it to measure a cold run)."""
-    _sentences.cache_clear()
+    return list(sentence_tuple(text))
 
 
 def tokenize(text: str) -> list[str]:

@@ -14,10 +14,8 @@ shape, STOPWORDS). `ragtest_core.support` and `ragtest_core.relevance` read text
   lawyer"), or when it starts the sentence and the next word is capitalised too ("Catherine Cortez Masto ..."), or
   it is an acronym. Adjacent names form one span. An interjection is never a name ("Yes, The average game ...").
 - Fillers (interjections, backchannels, epistemic hedges, modals: "yeah", "ok", "lol", "I think", "might") are never
-  names. They stay content words (`JudgeParams.non_content` is empty): measured on BEGIN
-  (bench/support_ablation.py), human judges count "yeah, I agree" as content the passage does not support, and
-  treating fillers as non-content, or sentences of fillers and evaluative words ("That's true.") as no claim
-  (`JudgeParams.no_claim`), ranked worse.
+  names. They stay content words (`JudgeParams.non_content` is empty): human judges count "yeah, I agree" as content
+  the passage does not support, and treating fillers as non-content ranked BEGIN worse (docs/local-judge.md).
 - A decade keeps one key however it is written: "1960's" and "1960s" are the same.
 """
 
@@ -28,7 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragtest_core import judge_params
-from ragtest_core.text import STOPWORDS, sentences_of
+from ragtest_core.text import STOPWORDS, words
+from ragtest_core.text import sentence_tuple as sentences  # pysbd sentences, memoised
 
 #: Citation markers "[2]", "[1][3]", "[2, 4]", "[1-3]": references, not claims (with the space before them).
 CITATION_MARKER = re.compile(r"\s*\[\d+(?:\s*[,;–-]\s*\d+)*\]")
@@ -41,22 +40,20 @@ _CJK_SPLIT = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
 _WHOLE_DECIMAL = re.compile(r"\d+\.0+")
 
-_MONTHS = "january february march april may june july august september october november december"
-_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday"
+MONTHS = words("january february march april may june july august september october november december")
+WEEKDAYS = words("monday tuesday wednesday thursday friday saturday sunday")
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
 _SMALL_NUMBERS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty"
 )
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
-_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth"
-MONTHS = frozenset(_MONTHS.split())
-WEEKDAYS = frozenset(_WEEKDAYS.split())
 NUMBER_WORDS: dict[str, str] = {
     **{word: str(value) for value, word in enumerate(_SMALL_NUMBERS.split())},
     **{word: str(20 + 10 * i) for i, word in enumerate(_TENS.split())},
     "hundred": "100",
     "thousand": "1000",
 }
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth"
 ORDINALS: dict[str, str] = {word: str(value) for value, word in enumerate(_ORDINALS.split(), 1)}
 #: Capitalised words that are not names even inside a sentence.
 _NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "mr", "mrs", "ms", "dr", "st"})
@@ -65,17 +62,17 @@ _FILLERS = (
     "absolutely definitely indeed exactly certainly totally sure really actually probably maybe perhaps guess think "
     "believe know might may must shall"
 )
-_EVALUATIVE = "true right correct wrong cool nice great awesome amazing interesting funny fun good bad love like glad"
 #: Words that state no fact: interjections, backchannels, epistemic hedges, modals. Never names.
-FILLERS = frozenset(_FILLERS.split())
+FILLERS = words(_FILLERS)
 #: Evaluative words ("true", "cool"): a candidate `JudgeParams.no_claim` set for the ablation.
-EVALUATIVE = frozenset(_EVALUATIVE.split())
+EVALUATIVE = words(
+    "true right correct wrong cool nice great awesome amazing interesting funny fun good bad love like glad"
+)
 _DECADE = re.compile(r"^(\d+)'s$")
 _INDEFINITE = frozenset({"a", "an"})
 
 # The kinds of key token; two key tokens are rivals only when their kinds are equal.
 YEAR, NUMBER, ORDINAL, MONTH, WEEKDAY, NAME = "year", "number", "ordinal", "month", "weekday", "name"
-KINDS: tuple[str, ...] = (YEAR, NUMBER, ORDINAL, MONTH, WEEKDAY, NAME)
 
 
 @dataclass(frozen=True)
@@ -109,11 +106,6 @@ def strip_citations(text: str) -> str:
     return CITATION_MARKER.sub("", text)
 
 
-def sentences(text: str) -> tuple[str, ...]:
-    """pysbd sentences of `text` (line breaks end a sentence; "crisis.Sri Lanka" is two), memoised."""
-    return tuple(sentences_of(text))
-
-
 def stem(token: str) -> str:
     return token if any(c.isdigit() for c in token) else token[: judge_params.PARAMS.stem_prefix_length]
 
@@ -125,8 +117,7 @@ def _number_key(lower: str) -> str | None:
     return NUMBER_WORDS.get(lower)
 
 
-def _kind(word: str, lower: str, index: int, words: list[str]) -> str | None:
-    number = _number_key(lower)
+def _kind(word: str, lower: str, number: str | None, index: int, words: list[str]) -> str | None:
     if number is not None:
         return YEAR if _YEAR.fullmatch(number) else NUMBER
     if lower in ORDINALS:
@@ -161,22 +152,14 @@ def unit(sentence: str) -> Unit:
     span_id, in_span = -1, False
     for index, word in enumerate(raw):
         lower = word.lower()
-        kind = _kind(word, lower, index, raw)
         number = _number_key(lower)
-        ordinary = (
-            lower not in STOPWORDS
-            and lower not in judge_params.PARAMS.non_content
-            and (len(lower) > 1 or lower.isdigit() or bool(_CJK.match(lower)))
-        )
+        kind = _kind(word, lower, number, index, raw)
+        ordinary = lower not in STOPWORDS and lower not in judge_params.PARAMS.non_content
+        ordinary = ordinary and (len(lower) > 1 or lower.isdigit() or bool(_CJK.match(lower)))
         if kind == NAME and not in_span:
             span_id += 1
         in_span = kind == NAME
-        if number is not None:
-            key = number
-        elif kind == ORDINAL:
-            key = ORDINALS[lower]
-        else:
-            key = stem(lower)
+        key = number if number is not None else ORDINALS[lower] if kind == ORDINAL else stem(lower)
         result.append(Word(word, key, ordinary or kind is not None, kind, span_id if in_span else -1))
     keys = frozenset(w.key for w in result if w.content)
     key_tokens = tuple(dict.fromkeys((w.key, w.kind) for w in result if w.kind is not None))
@@ -197,8 +180,3 @@ def makes_claim(sentence: str) -> bool:
 def claim_sentences(text: str) -> list[str]:
     """Sentences of `text` without citation markers, keeping those that make a claim (`makes_claim`)."""
     return [s for s in sentences(strip_citations(text)) if makes_claim(s)]
-
-
-def clear_caches() -> None:
-    """Forget memoised units (benchmarks use it to measure a cold run)."""
-    unit.cache_clear()

@@ -7,7 +7,7 @@ ends and line breaks) are tried first, then " " and "" so that text without any 
 A document with sections (`metadata["sections"]`, from the structured loaders) is cut section by section: no chunk
 runs across a heading. Each chunk starts with its heading path line and carries the path in `heading_path`;
 `section_part` is 0 for the chunk that opens its section. Code blocks stay whole where they fit (fenced, so the
-writer knows them); short blocks of one section share a chunk. Plain-text documents are cut as before.
+writer knows them); short blocks of one section share a chunk.
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any
 
 from langchain_core.documents import Document
 from langchain_text_splitters import RecursiveCharacterTextSplitter
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from ragtest_core.schema import stable_id
 from ragtest_core.text import detect_language
@@ -31,18 +30,17 @@ _WIKI_HEADING = re.compile(r"^\s*=+\s*(?P<title>[^=]+?)\s*=+\s*$")
 _PLAIN_HEADING = re.compile(r"^[A-Z][^.!?:;,=\[\]()]{0,60}$")
 
 
-@dataclass(frozen=True)
-class ChunkingConfig:
+class ChunkingConfig(BaseModel):
     """How documents are cut. `separators` are tried in order before the fallbacks " " and ""."""
 
-    chunk_size: int = 512
-    chunk_overlap: int = 128
-    separators: tuple[str, ...] = (". ", "\n")
-    keep_separator: Literal["start", "end"] | bool = "end"
+    model_config = ConfigDict(frozen=True)
 
-    def all_separators(self) -> list[str]:
-        seps = list(self.separators)
-        return seps + [s for s in FALLBACK_SEPARATORS if s not in seps]
+    chunk_size: Annotated[int, Field(ge=1, description="characters per chunk at most")] = 512
+    chunk_overlap: Annotated[int, Field(ge=0, description="characters neighbouring chunks share")] = 128
+    separators: Annotated[
+        tuple[str, ...],
+        Field(description="where chunks may be cut, tried in order (backslash escapes such as \\n work)"),
+    ] = (". ", "\n")
 
 
 class Chunk(BaseModel):
@@ -71,29 +69,8 @@ class Chunk(BaseModel):
 
     @classmethod
     def from_record(cls, chunk_id: str, text: str, metadata: Mapping[str, Any]) -> Chunk:
-        fields = {key: metadata.get(key) for key in ("url", "revision_id", "section", "heading_path")}
-        part = metadata.get("section_part")
-        return cls(
-            section_part=int(part) if part is not None else None,
-            chunk_id=chunk_id,
-            text=text,
-            doc_id=str(metadata.get("doc_id", "")),
-            source=str(metadata.get("source", "")),
-            position=int(metadata.get("position", 0)),
-            language=str(metadata.get("language", "en")),
-            **{key: (str(value) if value is not None else None) for key, value in fields.items()},
-        )
-
-
-def make_splitter(config: ChunkingConfig) -> RecursiveCharacterTextSplitter:
-    return RecursiveCharacterTextSplitter(
-        chunk_size=config.chunk_size,
-        chunk_overlap=config.chunk_overlap,
-        separators=config.all_separators(),
-        keep_separator=config.keep_separator,
-        add_start_index=True,
-        strip_whitespace=True,
-    )
+        """The chunk stored with this id, text and metadata (`to_metadata`)."""
+        return cls(chunk_id=chunk_id, text=text, **metadata)
 
 
 def chunk_id_for(doc_id: str, position: int, text: str) -> str:
@@ -102,7 +79,15 @@ def chunk_id_for(doc_id: str, position: int, text: str) -> str:
 
 def chunk_documents(documents: Iterable[Document], config: ChunkingConfig | None = None) -> list[Chunk]:
     """Chunks of every document, in document order then position order."""
-    splitter = make_splitter(config or ChunkingConfig())
+    config = config or ChunkingConfig()
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=config.chunk_size,
+        chunk_overlap=config.chunk_overlap,
+        separators=[*config.separators, *(s for s in FALLBACK_SEPARATORS if s not in config.separators)],
+        keep_separator="end",
+        add_start_index=True,
+        strip_whitespace=True,
+    )
     return [chunk for document in documents for chunk in chunk_document(document, splitter)]
 
 
@@ -147,8 +132,7 @@ def find_headings(text: str) -> list[tuple[int, str]]:
     previous_blank = True
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
-        wiki = _WIKI_HEADING.match(stripped)
-        if wiki:
+        if wiki := _WIKI_HEADING.match(stripped):
             headings.append((offset, wiki.group("title")))
         elif previous_blank and stripped and _PLAIN_HEADING.match(stripped) and len(stripped.split()) <= 6:
             headings.append((offset, stripped))
@@ -173,17 +157,8 @@ def chunk_sections(document: Document, splitter: RecursiveCharacterTextSplitter)
     for section in sections_of(meta):
         for part, body in enumerate(section_pieces(section, splitter)):
             text = f"{heading_line(section.heading_path)}\n{body}"
-            chunks.append(
-                _chunk(
-                    meta,
-                    len(chunks),
-                    text,
-                    language=language,
-                    section=section.heading or None,
-                    heading_path=section.heading_path,
-                    section_part=part,
-                )
-            )
+            place = {"section": section.heading or None, "heading_path": section.heading_path, "section_part": part}
+            chunks.append(_chunk(meta, len(chunks), text, language=language, **place))
     return chunks
 
 
@@ -192,13 +167,20 @@ def section_pieces(section: Section, splitter: RecursiveCharacterTextSplitter) -
     they fit (else cut at line ends, each piece fenced again), neighbouring short units packed together."""
     size = splitter._chunk_size - len(heading_line(section.heading_path)) - 1
     size = max(size, splitter._chunk_size // 2)
+    small = RecursiveCharacterTextSplitter(  # a splitter like `splitter` that cuts to `size`
+        chunk_size=size,
+        chunk_overlap=min(splitter._chunk_overlap, size // 4),
+        separators=splitter._separators,
+        keep_separator=splitter._keep_separator,
+        strip_whitespace=True,
+    )
     units: list[tuple[str, int]] = []  # (text, run): pieces of one split run overlap, so they never share a chunk
     lines: list[str] = []
 
     def flush() -> None:
         if lines:
             text = "\n".join(lines)
-            pieces = [text] if len(text) <= size else sized(splitter, size).split_text(text)
+            pieces = [text] if len(text) <= size else small.split_text(text)
             run = len(units) if len(pieces) > 1 else -1
             units.extend((piece, run) for piece in pieces)
             lines.clear()
@@ -237,14 +219,3 @@ def code_pieces(fenced: str, size: int) -> list[str]:
     if current:
         pieces.append("\n".join(["```", *current, "```"]))
     return pieces
-
-
-def sized(splitter: RecursiveCharacterTextSplitter, size: int) -> RecursiveCharacterTextSplitter:
-    """A splitter like `splitter` that cuts to `size` (what is left of a chunk after its heading line)."""
-    return RecursiveCharacterTextSplitter(
-        chunk_size=size,
-        chunk_overlap=min(splitter._chunk_overlap, size // 4),
-        separators=splitter._separators,
-        keep_separator=splitter._keep_separator,
-        strip_whitespace=True,
-    )

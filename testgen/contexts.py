@@ -1,9 +1,7 @@
 """Contexts for question writing: a root chunk plus its K nearest neighbours, shown as numbered blocks.
 
-Roots are drawn with `random.Random(seed)` without replacement, round-robin across documents and, inside a
-document, across its sections, so that every document and section is represented early. Neighbours come from
-the store; the root itself and chunks that mostly
-repeat it (the adjacent chunk of the same document, or more than half of the words shared) are left out.
+Roots are drawn in a seeded order stratified by document and section (`draw_roots`); neighbours that mostly repeat
+the root (itself, the adjacent chunk of its document, or more than half of its words) are left out.
 """
 
 from __future__ import annotations
@@ -13,12 +11,12 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ragtest_core.text import detect_language, tokenize
 from testgen.chunking import Chunk
 from testgen.settings import DEFAULT_K_NEIGHBOURS
-from testgen.store import ChunkStore
+from testgen.store import ChunkKey, ChunkStore
 
 if TYPE_CHECKING:  # annotations only
     from testgen.personas import Persona
@@ -27,20 +25,8 @@ MAX_TEXT_OVERLAP = 0.5
 _EXTRA_CANDIDATES = 6
 
 
-class Placed(Protocol):
-    """Where a chunk sits: a `Chunk`, or a `ChunkKey` (the same without its text)."""
-
-    @property
-    def chunk_id(self) -> str: ...
-    @property
-    def doc_id(self) -> str: ...
-    @property
-    def position(self) -> int: ...
-    @property
-    def section(self) -> str | None: ...
-
-
-P = TypeVar("P", bound=Placed)
+#: Where a chunk sits: a `Chunk`, or a `ChunkKey` (the same without its text).
+P = TypeVar("P", Chunk, ChunkKey)
 
 
 @dataclass(frozen=True)
@@ -84,8 +70,7 @@ def draw_roots(chunks: Sequence[P], seed: int) -> list[P]:
         by_doc.setdefault(chunk.doc_id, []).append(chunk)
     doc_ids = sorted(by_doc)
     rng.shuffle(doc_ids)
-    queues = [_by_section(by_doc[doc_id], rng) for doc_id in doc_ids]
-    return _interleave(queues)
+    return _interleave([_by_section(by_doc[doc_id], rng) for doc_id in doc_ids])
 
 
 def _by_section(chunks: list[P], rng: random.Random) -> list[P]:
@@ -108,10 +93,8 @@ def _interleave(queues: list[list[P]]) -> list[P]:
 def text_overlap(left: str, right: str) -> float:
     """Share of the shorter text's words that the other text also has (multiset overlap)."""
     a, b = Counter(tokenize(left)), Counter(tokenize(right))
-    shorter = min(sum(a.values()), sum(b.values()))
-    if shorter == 0:
-        return 0.0
-    return sum((a & b).values()) / shorter
+    shorter = min(a.total(), b.total())
+    return (a & b).total() / shorter if shorter else 0.0
 
 
 def is_near_duplicate(root: Chunk, other: Chunk) -> bool:
@@ -134,7 +117,7 @@ def build_contexts(
     for root, row in zip(roots, hits, strict=True):
         neighbours: list[Chunk] = []
         for hit in row:
-            chunk = hit.to_chunk()
+            chunk = Chunk.from_record(hit.id, hit.text, hit.metadata)
             if is_near_duplicate(root, chunk) or any(is_near_duplicate(n, chunk) for n in neighbours):
                 continue
             neighbours.append(chunk)

@@ -148,11 +148,13 @@ class OfflineCritic(Critic):
         return [self.grounded_one(draft, _cited(draft, blocks)) for draft in drafts]
 
     async def unanswerable_many(self, drafts: Sequence[Draft], passages: Sequence[str]) -> list[str | None]:
-        return [self.unanswerable_one(draft, passages) for draft in drafts]
+        return [
+            "no_hypothesis" if not d.hypothesis else "answerable" if self._supported(d.hypothesis, passages) else None
+            for d in drafts
+        ]
 
     def grounded_one(self, draft: Draft, gold: Sequence[str]) -> str | None:
-        problem = provenance_problem(draft, gold)
-        if problem is not None:
+        if (problem := provenance_problem(draft, gold)) is not None:
             return problem
         claims = draft.evidence or (draft.answer,)
         if not all(self._supported(claim, gold) for claim in claims):
@@ -162,11 +164,6 @@ class OfflineCritic(Critic):
     def _supported(self, claim: str, gold: Sequence[str]) -> bool:
         """The support rule; lexical evidence alone settles most claims (a copied sentence), without embedding."""
         return is_supported(claim, gold) or (self.embedder is not None and is_supported(claim, gold, self.embedder))
-
-    def unanswerable_one(self, draft: Draft, passages: Sequence[str]) -> str | None:
-        if not draft.hypothesis:
-            return "no_hypothesis"
-        return "answerable" if self._supported(draft.hypothesis, passages) else None
 
 
 class LLMCritic(Critic):
@@ -178,36 +175,28 @@ class LLMCritic(Critic):
 
     def __init__(self, llm: LLMClient) -> None:
         self.llm = llm
-        self.calls = 0
-        self.failed_calls = 0
-        self.last_error: str | None = None
 
     async def grounded_many(self, drafts: Sequence[Draft], blocks: Sequence[str]) -> list[str | None]:
         verdicts: list[str | None] = [provenance_problem(draft, _cited(draft, blocks)) for draft in drafts]
-        asked = [index for index, verdict in enumerate(verdicts) if verdict is None]
-        if not asked:
+        if not (asked := [index for index, verdict in enumerate(verdicts) if verdict is None]):
             return verdicts
         pairs = [(drafts[i].question, drafts[i].answer, drafts[i].blocks) for i in asked]
         result = await self._ask(grounded_call(pairs, blocks, drafts[asked[0]].question_type), Groundings)
-        by_number = {v.pair: v for v in result.verdicts} if result is not None else {}
-        for number, index in enumerate(asked, start=1):
-            verdict = by_number.get(number)
-            if verdict is None and result is not None and len(result.verdicts) == len(asked):
-                verdict = result.verdicts[number - 1]  # numbered wrongly but complete: take them in order
-            verdicts[index] = _grounding_reason(verdict)
+        found = _numbered(None if result is None else result.verdicts, "pair", len(asked))
+        for index, v in zip(asked, found, strict=True):
+            if v is None or not (v.supported and v.standalone):  # else None: accepted
+                verdicts[index] = "critic_failed" if v is None else "not_standalone" if v.supported else "not_grounded"
         return await self._one_context(drafts, blocks, verdicts)
 
     async def _one_context(
         self, drafts: Sequence[Draft], blocks: Sequence[str], verdicts: list[str | None]
     ) -> list[str | None]:
         """`hop_critic`: a grounded multi-hop draft that one cited block answers alone is rejected."""
-        pending = [verdict is None for verdict in verdicts]
-        for call, asked in alone_calls(drafts, blocks, answerable_call, pending):
+        for call, asked in alone_calls(drafts, blocks, answerable_call, [verdict is None for verdict in verdicts]):
             result = await self._ask(call, Answerabilities)
             found = {v.question: v for v in result.verdicts} if result is not None else {}
             for number, index in enumerate(asked, start=1):
-                verdict = found.get(number)
-                if verdict is None:
+                if (verdict := found.get(number)) is None:
                     verdicts[index] = "critic_failed"
                 elif verdict.answerable:
                     verdicts[index] = ONE_CONTEXT
@@ -217,14 +206,10 @@ class LLMCritic(Critic):
         if not drafts:
             return []
         result = await self._ask(answerable_call([d.question for d in drafts], passages), Answerabilities)
-        by_number = {v.question: v for v in result.verdicts} if result is not None else {}
-        reasons: list[str | None] = []
-        for number in range(1, len(drafts) + 1):
-            verdict = by_number.get(number)
-            if verdict is None and result is not None and len(result.verdicts) == len(drafts):
-                verdict = result.verdicts[number - 1]
-            reasons.append("critic_failed" if verdict is None else ("answerable" if verdict.answerable else None))
-        return reasons
+        return [
+            "critic_failed" if verdict is None else ("answerable" if verdict.answerable else None)
+            for verdict in _numbered(None if result is None else result.verdicts, "question", len(drafts))
+        ]
 
     async def _ask(self, call: PlannedCall, schema: type[V]) -> V | None:
         """The critic's verdicts, or None when the call failed (a permanent error stops the run at once)."""
@@ -239,9 +224,11 @@ class LLMCritic(Critic):
             return None
 
 
-def _grounding_reason(verdict: Grounding | None) -> str | None:
-    if verdict is None:
-        return "critic_failed"
-    if not verdict.supported:
-        return "not_grounded"
-    return None if verdict.standalone else "not_standalone"
+def _numbered(verdicts: Sequence[V] | None, number: str, count: int) -> list[V | None]:
+    """The verdicts for items 1 to `count` by the item number each carries (field `number`); numbered wrongly but
+    complete: in order; all None when the call failed."""
+    if verdicts is None:
+        return [None] * count
+    by_number = {getattr(verdict, number): verdict for verdict in verdicts}
+    complete = len(verdicts) == count
+    return [by_number.get(n, verdicts[n - 1] if complete else None) for n in range(1, count + 1)]

@@ -1,15 +1,10 @@
 """Local files as documents, every file accounted for: loaded, or named with the reason it was not.
 
-Each supported type is read by its parser (`testgen.loaders`): Markdown, reStructuredText, notebooks, HTML and
-Word files keep their structure as sections with a heading path (`metadata["sections"]`, as plain JSON data that
-`testgen.structure.sections_of` reads back); .txt and .pdf are plain text. Text files are read as UTF-8; other
-encodings are detected with charset-normalizer and decoded (the encoding is kept in the document's metadata).
-
-Under a folder, every file is either loaded or skipped with its reason: an unsupported type, a binary file
-(whatever its name), text in an encoding nothing can tell, or a parse error. One broken file never stops the
-others; the command line prints each skip and the manifest lists them. Files inside hidden folders (`.git`) are
-skipped as one entry per folder. `list_files` and `read_file` do the same one file at a time (a distributed
-ingest reads each file on its own worker).
+Each supported type is read by its parser (`testgen.loaders`); structured formats keep their sections with a
+heading path (`metadata["sections"]`, plain JSON data that `testgen.structure.sections_of` reads back). Under a
+folder, a file is loaded or skipped with its reason (unsupported type, binary, unknown encoding, parse error; files
+in hidden folders as one entry per folder); one broken file never stops the others. `list_files` and `read_file`
+work one file at a time (a distributed ingest reads each file on its own worker).
 """
 
 from __future__ import annotations
@@ -63,30 +58,24 @@ def supported() -> str:
 
 
 def read_files(path: str | Path) -> LoadedFiles:
-    """Documents from one file or from every file under a folder (recursive, sorted by path), and every file not
-    loaded with its reason (unsupported type, binary, unknown encoding, parse error).
-
-    A missing path, an unsupported single file, or a folder where nothing could be loaded raises
-    `SourceUnavailableError` naming the reasons. Empty files give no document.
-    """
+    """Documents from one file or every file under a folder (sorted by path), and the files skipped. A missing
+    path, an unsupported single file, or a folder where nothing could be loaded raises `SourceUnavailableError`."""
     root = Path(path)
     loaded = LoadedFiles()
     for file in _files(root, loaded):
-        loaded.merge(read_file(file, resolve=False))
+        loaded.merge(read_file(file))
     loaded.documents = resolve_documents(loaded.documents)  # `:ref:`s to sections on other pages
     if not loaded.documents and loaded.skipped:
         raise SourceUnavailableError(f"no usable text under {root}: {'; '.join(loaded.warnings())}")
     return loaded
 
 
-def read_file(file: Path, resolve: bool = True) -> LoadedFiles:
+def read_file(file: Path) -> LoadedFiles:
     """One listed file (see `list_files`): its document, or the reason it was skipped (unsupported type, binary,
-    unknown encoding, parse error). A distributed ingest reads each file on its own worker. Sphinx `:ref:`s are
-    resolved against the file's own section labels; with `resolve` False they stay marks, and the document keeps
-    its labels, for `testgen.loaders.references.resolve_documents` over the whole corpus."""
+    unknown encoding, parse error). Its Sphinx `:ref:`s stay marks, and the document keeps its labels, for
+    `testgen.loaders.references.resolve_documents` over the whole corpus."""
     loaded = LoadedFiles()
-    reader = READERS.get(file.suffix.lower())
-    if reader is None:
+    if (reader := READERS.get(file.suffix.lower())) is None:
         loaded.skipped[str(file)] = f"unsupported file type {file.suffix or '(none)'!r} (supported: {supported()})"
         return loaded
     try:
@@ -106,7 +95,7 @@ def read_file(file: Path, resolve: bool = True) -> LoadedFiles:
         if parsed.labels:
             extra[LABELS_KEY] = parsed.labels
         document = make_document(parsed.text.strip(), source=str(file), url=file.resolve().as_uri(), **extra)  # type: ignore[arg-type]
-        loaded.documents.extend(resolve_documents([document]) if resolve else [document])
+        loaded.documents.append(document)
     return loaded
 
 
@@ -132,13 +121,12 @@ def _files(root: Path, loaded: LoadedFiles) -> list[Path]:
     hidden: Counter[Path] = Counter()
     for file in sorted(p for p in root.rglob("*") if p.is_file()):
         relative = file.relative_to(root).parts
-        depth = next((i for i, part in enumerate(relative[:-1]) if part.startswith(".")), None)
-        if depth is not None:
+        if (depth := next((i for i, part in enumerate(relative[:-1]) if part.startswith(".")), None)) is not None:
             hidden[root.joinpath(*relative[: depth + 1])] += 1
         else:
             files.append(file)
     for folder, count in sorted(hidden.items()):
-        loaded.skipped[f"{folder}{'/'}"] = f"hidden folder ({count} file(s) not read)"
+        loaded.skipped[f"{folder}/"] = f"hidden folder ({count} file(s) not read)"
     if not files and not hidden:
         raise SourceUnavailableError(f"no files under {root}")
     return files

@@ -1,18 +1,13 @@
-"""The question rules every writer's output must pass, each failure named by a reason.
-
-Rules (the seed prompt's, checked on the output): a self-contained question ending in "?", no reference to
-"the context/passage/provided text", not two questions joined by "and", at most `max_words` words (CJK counted
-by `ragtest_core.text.word_count`), specific (enough content words), written in the source's language, and not a
-long verbatim copy of the context's wording.
+"""The question rules every writer's output must pass, each failure named by a reason (`QuestionRules.reason`, in
+the order it checks them; docs/generation.md, "Filters").
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ragtest_core.text import content_tokens, detect_language, normalise_whitespace, tokenize, word_count, words
 
@@ -79,11 +74,6 @@ def is_compound(question: str, contexts: Sequence[str] = ()) -> bool:
         return True
     if _COMPOUND.search(question) or _CJK_COMPOUND.search(question):
         return True
-    return _coordinates(question, contexts)
-
-
-def _coordinates(question: str, contexts: Sequence[str]) -> bool:
-    """Whether the question joins two things with "and" (CJK: 和/与/及) outside a comparison or a quoted phrase."""
     if _COMPARISON.search(question):
         return False
     haystack = " ".join(normalise_whitespace(text).casefold() for text in contexts)
@@ -107,26 +97,16 @@ def copied_run(question: str, texts: Sequence[str]) -> int:
 
 @dataclass
 class QuestionRules:
-    """Checks one question/answer pair against the rules; `check` counts each rejection by reason."""
+    """Checks one question/answer pair against the rules."""
 
     max_words: int = DEFAULT_MAX_WORDS
     max_copied_words: int = DEFAULT_MAX_COPIED_WORDS
-    rejections: Counter[str] = field(default_factory=Counter)
-
-    def check(
-        self, question: str, answer: str, *, language: str | None = None, contexts: Sequence[str] = ()
-    ) -> str | None:
-        """The reason to reject, or None to keep (the reason is also counted in `rejections`)."""
-        reason = self.reason(question, answer, language=language, contexts=contexts)
-        if reason is not None:
-            self.rejections[reason] += 1
-        return reason
 
     def reason(
         self, question: str, answer: str, *, language: str | None = None, contexts: Sequence[str] = ()
     ) -> str | None:
-        question = question.strip()
-        if not question:
+        """The reason to reject the pair, or None to keep it."""
+        if not (question := question.strip()):
             return "empty_question"
         if not answer.strip():
             return "empty_answer"
@@ -140,7 +120,8 @@ class QuestionRules:
             return "compound_question"
         if word_count(question) > self.max_words:
             return "too_long"
-        if language is not None and detect_language(question) != _script_family(language):
+        # what `detect_language` can tell apart: ja, zh, ko, else en (every alphabetic script)
+        if language is not None and detect_language(question) != (language if language in ("ja", "zh", "ko") else "en"):
             return "wrong_language"
         if not is_specific(question):
             return "generic_question"
@@ -161,11 +142,6 @@ _UNFINISHED = re.compile(
 def unfinished(answer: str) -> bool:
     """Whether a reference answer stops before its sentence ends (an English function word or a colon last)."""
     return _UNFINISHED.search(answer.strip()) is not None
-
-
-def _script_family(language: str) -> str:
-    """What `detect_language` can tell apart: ja, zh, ko, else en (every alphabetic script)."""
-    return language if language in ("ja", "zh", "ko") else "en"
 
 
 def normalise_question(question: str) -> str:

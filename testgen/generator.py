@@ -1,19 +1,14 @@
 """The test-set generator: exactly `size` samples in a question-type distribution, from seeded, stratified roots.
 
-Roots come from `draw_roots` (documents, then sections, in turn). The scheduler (`testgen.scheduler`) says what to
-do next, round by round: write these roots for these question types, or screen the drafts of a tier that just
-opened; the generator does it (the writer writes, the `Screen` checks) and tells the scheduler what came of it,
-until the set is full or nothing is left. When the corpus gives too few, `ShortfallError` names the counts and what
-would help, and carries the samples made (with `allow_fewer` they are returned, and `shortfall` says why). Given a
-partial set's samples and walk (`prior`, `testgen.topup`), it keeps them first and writes only the missing ones.
+Round by round the scheduler (`testgen.scheduler`) says what to do next (write these roots for these types, or
+screen the drafts of a tier that just opened); the writer writes, the `Screen` checks, and the scheduler is told
+what came of it, until the set is full or nothing is left. A short set raises `ShortfallError` with the samples
+made (with `allow_fewer` they are returned, and `shortfall` says why); a partial set's samples and walk (`prior`,
+`testgen.topup`) are kept first. The same store contents, writer, settings (and LLM cache) give the same samples
+in the same order.
 
-What the generator reads is `GenerationSettings` (`testgen.settings`); what the writer can do is declared by the
-`QuestionWriter` protocol. The same store contents, writer, settings (and LLM cache) give the same samples in the
-same order.
-
-The corpus is never read whole: roots are drawn from the store's `chunk_keys` (ids, documents, sections and
-positions, no texts), each round's root chunks are fetched by id, and the offline writer reads a document's chunks
-when it first writes from that document.
+The corpus is never read whole: roots are drawn from the store's `chunk_keys` (no texts), each round's root chunks
+are fetched by id, and the offline writer reads a document's chunks when it first writes from it.
 """
 
 from __future__ import annotations
@@ -22,16 +17,15 @@ import asyncio
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.errors import LLMError, RagtestError
 from ragtest_core.schema import CANONICAL_QUESTION, PERSONA, TestSample
 from testgen.chunking import Chunk
-from testgen.contexts import Context, build_contexts, draw_roots
+from testgen.contexts import build_contexts, draw_roots
 from testgen.critic import Critic, LLMCritic, OfflineCritic
 from testgen.filters import QuestionRules
-from testgen.graph import CorpusGraph, along_graph, build_graph
+from testgen.graph import CorpusGraph, build_graph, joined_partners
 from testgen.personas import AUTO, Persona, derive_personas, load_personas, steer_roots
 from testgen.question_types import allocate, parse_distribution, renormalise
 from testgen.scheduler import Scheduler, Step
@@ -83,7 +77,9 @@ class TestsetGenerator:
         self.persona_of: dict[str, Persona] = {}
         #: This round's multi-context documentation roots' graph partners, by root chunk id (`_joins`).
         self._partners: dict[str, tuple[Chunk, ...]] = {}
-        self.restyler = self._make_restyler()
+        styles = parse_choices(self.settings.query_styles, STYLES, "query style")
+        lengths = parse_choices(self.settings.query_lengths, LENGTHS, "query length")
+        self.restyler = Restyler(styles, lengths, self.settings.seed, writer.llm) if styles or lengths else None
 
     def _make_critic(self) -> Critic:
         llm = self.writer.llm
@@ -93,26 +89,10 @@ class TestsetGenerator:
             return LLMCritic(llm)
         return OfflineCritic(self.store.embedder)
 
-    async def _derive_personas(self) -> list[Persona]:
-        """`--personas auto`: personas from clusters of the corpus, named by the writer's LLM."""
-        if self.writer.llm is None:
-            raise RagtestError(f"--personas {AUTO} needs an LLM to describe who reads each part of the corpus")
-        return await derive_personas(self.store, self.writer.llm, self.settings.seed)
-
-    def _make_restyler(self) -> Restyler | None:
-        styles = parse_choices(self.settings.query_styles, STYLES, "query style")
-        lengths = parse_choices(self.settings.query_lengths, LENGTHS, "query length")
-        return Restyler(styles, lengths, self.settings.seed, self.writer.llm) if styles or lengths else None
-
     @property
     def questions_per_context(self) -> int:
-        """Where each type starts: the settings' number, else the writer's own (when a type's roots run out, it
-        walks the roots that still had questions to give again, one more question each, up to
-        `max_questions_per_context`)."""
+        """Questions asked of a context at first: the settings' number, else the writer's own."""
         return self.settings.questions_per_context or self.writer.default_questions_per_context
-
-    def stats_dict(self) -> dict[str, Any]:
-        return self.stats.to_dict()
 
     def generate(self, *, prior: PriorWork | None = None, allow_fewer: bool = False) -> list[TestSample]:
         return run_sync(self.agenerate(prior=prior, allow_fewer=allow_fewer))
@@ -123,21 +103,24 @@ class TestsetGenerator:
         """Exactly `settings.size` samples in the configured type distribution; `ShortfallError` with the counts
         (and the samples made) if impossible, or, with `allow_fewer`, the samples made (`shortfall` says why).
         `prior` (a partial set, smaller than the size) is kept first."""
+        from tqdm import tqdm
+
         size = self.settings.size
-        if self.settings.personas == AUTO and not self.personas:
-            self.personas = await self._derive_personas()
+        if self.settings.personas == AUTO and not self.personas:  # personas from clusters of the corpus
+            if self.writer.llm is None:
+                raise RagtestError(f"--personas {AUTO} needs an LLM to describe who reads each part of the corpus")
+            self.personas = await derive_personas(self.store, self.writer.llm, self.settings.seed)
         screen, scheduler, samples = self._start(prior)
-        progress = _progress(size, show_progress, len(samples))
+        progress = tqdm(total=size, initial=len(samples), desc="questions", unit="q", disable=not show_progress)
         while (step := scheduler.next_step()) is not None:
             candidates = step.released or await self._write(step, scheduler)
             passed, spares = await screen.check(scheduler.hold(candidates), step.reserved, step.wanted)
             accepted = scheduler.place(passed, spares, step, screen)
             samples.extend(await self._samples(accepted, len(samples)))
-            self.stats.count_accepted(candidate.draft for candidate in accepted)
-            if progress is not None:
-                progress.update(len(accepted))
-        if progress is not None:
-            progress.close()
+            self.stats.accepted_by_strategy.update(c.draft.strategy or "llm" for c in accepted)
+            self.stats.accepted_by_tier.update(str(c.draft.tier) for c in accepted)
+            progress.update(len(accepted))
+        progress.close()
         self._finish(screen, scheduler, samples)
         if len(samples) < size:
             self.shortfall = Shortfall.of(self.stats, self.settings, self.writer, self.critic)
@@ -151,8 +134,7 @@ class TestsetGenerator:
         """A run's screen and scheduler over the seeded root order, after the writer learnt from the corpus; with
         a partial set (`prior`), its samples, kept first (their questions remembered, their types and pages
         counted, their walk continued)."""
-        keys = self.store.chunk_keys()
-        if not keys:
+        if not (keys := self.store.chunk_keys()):
             raise RagtestError("the chunk store is empty: add documents before generating questions")
         self.writer.learn(self.store)
         self.stats = GenerationStats(
@@ -173,7 +155,10 @@ class TestsetGenerator:
             raise RagtestError(
                 f"the partial set to top up holds {len(samples)} samples, not fewer than {settings.size}"
             )
-        as_written = [_as_written(sample) for sample in samples]  # a styled row is checked as its question as written
+        as_written = [  # a styled row is checked as its question as written (`testgen.styles`)
+            s.model_copy(update={"question": q}) if (q := (s.model_extra or {}).get(CANONICAL_QUESTION)) else s
+            for s in samples
+        ]
         screen.remember_samples(as_written, by_id)
         scheduler.keep(as_written, by_id)
         self.stats.kept = len(samples)
@@ -197,8 +182,13 @@ class TestsetGenerator:
         if not pairs:
             return []
         scheduler.writing(pairs)
-        contexts = build_contexts(self.store, [chunks[key.chunk_id] for key, _ in pairs], self.settings.k_neighbours)
-        contexts = self._along_graph(contexts, [kind for _, kind in pairs])
+        built = build_contexts(self.store, [chunks[key.chunk_id] for key, _ in pairs], self.settings.k_neighbours)
+        contexts = [  # a documentation multi-context root's neighbours: its graph partners (`_joins`)
+            replace(context, neighbours=partners, along_graph=True)
+            if kind == "multi_context" and (partners := self._partners.get(context.root.chunk_id))
+            else context
+            for context, (_, kind) in zip(built, pairs, strict=True)
+        ]
         if self.persona_of:
             contexts = [replace(c, persona=self.persona_of.get(c.root.chunk_id)) for c in contexts]
         self.stats.roots_drawn += len(contexts)
@@ -218,15 +208,6 @@ class TestsetGenerator:
         self.stats.candidates += len(candidates)
         return candidates
 
-    def _along_graph(self, contexts: list[Context], kinds: Sequence[str]) -> list[Context]:
-        """Multi-context questions from documentation follow the corpus graph: their roots' partners in other
-        sections that the writer can join to the root (found by `_writable`) become the neighbours."""
-        for i, (context, kind) in enumerate(zip(contexts, kinds, strict=True)):
-            partners = self._partners.get(context.root.chunk_id, ()) if kind == "multi_context" else ()
-            if partners:
-                contexts[i] = replace(context, neighbours=partners, along_graph=True)
-        return contexts
-
     def _joins(self, root: Chunk) -> bool:
         """Whether a multi-context root can be written: outside documentation always; in documentation when the
         corpus graph gives it a partner the writer can join it to (`testgen.graph`), kept for this round."""
@@ -234,16 +215,17 @@ class TestsetGenerator:
             return True
         if self.graph is None:
             self.graph = build_graph(self.store)
-        (context,) = along_graph(self.graph, self.store, [Context(root)], self.writer.can_join)
-        self._partners[root.chunk_id] = context.neighbours if context.along_graph else ()
-        return context.along_graph
+        self._partners[root.chunk_id] = joined_partners(self.graph, self.store, root, self.writer.can_join)
+        return bool(self._partners[root.chunk_id])
 
     def _writable(
         self, pairs: Sequence[tuple[ChunkKey, str]], scheduler: Scheduler
     ) -> tuple[list[tuple[ChunkKey, str]], Mapping[str, Chunk]]:
         """The roots the writer can write from (`can_write`; a documentation multi-context root also needs a graph
         partner, `_joins`), with the chunks of all; the others are passed over."""
-        chunks = self._root_chunks([key for key, _ in pairs])
+        chunks = {chunk.chunk_id: chunk for chunk in self.store.get([key.chunk_id for key, _ in pairs])}
+        if missing := [key.chunk_id for key, _ in pairs if key.chunk_id not in chunks]:
+            raise RagtestError(f"{len(missing)} root chunk(s) left the store while generating, e.g. {missing[0]}")
         kept: list[tuple[ChunkKey, str]] = []
         self._partners = {}
         for key, kind in pairs:
@@ -253,14 +235,6 @@ class TestsetGenerator:
             else:
                 scheduler.pass_over(key, kind)
         return kept, chunks
-
-    def _root_chunks(self, keys: Sequence[ChunkKey]) -> dict[str, Chunk]:
-        """The stored chunks of this round's roots, by id."""
-        found = {chunk.chunk_id: chunk for chunk in self.store.get([key.chunk_id for key in keys])}
-        missing = [key.chunk_id for key in keys if key.chunk_id not in found]
-        if missing:
-            raise RagtestError(f"{len(missing)} root chunk(s) left the store while generating, e.g. {missing[0]}")
-        return found
 
     def _finish(self, screen: Screen, scheduler: Scheduler, samples: list[TestSample]) -> None:
         self.stats.rejections = Counter(screen.rejections)
@@ -279,40 +253,16 @@ class TestsetGenerator:
             self.stats.styles = dict(sorted(self.restyler.stats.items()))
             self.stats.llm_calls += self.restyler.stats["rewrite_calls"]
 
-    def _sample(self, candidate: Candidate) -> TestSample:
-        return candidate.to_sample(self.writer.name, self.store.collection_name)
-
     async def _samples(self, accepted: Sequence[Candidate], made: int) -> list[TestSample]:
         """The accepted candidates as samples (rows `made`, `made + 1`, ... of the set), each with its persona and in
         its turn's query style and length, when those are asked for."""
         samples = []
         for candidate in accepted:
-            sample, persona = self._sample(candidate), candidate.context.persona
-            if persona is not None:
+            sample = candidate.to_sample(self.writer.name, self.store.collection_name)
+            if (persona := candidate.context.persona) is not None:
                 sample = TestSample.model_validate({**sample.model_dump(), PERSONA: persona.name})
             samples.append(sample)
-        if self.restyler is None:
+        if (restyler := self.restyler) is None:
             return samples
-        restyler = self.restyler
-        return list(
-            await asyncio.gather(
-                *(
-                    restyler.apply(sample, made + i, candidate.context.persona)
-                    for i, (sample, candidate) in enumerate(zip(samples, accepted, strict=True))
-                )
-            )
-        )
-
-
-def _as_written(sample: TestSample) -> TestSample:
-    """The sample with its canonical question (`testgen.styles`) as its question."""
-    canonical = (sample.model_extra or {}).get(CANONICAL_QUESTION)
-    return sample.model_copy(update={"question": canonical}) if canonical else sample
-
-
-def _progress(total: int, enabled: bool, done: int = 0) -> Any:
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=done, desc="questions", unit="q")
+        pairs = enumerate(zip(samples, accepted, strict=True))
+        return list(await asyncio.gather(*(restyler.apply(s, made + i, c.context.persona) for i, (s, c) in pairs)))

@@ -1,21 +1,13 @@
 """The corpus graph, built offline at ingest with no LLM: which chunks of different sections belong together.
 
 Nodes are chunks and the sections holding them (a section is "source > heading path"). Edges join chunks of
-different sections, each with its kind and weight:
+different sections, each with its kind and weight (docs/generation.md has the table): `link` (a chunk names another
+section's heading: "see Timeouts"; the loaders keep a link's words, not its target), `term` (a rare key term both
+use), `similar` (close stored embeddings, other pages) and `sibling` (opening chunks of sections with one parent;
+weighted 0.5, so the other kinds come first).
 
-- `link`: a chunk sends the reader to another section by name ("see Timeouts", "described in “Request
-  instances”"; the loaders keep a link's words, not its target, so the words are matched to the corpus's headings);
-  weight 1;
-- `term`: both chunks use a key term (a code identifier, a dotted, snake_case or CamelCase name) that few chunks
-  use; weight: the sum of the shared terms' inverse chunk frequencies;
-- `similar`: chunks of different pages whose stored embeddings are close (no new embedding); weight: the cosine;
-- `sibling`: the opening chunks of sections with one parent (subsections of one section, or top-level pages of one
-  folder: the settings of a reference page, the servers of a deployment folder); weight 0.5, so that the other kinds
-  come first.
-
-What each chunk gives (its section, page, terms, link words and nearest chunks of other pages) is kept by chunk id
-in the run folder's `corpus_graph.json`; a later build computes only the chunks it has not seen (like the
-embedding cache) and drops the ones that left the corpus. Edges are derived from those facts on load.
+What each chunk gives is kept by chunk id in the run folder's `corpus_graph.json`; a later build computes only the
+chunks it has not seen and drops the ones that left the corpus. Edges are derived from those facts on load.
 """
 
 from __future__ import annotations
@@ -25,14 +17,13 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
 from testgen.chunking import Chunk
-from testgen.contexts import Context
 from testgen.store import ChunkStore
 from testgen.structure import PATH_SEPARATOR
 
@@ -85,11 +76,6 @@ class ChunkFacts:
     similar: list[tuple[str, float]] = field(default_factory=list)
 
 
-def section_of(chunk: Chunk) -> str:
-    """The section node a chunk belongs to: its page and heading path (or plain-text section)."""
-    return f"{chunk.source}{PATH_SEPARATOR}{chunk.heading_path or chunk.section or ''}"
-
-
 def key_terms(text: str) -> list[str]:
     """A chunk's key terms: inline code and code-like names (dotted, snake_case, CamelCase), lower-cased, sorted."""
     found = {m.strip("() ").lower() for m in _CODE.findall(text)}
@@ -105,7 +91,7 @@ def mentions(text: str) -> list[str]:
 def chunk_facts(chunk: Chunk) -> ChunkFacts:
     heading = (chunk.heading_path or "").split(PATH_SEPARATOR)[-1].strip()
     return ChunkFacts(
-        section=section_of(chunk),
+        section=f"{chunk.source}{PATH_SEPARATOR}{chunk.heading_path or chunk.section or ''}",  # page and heading path
         page=chunk.source,
         heading=heading.strip("` ").lower(),
         opens_section=not chunk.section_part,
@@ -119,9 +105,7 @@ class CorpusGraph:
 
     def __init__(self, facts: Mapping[str, ChunkFacts]) -> None:
         self.facts = dict(facts)
-        self.edges = (
-            _term_edges(self.facts) + _link_edges(self.facts) + _similar_edges(self.facts) + _sibling_edges(self.facts)
-        )
+        self.edges = [e for edges in (_term_edges, _link_edges, _similar_edges, _sibling_edges) for e in edges(facts)]
         self._by_chunk: dict[str, list[Edge]] = defaultdict(list)
         for edge in self.edges:
             self._by_chunk[edge.source].append(edge)
@@ -144,25 +128,15 @@ class CorpusGraph:
                 break
         return chosen
 
-    def section_graph(self) -> nx.Graph:
-        graph = nx.Graph()
-        graph.add_nodes_from({f.section for f in self.facts.values()})
-        for edge in self.edges:
-            a, b = self.facts[edge.source].section, self.facts[edge.target].section
-            weight = graph.get_edge_data(a, b, {"weight": 0.0})["weight"]
-            graph.add_edge(a, b, weight=weight + edge.weight)
-        return graph
-
     def summary(self, top: int = 10) -> dict[str, Any]:
         """For the manifest and the report: sizes, edges by kind, degrees, components and the pages joined most."""
-        sections = self.section_graph()
+        sections = nx.Graph()
+        sections.add_nodes_from({f.section for f in self.facts.values()})
+        sections.add_edges_from((self.facts[e.source].section, self.facts[e.target].section) for e in self.edges)
         degrees = [d for _, d in sections.degree()]
         components = sorted((len(c) for c in nx.connected_components(sections)), reverse=True)
-        pages: Counter[tuple[str, str]] = Counter()
-        for edge in self.edges:
-            a, b = sorted((self.facts[edge.source].page, self.facts[edge.target].page))
-            if a != b:
-                pages[(a, b)] += 1
+        pairs = (tuple(sorted((self.facts[e.source].page, self.facts[e.target].page))) for e in self.edges)
+        pages = Counter(pair for pair in pairs if pair[0] != pair[1])
         return {
             "chunks": len(self.facts),
             "sections": sections.number_of_nodes(),
@@ -185,16 +159,13 @@ class CorpusGraph:
     @staticmethod
     def load_facts(path: Path | None) -> dict[str, ChunkFacts]:
         """The chunk facts a graph file holds ({} when there is none or it is of another version)."""
-        if path is None or not path.exists():
-            return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8")) if path is not None and path.exists() else {}
         if data.get("version") != 1:
             return {}
-        loaded = {}
-        for chunk_id, fields in data["chunks"].items():
-            fields["similar"] = [(str(i), float(w)) for i, w in fields.get("similar", [])]
-            loaded[chunk_id] = ChunkFacts(**fields)
-        return loaded
+        return {
+            i: ChunkFacts(**{**f, "similar": [(str(other), float(w)) for other, w in f.get("similar", [])]})
+            for i, f in data["chunks"].items()
+        }
 
 
 def build_graph(store: ChunkStore, path: Path | None = None) -> CorpusGraph:
@@ -289,20 +260,9 @@ def _sibling_edges(facts: Mapping[str, ChunkFacts]) -> list[Edge]:
     return sorted(edges, key=lambda e: (e.source, e.target))
 
 
-def along_graph(
-    graph: CorpusGraph,
-    store: ChunkStore,
-    contexts: Sequence[Context],
-    usable: Callable[[Chunk, Chunk], bool] | None = None,
-    most: int = 2,
-) -> list[Context]:
-    """Each context with its root's graph partners (other sections, strongest first, only those `usable(root,
-    partner)` says a question can join) as its neighbours; a root with no such partner keeps its context."""
-    candidates = {c.root.chunk_id: graph.partners(c.root.chunk_id, _CANDIDATES) for c in contexts}
-    chunks = {chunk.chunk_id: chunk for chunk in store.get(sorted({i for ids in candidates.values() for i in ids}))}
-    out = []
-    for context in contexts:
-        found = [chunks[i] for i in candidates[context.root.chunk_id] if i in chunks]
-        kept = tuple(chunk for chunk in found if usable is None or usable(context.root, chunk))[:most]
-        out.append(replace(context, neighbours=kept, along_graph=True) if kept else context)
-    return out
+def joined_partners(
+    graph: CorpusGraph, store: ChunkStore, root: Chunk, usable: Callable[[Chunk, Chunk], bool], most: int = 2
+) -> tuple[Chunk, ...]:
+    """The root's graph partners (other sections, strongest first) that `usable(root, partner)` says a question can
+    join, `most` at most."""
+    return tuple(chunk for chunk in store.get(graph.partners(root.chunk_id, _CANDIDATES)) if usable(root, chunk))[:most]

@@ -1,14 +1,11 @@
-"""Personas: who asks the questions. A persona is a name and a description (`--personas FILE`, a YAML or JSON list
-of `{name, description}`); each question carries the name of the persona it was written for (`persona`).
+"""Personas: who asks the questions (`--personas FILE`, a YAML or JSON list of `{name, description}`); each question
+carries its persona's name (`persona`).
 
-Offline, a persona steers which parts of the corpus are asked about. A chunk's score for a persona is its best
-standardised cosine with the persona's description or one of its clauses (a description names several subjects, a
-chunk is about one; each cosine is standardised over the corpus, so a clause that is like everything, "builds web
-apps", does not take everything). A chunk goes to the persona it scores highest for, and only if that score stands
-out (`NEAR` standard deviations above the corpus): the rest of the corpus is asked nothing, so a set larger than the
-personas' parts can give falls short. The roots are walked persona by persona in turn, each persona's chunks best
-first. With an LLM the persona also shapes the wording (`testgen.writers.llm.prompt`). Chunk vectors are read from
-the store a page at a time; one cosine per chunk and clause is kept.
+Offline, a persona steers which parts of the corpus are asked about (`steer_roots`; docs/generation.md, "Personas
+and query styles"): a chunk goes to the persona whose description or clause it is most like, standardised over
+the corpus, only when that score stands out by `NEAR` standard deviations; the rest of the corpus is asked nothing.
+With an LLM the persona also shapes the wording (`testgen.writers.llm.prompt`). Chunk vectors are read from the
+store a page at a time.
 """
 
 from __future__ import annotations
@@ -69,10 +66,10 @@ def steer_roots(
     first; ties keep the seeded order of `roots`), and the persona of each."""
     score = _scores(store, [root.chunk_id for root in roots], personas)
     owner = np.where(score.max(axis=1) > NEAR, np.argmax(score, axis=1), -1)
-    queues: list[list[ChunkKey]] = []
-    for index in range(len(personas)):
-        mine = sorted((i for i in range(len(roots)) if owner[i] == index), key=lambda i: -score[i, index])
-        queues.append([roots[i] for i in mine])
+    queues = [
+        [roots[i] for i in sorted(np.flatnonzero(owner == p).tolist(), key=lambda i: -score[i, p])]
+        for p in range(len(personas))
+    ]
     persona_of = {roots[i].chunk_id: personas[int(owner[i])] for i in range(len(roots)) if owner[i] >= 0}
     taken = (root for row in itertools.zip_longest(*queues) for root in row if root is not None)
     return list(taken), persona_of

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.text import split_sentences
@@ -21,7 +21,7 @@ from testgen.chunking import Chunk
 from testgen.contexts import Context, build_contexts, draw_roots
 from testgen.critic import answerable_call, grounded_call
 from testgen.filters import DEFAULT_MAX_WORDS
-from testgen.question_types import QUESTION_TYPES, QuestionType, allocate, parse_distribution, renormalise
+from testgen.question_types import QUESTION_TYPES, allocate, parse_distribution, renormalise
 from testgen.settings import DEFAULT_K_NEIGHBOURS, GenerationSettings
 from testgen.store import ChunkStore
 from testgen.walkers import batch_sizes, start_walkers
@@ -33,24 +33,22 @@ TYPICAL_ANSWER_SENTENCES = 2
 _RULES = GenerationSettings()
 
 
-def plan_types(
-    size: int,
-    *,
-    questions_per_context: int | None = 1,
-    question_types: str | Mapping[str, float] | None = None,
-    supported_types: Iterable[str] = QUESTION_TYPES,
-) -> dict[str, int]:
-    """Writer calls (contexts) per question type in the generator's first batch for `size` questions."""
-    if size <= 0:
-        return {}
-    distribution, _ = renormalise(parse_distribution(question_types), supported_types)
-    targets = allocate(size, distribution)
-    missing = {kind: count for kind, count in targets.items() if count > 0}
-    return batch_sizes(missing, Counter(), Counter(), _per_context(questions_per_context), _RULES.zero_yield_patience)
+def _targets(size: int, question_types: str | Mapping[str, float] | None) -> dict[str, int]:
+    return allocate(size, renormalise(parse_distribution(question_types), QUESTION_TYPES)[0])
 
 
 def _per_context(asked: int | None) -> int:
     return asked if asked is not None else LLMWriter.default_questions_per_context
+
+
+def plan_types(
+    size: int, *, questions_per_context: int | None = 1, question_types: str | Mapping[str, float] | None = None
+) -> dict[str, int]:
+    """Writer calls (contexts) per question type in the generator's first batch for `size` questions."""
+    if size <= 0:
+        return {}
+    missing = {kind: count for kind, count in _targets(size, question_types).items() if count > 0}
+    return batch_sizes(missing, Counter(), Counter(), _per_context(questions_per_context), _RULES.zero_yield_patience)
 
 
 def plan_batch(
@@ -60,20 +58,13 @@ def plan_batch(
     seed: int = 0,
     questions_per_context: int | None = 1,
     question_types: str | Mapping[str, float] | None = None,
-    supported_types: Iterable[str] = QUESTION_TYPES,
 ) -> list[tuple[Chunk, str]]:
     """(root, question type) of each writer call of the generator's first batch for `size` questions."""
     if size <= 0 or not chunks:
         return []
-    distribution, _ = renormalise(parse_distribution(question_types), supported_types)
     per_context, most = _per_context(questions_per_context), _RULES.max_questions_per_context
-    walkers = start_walkers(draw_roots(chunks, seed), allocate(size, distribution), per_context, most)
-    wants = plan_types(
-        size,
-        questions_per_context=questions_per_context,
-        question_types=question_types,
-        supported_types=supported_types,
-    )
+    walkers = start_walkers(draw_roots(chunks, seed), _targets(size, question_types), per_context, most)
+    wants = plan_types(size, questions_per_context=questions_per_context, question_types=question_types)
     return [(root, kind) for kind, want in wants.items() for root in walkers[kind].take(want)]
 
 
@@ -101,8 +92,7 @@ def plan_llm_calls(
     question = "What is said about " + " ".join(["word"] * math.ceil(max_question_words * 0.6)) + "?"
     calls: list[PlannedCall] = []
     for context, (_, kind) in zip(contexts, pairs, strict=True):
-        question_type: QuestionType = kind  # type: ignore[assignment]
-        calls.append(writer_call(context, per_context, question_type, max_question_words))
+        calls.append(writer_call(context, per_context, kind, max_question_words))  # type: ignore[arg-type]
         if critic:
             calls.append(critic_call(context, kind, question, per_context))
             if kind == "multi_context":  # the multi-hop check asks each cited block alone (`testgen.hop_critic`)
@@ -116,8 +106,7 @@ def critic_call(context: Context, question_type: str, question: str, questions: 
     if question_type == "unanswerable":
         return answerable_call([question] * questions, [chunk.text for chunk in context.blocks])
     cited = (1, 2) if question_type == "multi_context" and len(context.blocks) > 1 else (1,)
-    answer = typical_answer(context.root.text)
-    pairs = [(question, answer, cited)] * questions
+    pairs = [(question, typical_answer(context.root.text), cited)] * questions
     return grounded_call(pairs, [chunk.text for chunk in context.blocks], question_type)
 
 

@@ -49,8 +49,7 @@ def parse_distribution(spec: str | Mapping[str, float] | None) -> dict[str, floa
             except ValueError as exc:
                 raise RagtestError(f"bad question type weight {part!r}: use name=weight, e.g. simple=0.5") from exc
         spec = pairs
-    unknown = sorted(set(spec) - set(QUESTION_TYPES))
-    if unknown:
+    if unknown := sorted(set(spec) - set(QUESTION_TYPES)):
         raise RagtestError(f"unknown question type(s) {unknown}; choose from {', '.join(QUESTION_TYPES)}")
     if any(weight < 0 for weight in spec.values()) or sum(spec.values()) <= 0:
         raise RagtestError("question type weights must be >= 0 and not all 0")

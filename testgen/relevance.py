@@ -4,8 +4,6 @@ Measured on the local judge's embeddings (all-MiniLM-L6-v2, trained on question-
 the question and its reference answer. A pair below `MIN_ANSWER_RELEVANCE` answers something else (an answer about
 another subject, a writer that mixed up its pairs); whether the answer is right, complete or a definition is left to
 the other checks (the critic, the offline writer's definition and grammar checks).
-
-Kept in this one small function so that a calibrated relevance scale can replace it later.
 """
 
 from __future__ import annotations
@@ -16,10 +14,8 @@ import numpy as np
 
 from ragtest_core.embeddings import Embedder
 
-#: The lowest cosine between a question and its reference answer for the pair to be kept. A prior read off the
-#: seven articles of ../shared/data/wikipedia (in-sample there): questions turned from a sentence and that sentence
-#: score 0.41 at the 1st percentile and 0.75 at the median; an answer about another subject scored 0.04-0.35 in
-#: spot checks ("What do polar bears eat?" / a sentence about Python's + operator: 0.04).
+#: The lowest cosine between a question and its reference answer for the pair to be kept (a prior read off the
+#: development data: docs/generation.md, "Filters").
 MIN_ANSWER_RELEVANCE = 0.3
 #: Shorter answers (a bare name, date or number) carry too little text for an embedding to judge; they are kept.
 MIN_JUDGED_ANSWER_WORDS = 4

@@ -111,8 +111,9 @@ class Scheduler:
             self._stop_barren_types()
             self._pass_on_shares(self._missing())
             missing = self._missing()
-            if self.held and sum(self.tried.values()) - self.opened_at >= self._lookahead():
-                self.opened_at = sum(self.tried.values())  # looked far enough: the next tier joins the open ones
+            tried = sum(self.tried.values())
+            if self.held and tried - self.opened_at >= self.settings.tier_lookahead * self.settings.size:
+                self.opened_at = tried  # looked far enough: the next tier joins the open ones
                 if released := self._release_held():
                     return Step(missing, released=released)
             reserved = self._take_reserve(missing)
@@ -128,9 +129,6 @@ class Scheduler:
             return None
         return None
 
-    def _lookahead(self) -> int:
-        return self.settings.tier_lookahead * self.settings.size
-
     def _missing(self) -> dict[str, int]:
         return {
             kind: target - self.produced[kind] for kind, target in self.targets.items() if target > self.produced[kind]
@@ -141,8 +139,7 @@ class Scheduler:
         for kind, walker in self.walkers.items():
             if self.targets.get(kind, 0) <= self.produced[kind] or not walker.active:
                 continue
-            why = self.settings.why_stop(self.produced[kind], self.tried[kind])
-            if why is not None:
+            if (why := self.settings.why_stop(self.produced[kind], self.tried[kind])) is not None:
                 walker.stopped = True
                 self.stats.warnings.append(f"question type {kind!r}: {why}; stopped early")
 

@@ -53,8 +53,7 @@ class Candidate:
         the root when the draft names no block) and where they came from."""
         context, draft = self.context, self.draft
         gold = [chunk for n in draft.blocks if (chunk := context.block(n)) is not None] or [context.root]
-        if draft.question_type == "unanswerable":
-            gold = []
+        gold = [] if draft.question_type == "unanswerable" else gold
         ids = [chunk.chunk_id for chunk in gold]
         root = context.root
         return TestSample(
@@ -102,10 +101,9 @@ class Screen:
         self._vectors = np.zeros((0, 0), dtype=np.float32)  # accepted questions, embedded
         self._passed: set[tuple[str, str]] = set()  # judged good before (drafts that waited in the reserve)
 
-    def reject(self, reason: str, candidate: Candidate | None = None) -> None:
+    def reject(self, reason: str, candidate: Candidate) -> None:
         self.rejections[reason] += 1
-        if candidate is not None:
-            self.rejections_by_strategy[candidate.draft.strategy or "llm"] += 1
+        self.rejections_by_strategy[candidate.draft.strategy or "llm"] += 1
 
     async def check(
         self, candidates: Sequence[Candidate], reserved: Sequence[Candidate], wanted: Mapping[str, int]
@@ -132,7 +130,7 @@ class Screen:
         such a draft is rejected as a near duplicate."""
         key = normalise_question(candidate.draft.question)
         seen = key in self._keys or _reference_key(candidate) in self._references
-        if seen or self._too_close(self.embedder.embed_one(candidate.draft.question), []):
+        if seen or self._too_close(self.embedder.embed([candidate.draft.question])[0], []):
             self.reject("near_duplicate", candidate)
             return True
         return False
@@ -140,29 +138,29 @@ class Screen:
     def remember(self, candidate: Candidate) -> None:
         """An accepted draft: later drafts may not repeat it."""
         draft = candidate.draft
-        self._note(candidate.context.root, draft.question, draft.question_type, draft.answer)
-        self._add_vectors(self.embedder.embed([draft.question]))
+        self._remember([(candidate.context.root, draft.question, draft.question_type, draft.answer)])
 
     def remember_samples(self, samples: Sequence[TestSample], roots: Mapping[str, Chunk]) -> None:
         """Samples a partial set already holds (a top-up, `testgen.topup`), as if accepted here: later drafts may
         not repeat them (`roots`: their root chunks by id)."""
-        if not samples:
+        self._remember([(roots.get(s.root_id), s.question, s.question_type, s.ground_truth) for s in samples])
+
+    def _remember(self, accepted: Sequence[tuple[Chunk | None, str, str, str]]) -> None:
+        """(root, question, type, answer) of questions later drafts may not repeat."""
+        if not accepted:
             return
-        for sample in samples:
-            self._note(roots.get(sample.root_id), sample.question, sample.question_type, sample.ground_truth)
-        self._add_vectors(self.embedder.embed([sample.question for sample in samples]))
+        for root, question, question_type, answer in accepted:
+            self._keys.add(normalise_question(question))
+            if (reference := _reference_of(root, question_type, answer)) is not None:
+                self._references.add(reference)
+        vectors = self.embedder.embed([question for _, question, _, _ in accepted])
+        self._vectors = vectors if self._vectors.shape[0] == 0 else np.vstack([self._vectors, vectors])
 
     def _offline_reason(self, candidate: Candidate) -> str | None:
         draft, context = candidate.draft, candidate.context
-        reason = self.rules.reason(
-            draft.question,
-            draft.answer,
-            language=context.language,
-            contexts=[chunk.text for chunk in context.blocks],
-        )
-        if reason is None:
-            reason = _type_problem(draft)
-        if reason is not None:
+        contexts = [chunk.text for chunk in context.blocks]
+        reason = self.rules.reason(draft.question, draft.answer, language=context.language, contexts=contexts)
+        if (reason := reason or _type_problem(draft)) is not None:
             self.reject(reason, candidate)
         return reason
 
@@ -170,13 +168,12 @@ class Screen:
         """The candidates whose reference answer addresses the question (unanswerable ones have a refusal)."""
         checked = [c for c in candidates if c.draft.question_type != "unanswerable"]
         scores = answer_relevance(self.embedder, [c.draft.question for c in checked], [c.draft.answer for c in checked])
-        off_topic = {
-            id(c) for c, score in zip(checked, scores, strict=True) if not is_relevant(float(score), c.draft.answer)
-        }
-        for candidate in checked:
-            if id(candidate) in off_topic:
-                self.reject("answer_not_relevant", candidate)
-        return [c for c in candidates if id(c) not in off_topic]
+        off_topic = [
+            c for c, score in zip(checked, scores, strict=True) if not is_relevant(float(score), c.draft.answer)
+        ]
+        for candidate in off_topic:
+            self.reject("answer_not_relevant", candidate)
+        return [c for c in candidates if c not in off_topic]
 
     def _not_duplicates(
         self, candidates: list[Candidate], wanted: Mapping[str, int]
@@ -188,31 +185,26 @@ class Screen:
         kept: list[Candidate] = []
         spares: list[Candidate] = []
         kept_vectors: list[np.ndarray] = []
-        keys: set[str] = set()
-        references: set[str] = set()
+        keys, references = set(self._keys), set(self._references)  # the accepted questions' and the kept ones'
         per_type: Counter[str] = Counter()
         for candidate, vector in zip(candidates, vectors, strict=True):
-            key = normalise_question(candidate.draft.question)
-            if key in self._keys or key in keys:
-                self.reject("duplicate", candidate)
-                continue
-            reference = _reference_key(candidate)
-            if reference is not None and (reference in self._references or reference in references):
-                self.reject("duplicate_reference", candidate)
-                continue
-            if self._too_close(vector, kept_vectors):
-                self.reject("near_duplicate", candidate)
-                continue
+            key, reference = normalise_question(candidate.draft.question), _reference_key(candidate)
             kind = candidate.draft.question_type
-            if per_type[kind] >= wanted.get(kind, 0) + JUDGE_SPARES:  # enough to fill the type: judge no more now
+            if key in keys:
+                self.reject("duplicate", candidate)
+            elif reference is not None and reference in references:
+                self.reject("duplicate_reference", candidate)
+            elif self._too_close(vector, kept_vectors):
+                self.reject("near_duplicate", candidate)
+            elif per_type[kind] >= wanted.get(kind, 0) + JUDGE_SPARES:  # enough to fill the type: judge no more now
                 spares.append(candidate)
-                continue
-            per_type[kind] += 1
-            keys.add(key)
-            if reference is not None:
-                references.add(reference)
-            kept.append(candidate)
-            kept_vectors.append(vector)
+            else:
+                per_type[kind] += 1
+                keys.add(key)
+                if reference is not None:
+                    references.add(reference)
+                kept.append(candidate)
+                kept_vectors.append(vector)
         return kept, spares
 
     def _too_close(self, vector: np.ndarray, batch: list[np.ndarray]) -> bool:
@@ -220,23 +212,13 @@ class Screen:
             return True
         return any(float(other @ vector) > self.dedup_threshold for other in batch)
 
-    def _note(self, root: Chunk | None, question: str, question_type: str, answer: str) -> None:
-        self._keys.add(normalise_question(question))
-        reference = _reference_of(root, question_type, answer)
-        if reference is not None:
-            self._references.add(reference)
-
-    def _add_vectors(self, vectors: np.ndarray) -> None:
-        self._vectors = vectors if self._vectors.shape[0] == 0 else np.vstack([self._vectors, vectors])
-
     async def _judge(self, candidates: list[Candidate]) -> list[str | None]:
         """The critic's verdicts, one context's drafts per request, in the candidates' order."""
         groups: dict[tuple[str, str], list[int]] = {}
         for index, candidate in enumerate(candidates):
             if draft_key(candidate) in self._passed:
                 continue  # judged good in an earlier batch: no second request
-            kind = "unanswerable" if candidate.draft.question_type == "unanswerable" else "grounded"
-            groups.setdefault((candidate.context.root.chunk_id + candidate.draft.question_type, kind), []).append(index)
+            groups.setdefault((candidate.context.root.chunk_id, candidate.draft.question_type), []).append(index)
         results = await asyncio.gather(*(self._judge_group([candidates[i] for i in g]) for g in groups.values()))
         verdicts: list[str | None] = [None] * len(candidates)
         for indices, reasons in zip(groups.values(), results, strict=True):
@@ -260,14 +242,14 @@ class Screen:
 
 
 def _reference_key(candidate: Candidate) -> str | None:
-    """A simple documentation question's reference, normalised: one documentation sentence answers one question
-    of a set ("How do you add extensions?" and "How do you add extensions after creation time?", both answered by
-    "To add extensions after creation time, use ...", are one question asked twice). None for other questions
-    (an encyclopedia sentence may answer a "when" and a "who")."""
     return _reference_of(candidate.context.root, candidate.draft.question_type, candidate.draft.answer)
 
 
 def _reference_of(root: Chunk | None, question_type: str, answer: str) -> str | None:
+    """A simple documentation question's reference, normalised: one documentation sentence answers one question
+    of a set ("How do you add extensions?" and "How do you add extensions after creation time?", both answered by
+    "To add extensions after creation time, use ...", are one question asked twice). None for other questions
+    (an encyclopedia sentence may answer a "when" and a "who")."""
     if root is None or root.heading_path is None or question_type != "simple":
         return None
     return normalise_question(answer)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from testgen.filters import DEFAULT_MAX_COPIED_WORDS, DEFAULT_MAX_WORDS
 from testgen.styles import LENGTHS, STYLES, parse_choices
@@ -123,16 +123,11 @@ class GenerationSettings(BaseModel):
         ),
     ] = 0.25
 
-    @field_validator("query_styles")
+    @field_validator("query_styles", "query_lengths")
     @classmethod
-    def _known_styles(cls, value: str | None) -> str | None:
-        parse_choices(value, STYLES, "query style")
-        return value
-
-    @field_validator("query_lengths")
-    @classmethod
-    def _known_lengths(cls, value: str | None) -> str | None:
-        parse_choices(value, LENGTHS, "query length")
+    def _known_choices(cls, value: str | None, info: ValidationInfo) -> str | None:
+        styles = info.field_name == "query_styles"
+        parse_choices(value, STYLES if styles else LENGTHS, "query style" if styles else "query length")
         return value
 
     def why_stop(self, produced: int, tried: int) -> str | None:

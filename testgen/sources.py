@@ -13,20 +13,8 @@ from ragtest_core.text import detect_language
 
 
 def make_document(
-    text: str,
-    *,
-    source: str,
-    url: str | None = None,
-    revision_id: str | None = None,
-    **extra: str | None,
+    text: str, *, source: str, url: str | None = None, revision_id: str | None = None, **extra: str | None
 ) -> Document:
     """A `Document` with the standard metadata; `extra` keys are kept as they are."""
-    metadata: dict[str, str | None] = {
-        "source": source,
-        "url": url,
-        "revision_id": revision_id,
-        "doc_id": stable_id(source),
-        "language": detect_language(text),
-    }
-    metadata.update(extra)
-    return Document(page_content=text, metadata=metadata)
+    standard = {"source": source, "url": url, "revision_id": revision_id, "doc_id": stable_id(source)}
+    return Document(page_content=text, metadata={**standard, "language": detect_language(text), **extra})

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from testgen.writers.base import REJECTED_PREFIX, Draft
+from testgen.writers.base import REJECTED_PREFIX
+
+#: Counts by name, written sorted by name.
+_SORTED = frozenset(
+    {"rejections", "writer", "produced_types", "accepted_by_strategy", "rejected_by_strategy", "accepted_by_tier"}
+)
 
 
 @dataclass
@@ -46,12 +51,6 @@ class GenerationStats:
     personas: dict[str, int] = field(default_factory=dict)
     styles: dict[str, int] = field(default_factory=dict)
 
-    def count_accepted(self, drafts: Iterable[Draft]) -> None:
-        """Accepted drafts by strategy ("llm" for the LLM writer's) and by tier."""
-        for draft in drafts:
-            self.accepted_by_strategy[draft.strategy or "llm"] += 1
-            self.accepted_by_tier[str(draft.tier)] += 1
-
     def add_writer_rejections(self, writer_stats: Mapping[str, int]) -> None:
         """The writer's own checks (grammar, definitions) as rejections and candidates, and by strategy."""
         for key, count in writer_stats.items():
@@ -61,39 +60,22 @@ class GenerationStats:
             elif key.startswith("strategy_") and key.endswith("_rejected") and count:
                 self.rejected_by_strategy[key.removeprefix("strategy_").removesuffix("_rejected")] += count
 
-    @property
-    def documents_without_samples(self) -> list[str]:
-        return [source for source in self.sources if source not in self.coverage]
-
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "chunks_available": self.chunks_available,
-            "roots_drawn": self.roots_drawn,
-            "roots_barren": self.roots_barren,
-            "contexts_without_neighbours": self.contexts_without_neighbours,
-            "candidates": self.candidates,
-            "accepted": self.accepted,
-            "unused": self.unused,
-            "rejections": dict(sorted(self.rejections.items())),
-            "rejection_rate": round(sum(self.rejections.values()) / self.candidates, 4) if self.candidates else 0.0,
-            "writer": dict(sorted(self.writer.items())),
-            "critic": self.critic,
-            "llm_calls": self.llm_calls,
-            "distribution": {k: round(v, 4) for k, v in self.distribution.items()},
-            "requested_types": self.requested_types,
-            "produced_types": dict(sorted(self.produced_types.items())),
-            "coverage": self.coverage,
-            "documents_without_samples": self.documents_without_samples,
-            "warnings": list(dict.fromkeys(self.warnings)),
-            "accepted_by_strategy": dict(sorted(self.accepted_by_strategy.items())),
-            "rejected_by_strategy": dict(sorted(self.rejected_by_strategy.items())),
-            "accepted_by_tier": dict(sorted(self.accepted_by_tier.items())),
-            "page_deferred": self.page_deferred,
-            "kept": self.kept,
-            "roots_skipped": self.roots_skipped,
-            **({"personas": self.personas} if self.personas else {}),
-            **({"query_styles": self.styles} if self.styles else {}),
-        }
+        """The manifest's record: every field but `sources`, in field order (counts by name sorted), with the
+        rejection rate and the documents without samples; personas and query styles only when asked for."""
+        data: dict[str, Any] = {}
+        for name, value in ((f.name, getattr(self, f.name)) for f in fields(self)):
+            if name == "sources" or (name in ("personas", "styles") and not value):
+                continue
+            key = "query_styles" if name == "styles" else name
+            data[key] = dict(sorted(value.items())) if name in _SORTED else value
+            if name == "rejections":
+                data["rejection_rate"] = round(sum(value.values()) / self.candidates, 4) if self.candidates else 0.0
+            elif name == "coverage":
+                data["documents_without_samples"] = [source for source in self.sources if source not in value]
+        data["distribution"] = {k: round(v, 4) for k, v in self.distribution.items()}
+        data["warnings"] = list(dict.fromkeys(self.warnings))
+        return data
 
     def shortfall_message(self, size: int) -> str:
         rejected = sum(self.rejections.values())

@@ -30,8 +30,7 @@ _RELAX = {
 def advice_by_reason(stats: GenerationStats, rules: GenerationSettings, writer: str) -> dict[str, str]:
     """What would help a run that fell short, keyed by what stopped it (for the manifest's partial record)."""
     tips: dict[str, str] = {}
-    stopped = [w for w in stats.warnings if w.endswith("stopped early")]
-    if stopped:
+    if stopped := [w for w in stats.warnings if w.endswith("stopped early")]:
         tips["types_stopped_early"] = (
             f"{len(stopped)} question type(s) stopped early under the stop rules: raise --zero-yield-patience "
             f"(now {rules.zero_yield_patience}) or --low-yield-contexts (now {rules.low_yield_contexts}), or set "

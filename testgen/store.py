@@ -1,22 +1,17 @@
 """The chunk store: a Chroma collection (on disk, or a Chroma server by URL) filled with our own embeddings.
 
-Chroma never embeds anything itself (its default function would try to download a model): every vector comes
-from a `ragtest_core.embeddings.Embedder`. Adding the same chunks again embeds nothing, since ids already stored
-are skipped. Distances are cosine distances (0 = same direction).
+Chroma never embeds anything (its default function would download a model): every vector comes from an
+`Embedder`, and ids already stored are skipped. Distances are cosine distances (0 = same direction).
 
-One corpus, one collection: `collection_for_ids` names a collection after the corpus (its chunk ids, which hash the
-sources' texts, positions and so the chunk settings, and the embedding model), and `ChunkStore.for_corpus` opens
-it. Runs on other sources or settings in the same folder (or on the same Chroma server) get collections of their
-own and never see each other's chunks; a re-run on the same corpus finds its collection full and embeds nothing.
-
-Every read is paged: Chroma fails on one `get()` of more than about 32,000 records ("too many SQL variables"), so
-whole-collection reads go `PAGE_SIZE` records at a time (`iter_chunks`, `chunk_keys`) and reads by id go
-`ID_BATCH` ids at a time. `chunk_keys` gives what the generator needs to draw roots (ids, documents, sections,
-positions: no texts, no vectors), so a corpus never has to sit in memory whole.
+One corpus, one collection, named by `collection_for_ids` after its chunk ids (which hash the sources' texts and the
+chunk settings) and the embedding model: runs on other sources or settings never see each other's chunks, and a
+re-run on the same corpus embeds nothing. Every read is paged (Chroma fails on one `get()` of about 33,000
+records), and `chunk_keys` draws roots without texts or vectors, so a corpus never sits in memory whole.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,14 +45,6 @@ class Hit:
     distance: float
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
-    @property
-    def score(self) -> float:
-        """Cosine similarity (1 - distance)."""
-        return 1.0 - self.distance
-
-    def to_chunk(self) -> Chunk:
-        return Chunk.from_record(self.id, self.text, self.metadata)
-
 
 @dataclass(frozen=True, slots=True)
 class ChunkKey:
@@ -70,18 +57,6 @@ class ChunkKey:
     section: str | None = None
     #: "Page title > Section > Subsection" for chunks of structured documents.
     heading_path: str | None = None
-
-    @classmethod
-    def from_metadata(cls, chunk_id: str, metadata: Mapping[str, Any]) -> ChunkKey:
-        section, path = metadata.get("section"), metadata.get("heading_path")
-        return cls(
-            chunk_id=chunk_id,
-            doc_id=str(metadata.get("doc_id", "")),
-            source=str(metadata.get("source", "")),
-            position=int(metadata.get("position", 0)),
-            section=str(section) if section is not None else None,
-            heading_path=str(path) if path is not None else None,
-        )
 
 
 def collection_for_ids(chunk_ids: Iterable[str], embedding_model: str) -> str:
@@ -180,24 +155,15 @@ class ChunkStore:
 
     def add(self, chunks: Iterable[Chunk]) -> int:
         """Store chunks not stored yet, `_ADD_BATCH` at a time (the input is read as a stream); returns how many were
-        embedded (0 when all were there)."""
-        seen: set[str] = set()
-        added = 0
-        batch: list[Chunk] = []
-        for chunk in chunks:
-            if chunk.chunk_id in seen:
-                continue
-            seen.add(chunk.chunk_id)
-            batch.append(chunk)
-            if len(batch) == _ADD_BATCH:
-                added += self._add_new(batch)
-                batch = []
-        return added + self._add_new(batch)
+        embedded (0 when all were there; a chunk given twice is stored once)."""
+        added, stream = 0, iter(chunks)
+        while batch := list(itertools.islice(stream, _ADD_BATCH)):
+            added += self._add_new(list({chunk.chunk_id: chunk for chunk in batch}.values()))
+        return added
 
     def _add_new(self, batch: Sequence[Chunk]) -> int:
         present = self.existing_ids([c.chunk_id for c in batch])
-        new = [c for c in batch if c.chunk_id not in present]
-        if new:
+        if new := [c for c in batch if c.chunk_id not in present]:
             texts = [embedding_text(c.text) for c in new]
             vectors = self.cache.embed(texts) if self.cache is not None else self.embedder.embed(texts)
             self._write(new, vectors.tolist())
@@ -205,8 +171,7 @@ class ChunkStore:
 
     def write_embedded(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> int:
         """Store chunks with vectors computed elsewhere (a distributed ingest), skipping ids already stored;
-        returns how many were written. Chunk ids hash the text, document and position, so writing a chunk twice
-        writes nothing new."""
+        returns how many were written."""
         present = self.existing_ids([c.chunk_id for c in chunks])
         keep = [i for i, c in enumerate(chunks) if c.chunk_id not in present]
         self._write([chunks[i] for i in keep], [vectors[i] for i in keep])
@@ -222,53 +187,42 @@ class ChunkStore:
                 metadatas=[chunks[i].to_metadata() for i in part],
             )
 
-    def query(self, texts: Sequence[str], k: int, where: Mapping[str, Any] | None = None) -> list[list[Hit]]:
+    def query(self, texts: Sequence[str], k: int) -> list[list[Hit]]:
         """The `k` nearest chunks for each text (one batched query), nearest first."""
-        if not texts:
-            return []
-        if self.count() == 0 or k <= 0:
+        if not texts or k <= 0 or self.count() == 0:
             return [[] for _ in texts]
-        return self._query_vectors(self.embedder.embed(list(texts)).tolist(), k, where)
+        return self._query_vectors(self.embedder.embed(list(texts)).tolist(), k)
 
     def neighbours_of(self, ids: Sequence[str], k: int) -> list[list[Hit]]:
         """The `k` nearest chunks to each stored chunk, from the stored embeddings (nothing is embedded again)."""
-        if not ids:
-            return []
-        if self.count() == 0 or k <= 0:
+        if not ids or k <= 0 or self.count() == 0:
             return [[] for _ in ids]
         by_id = {
             i: list(map(float, e))
             for page in self._by_ids(ids, ["embeddings"])
             for i, e in zip(page["ids"], page["embeddings"], strict=True)
         }
-        missing = [i for i in ids if i not in by_id]
-        if missing:
+        if missing := [i for i in ids if i not in by_id]:
             raise RagtestError(f"{len(missing)} chunk(s) are not in the store, e.g. {missing[0]}")
-        return self._query_vectors([by_id[i] for i in ids], k, None)
+        return self._query_vectors([by_id[i] for i in ids], k)
 
     def vector_pages(self, ids: Sequence[str]) -> Iterator[tuple[list[str], np.ndarray]]:
         """The stored embeddings of these chunks, `ID_BATCH` at a time: (ids, float32 rows) per page."""
         for page in self._by_ids(ids, ["embeddings"]):
             yield list(page["ids"]), np.asarray(page["embeddings"], dtype=np.float32)
 
-    def _query_vectors(self, vectors: list[list[float]], k: int, where: Mapping[str, Any] | None) -> list[list[Hit]]:
-        total = self.count()
+    def _query_vectors(self, vectors: list[list[float]], k: int) -> list[list[Hit]]:
         result = self._collection.query(
-            query_embeddings=vectors,
-            n_results=min(k, total),
-            where=dict(where) if where else None,
-            include=["documents", "metadatas", "distances"],
+            query_embeddings=vectors, n_results=min(k, self.count()), include=["documents", "metadatas", "distances"]
         )
-        hits: list[list[Hit]] = []
-        for ids, docs, metas, dists in zip(
-            result["ids"], result["documents"], result["metadatas"], result["distances"], strict=True
-        ):
-            row = [
-                Hit(id=i, text=d or "", distance=float(dist), metadata=dict(m or {}))
-                for i, d, m, dist in zip(ids, docs, metas, dists, strict=True)
-            ]
-            hits.append(sorted(row, key=lambda h: (h.distance, h.id)))
-        return hits
+        rows = zip(result["ids"], result["documents"], result["metadatas"], result["distances"], strict=True)
+        return [
+            sorted(
+                (Hit(i, d or "", float(dist), dict(m or {})) for i, d, m, dist in zip(*row, strict=True)),
+                key=lambda h: (h.distance, h.id),
+            )
+            for row in rows
+        ]
 
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The stored chunks with these ids, in the order asked (unknown ids are left out)."""
@@ -285,8 +239,7 @@ class ChunkStore:
         self, include: list[str], where: Mapping[str, Any] | None = None, where_document: Any = None
     ) -> Iterator[Mapping[str, Any]]:
         """The collection (or the records matching `where` and `where_document`), `PAGE_SIZE` records a read."""
-        offset = 0
-        while True:
+        for offset in itertools.count(0, PAGE_SIZE):
             page = self._collection.get(
                 limit=PAGE_SIZE,
                 offset=offset,
@@ -294,28 +247,16 @@ class ChunkStore:
                 where=dict(where) if where else None,
                 where_document=where_document,
             )
-            if not page["ids"]:
-                return
-            yield page
-            offset += len(page["ids"])
+            if page["ids"]:
+                yield page
             if len(page["ids"]) < PAGE_SIZE:
                 return
-
-    def iter_chunks(self) -> Iterator[Chunk]:
-        """Every stored chunk, read page by page (in the store's order)."""
-        for page in self._pages(["documents", "metadatas"]):
-            yield from _chunks_of(page).values()
-
-    def all_chunks(self) -> list[Chunk]:
-        """Every stored chunk, ordered by source, document, position and id (the whole corpus in memory: for small
-        stores and tests; the generator reads `chunk_keys` and fetches texts as it goes)."""
-        return sorted(self.iter_chunks(), key=lambda c: (c.source, c.doc_id, c.position, c.chunk_id))
 
     def chunk_keys(self) -> list[ChunkKey]:
         """Every stored chunk's id, document, source, position and section (no texts, no vectors), paged, ordered by
         source, document, position and id."""
         keys = [
-            ChunkKey.from_metadata(i, m or {})
+            ChunkKey(i, m["doc_id"], m["source"], m["position"], m.get("section"), m.get("heading_path"))
             for page in self._pages(["metadatas"])
             for i, m in zip(page["ids"], page["metadatas"], strict=True)
         ]

@@ -65,6 +65,16 @@ class Section:
         return any(block.text.strip() for block in self.blocks)
 
 
+def under_heading(
+    path: Sequence[tuple[int, str]], level: int, heading: str, title: str
+) -> tuple[list[tuple[int, str]], Section]:
+    """The (level, heading) path after a heading of `level`, and the section it opens: under the page `title`
+    unless the path starts at level 1 (or 0)."""
+    opened = [(lvl, text) for lvl, text in path if lvl < level] + [(level, heading)]
+    names = tuple(text for _, text in opened)
+    return opened, Section(names if opened[0][0] <= 1 else (title, *names))
+
+
 def sections_record(sections: Sequence[Section]) -> list[dict[str, Any]]:
     """Sections as plain JSON data, the form a document's metadata keeps them in (it travels through JSON, e.g. to
     the workers of a distributed ingest): [{"path": [...], "blocks": [{"kind", "text", "term"}]}]."""
@@ -75,15 +85,11 @@ def sections_record(sections: Sequence[Section]) -> list[dict[str, Any]]:
 
 
 def sections_of(metadata: Mapping[str, Any]) -> list[Section]:
-    """The sections a document's metadata holds (`sections_record`'s form, or `Section` objects)."""
-    found: list[Section] = []
-    for item in metadata.get("sections") or []:
-        if isinstance(item, Section):
-            found.append(item)
-            continue
-        blocks = [Block(b["kind"], b["text"], b.get("term")) for b in item.get("blocks", [])]
-        found.append(Section(tuple(item.get("path", ())), blocks))
-    return found
+    """The sections a document's metadata holds (`sections_record`'s form)."""
+    return [
+        Section(tuple(item["path"]), [Block(**block) for block in item["blocks"]])
+        for item in metadata.get("sections") or []
+    ]
 
 
 def sections_text(sections: Sequence[Section], untitled: str | None = None) -> str:
@@ -133,9 +139,7 @@ def parse_chunk(text: str) -> list[ChunkLine]:
 
 def prose_lines(text: str) -> Iterator[str]:
     """The prose paragraphs and item texts of a chunk: what sentence rules may read (no heading, no code)."""
-    for line in parse_chunk(text):
-        if line.kind == "prose" or line.kind == "item":
-            yield line.text
+    return (line.text for line in parse_chunk(text) if line.kind in ("prose", "item"))
 
 
 #: How a chunk's text is embedded (part of a corpus collection's name, so that vectors of another form are never
@@ -146,17 +150,12 @@ EMBEDDING_FORM = "leaf-heading"
 def embedding_text(text: str) -> str:
     """The text whose vector stands for a chunk: the section's own heading and the chunk's lines without the
     chunk form's marks (no fence lines, no item dashes): "§ Patterns for Flask > Adding a favicon" reads
-    "Adding a favicon".
-
-    The page title and the parent sections repeat in every chunk of a page; embedded with each chunk they pull
-    all of a page's chunks together and away from a question about one section (on the shared docs, top-4 hits of
-    the reference retriever on 40 offline questions each: flask 0.600 -> 0.700, httpx 0.775 -> 0.775). Contexts
-    still show the whole path. Text without the heading mark (plain text, Wikipedia) is embedded as it is."""
+    "Adding a favicon". The page title and parent sections, in every chunk of a page, would pull a page's chunks
+    together and away from a question about one section (docs/history.md). Text without the heading mark (plain
+    text, Wikipedia) is embedded as it is."""
     if not text.startswith(HEADING_MARK):
         return text
-    lines = []
-    for line in parse_chunk(text):
-        lines.append(line.text.split(PATH_SEPARATOR)[-1].strip() if line.kind == "heading" else line.text)
+    lines = [ln.text.split(PATH_SEPARATOR)[-1].strip() if ln.kind == "heading" else ln.text for ln in parse_chunk(text)]
     return "\n".join(lines).replace("“", "").replace("”", "")
 
 
@@ -168,6 +167,17 @@ def heading_line(path: str) -> str:
 _DESCRIPTION_COLUMNS = frozenset({"description", "meaning", "purpose", "explanation", "details", "summary", "effect"})
 
 
+def row_block(header: Sequence[str], cells: Sequence[str]) -> Block | None:
+    """A table row as an item (None for an empty row): a lone cell as it is; else the first cell names the others
+    (`table_row_text`, with the `header` row's column names when it has as many cells)."""
+    if not any(cells):
+        return None
+    if len(cells) == 1:
+        return Block("item", cells[0])
+    names = header[1:] if len(header) == len(cells) else []
+    return Block("item", table_row_text(names, cells[1:]), term=cells[0] or None)
+
+
 def table_row_text(names: Sequence[str], cells: Sequence[str]) -> str:
     """The text of a table row after its first cell, as one item: a lone cell as it is; else each cell with its
     column's name ("Default: 5; Type: int"), the description column first when the table has one (so that an
@@ -175,9 +185,7 @@ def table_row_text(names: Sequence[str], cells: Sequence[str]) -> str:
     if len(cells) == 1:
         return cells[0]
     pairs = list(zip([*names, *[""] * len(cells)][: len(cells)], cells, strict=True))
-    described = [pair for pair in pairs if pair[0].strip().lower() in _DESCRIPTION_COLUMNS and pair[1]]
-    if described:
-        first = described[0]
+    if first := next((pair for pair in pairs if pair[0].strip().lower() in _DESCRIPTION_COLUMNS and pair[1]), None):
         others = [f"{name}: {cell}" if name else cell for name, cell in pairs if (name, cell) != first and cell]
         description = first[1].strip().rstrip(";")
         if not others:

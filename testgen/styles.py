@@ -1,21 +1,11 @@
-"""Query styles and lengths: the same question as users type it (`--query-styles`, `--query-lengths`).
+"""Query styles and lengths: the same question as users type it (`--query-styles`, `--query-lengths`; each style
+and length is described in docs/generation.md, "Personas and query styles").
 
 A styled row asks its question in a style (`query_style`) and a length (`query_length`) and keeps the question as
-written (`canonical_question`); its reference answer and gold contexts are the canonical question's, so a report can
-show how each score moves when users type badly. Styles and lengths take turns over the set (row i: style
-i mod S, length (i div S) mod L, so every pair comes up). Offline they are deterministic transforms seeded by the
-question (`restyle`):
-
-- `perfect`: as written; `web`: a keyword query (function words dropped, key terms kept, ordinary words in lower
-  case); `misspelled`: one typo (swapped, dropped, doubled or neighbouring letter, never the first or the last) in
-  about a third of the lower-case words of five letters or more (a short question: in its question word), at most
-  one a word, never in code identifiers, numbers, names or acronyms; `poor_grammar`: some of dropped "do/does",
-  dropped articles and a wrong agreement, then no capital and no "?";
-- `short`: the key terms with the question word; `medium`: as written; `long`: a lead-in about the asker first.
-
-With an LLM (`Restyler` with a client) a style or length other than perfect/medium is a rewrite (`rewrite_prompt`:
-keep what it asks and every key term); a failed call, an unchanged rewrite or one that lost a code identifier or number
-falls back to the offline transform, counted in `stats`.
+written (`canonical_question`), whose reference answer and gold contexts it keeps. Row i takes style i mod S and
+length (i div S) mod L. Offline the transforms are deterministic, seeded by the question (`restyle`); with an LLM
+a style or length other than perfect/medium is a rewrite that falls back to the offline transform when it fails,
+is unchanged or loses a code identifier or number (counted in `Restyler.stats`).
 """
 
 from __future__ import annotations
@@ -28,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from ragtest_core.errors import LLMError, LLMPermanentError, RagtestError
+from ragtest_core.errors import LLMError, LLMPermanentError
 from ragtest_core.llm.plan import PlannedCall
 from ragtest_core.schema import CANONICAL_QUESTION, QUERY_LENGTH, QUERY_STYLE, TestSample, stable_id
 from ragtest_core.text import STOPWORDS
@@ -59,8 +49,7 @@ _LEAD_INS = (
 def parse_choices(text: str | None, allowed: Sequence[str], what: str) -> tuple[str, ...]:
     """`"web,misspelled"` as ("web", "misspelled"), each one of `allowed` (() for None or blank)."""
     chosen = tuple(dict.fromkeys(part.strip() for part in (text or "").split(",") if part.strip()))
-    unknown = [name for name in chosen if name not in allowed]
-    if unknown:
+    if unknown := [name for name in chosen if name not in allowed]:
         raise ValueError(f"unknown {what} {', '.join(unknown)} (choose from {', '.join(allowed)})")
     return chosen
 
@@ -88,18 +77,13 @@ def _is_code(word: str) -> bool:
     return bool(_CODE.search(word)) or (len(word) > 1 and word.isupper())
 
 
-def _plain(word: str) -> str:
-    return word if _is_code(word) else word.lower()
-
-
 def _terms(question: str, keep: frozenset[str]) -> list[str]:
     words = [_core(token) for token in question.split() if "`" not in token or _core(token)]
-    return [_plain(w) for w in words if w and (w.lower() not in STOPWORDS or w.lower() in keep)]
+    return [w if _is_code(w) else w.lower() for w in words if w and (w.lower() not in STOPWORDS or w.lower() in keep)]
 
 
 def _web(question: str, rng: random.Random) -> str:
-    terms = _terms(question, frozenset({"not", "no"}))
-    return " ".join(terms) or question.rstrip("?").lower()
+    return " ".join(_terms(question, frozenset({"not", "no"}))) or question.rstrip("?").lower()
 
 
 def _misspelled(question: str, rng: random.Random) -> str:
@@ -131,11 +115,7 @@ def _typo(word: str, rng: random.Random) -> str:
 
 
 def _poor_grammar(question: str, rng: random.Random) -> str:
-    changes = [
-        lambda text: _AUX.sub(r"\1", text, count=1),
-        lambda text: _ARTICLE.sub("", text),
-        _wrong_agreement,
-    ]
+    changes = [lambda text: _AUX.sub(r"\1", text, count=1), lambda text: _ARTICLE.sub("", text), _wrong_agreement]
     applicable = [change for change in changes if change(question) != question]
     text = question
     for change in rng.sample(applicable, rng.randint(1, len(applicable))) if applicable else []:
@@ -164,17 +144,8 @@ def _short(question: str, rng: random.Random) -> str:
     return " ".join(terms) + "?"
 
 
-def _long(question: str, rng: random.Random) -> str:
-    return f"{rng.choice(_LEAD_INS)} {question}"
-
-
-_STYLES = {
-    "perfect": lambda text, rng: text,
-    "web": _web,
-    "misspelled": _misspelled,
-    "poor_grammar": _poor_grammar,
-}
-_LENGTHS = {"short": _short, "medium": lambda text, rng: text, "long": _long}
+_STYLES = {"perfect": lambda text, rng: text, "web": _web, "misspelled": _misspelled, "poor_grammar": _poor_grammar}
+_LENGTHS = {"short": _short, "medium": lambda q, rng: q, "long": lambda q, rng: f"{rng.choice(_LEAD_INS)} {q}"}
 
 
 # --- rewrites by an LLM -----------------------------------------------------------------------------------------
@@ -229,8 +200,6 @@ class Restyler:
     def __init__(
         self, styles: Sequence[str], lengths: Sequence[str], seed: int = 0, llm: LLMClient | None = None
     ) -> None:
-        if not styles and not lengths:
-            raise RagtestError("a Restyler needs query styles or lengths")
         self.styles, self.lengths, self.seed, self.llm = tuple(styles), tuple(lengths), seed, llm
         #: Rows per style and length, LLM rewrites made and those that fell back to the offline transform.
         self.stats: Counter[str] = Counter()

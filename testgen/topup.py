@@ -94,14 +94,10 @@ class PriorWork:
     samples: tuple[TestSample, ...]
     walk: WalkLog = field(default_factory=WalkLog)
 
-    def chunk_ids(self) -> list[str]:
-        """The chunks the kept samples stand on (roots and gold contexts): a top-up needs them in the store."""
-        ids = [cid for s in self.samples for cid in (s.root_id, *s.reference_context_ids) if cid]
-        return list(dict.fromkeys(ids))
-
     def missing_from(self, store: ChunkStore) -> list[str]:
-        """The kept samples' chunks the store no longer holds (their text changed or left the sources)."""
-        ids = self.chunk_ids()
+        """The chunks the kept samples stand on (roots and gold contexts: a top-up needs them) that the store no
+        longer holds (their text changed or left the sources)."""
+        ids = list(dict.fromkeys(cid for s in self.samples for cid in (s.root_id, *s.reference_context_ids) if cid))
         found = {chunk.chunk_id for chunk in store.get(ids)}
         return [cid for cid in ids if cid not in found]
 
@@ -120,10 +116,7 @@ def fit_targets(targets: dict[str, int], kept: Mapping[str, int]) -> None:
     excess = sum(max(0, kept.get(kind, 0) - target) for kind, target in targets.items())
     for kind in targets:
         targets[kind] = max(targets[kind], kept.get(kind, 0))
-    while excess > 0:
-        room = [k for k in targets if targets[k] > kept.get(k, 0)]
-        if not room:
-            break
+    while excess > 0 and (room := [k for k in targets if targets[k] > kept.get(k, 0)]):
         donor = max(room, key=lambda k: targets[k] - kept.get(k, 0))
         targets[donor] -= 1
         excess -= 1
@@ -132,10 +125,8 @@ def fit_targets(targets: dict[str, int], kept: Mapping[str, int]) -> None:
 def take_unwritten(
     walker: Walker[ChunkKey], kind: str, want: int, log: WalkLog, tried: Counter[str], stats: GenerationStats
 ) -> list[ChunkKey]:
-    """The walker's next `want` roots but those the earlier run wrote for `kind` with as many questions: such a root
-    is passed over as a barren one is, in the batch it was taken for, and counts as tried (a barren one does not);
-    it is noted with what its write gave, so a fruitful one is walked again with one more question. With no
-    earlier run this is `walker.take(want)`."""
+    """The walker's next `want` roots but those the earlier run wrote for `kind` with as many questions (passed over,
+    counted as tried, noted with what their write gave). With no earlier run this is `walker.take(want)`."""
     return [root for root in walker.take(want) if not _pass_over(root, kind, walker, log, tried, stats)]
 
 
@@ -146,8 +137,7 @@ def _pass_over(
         walker.note(root, 0)
         stats.roots_skipped += 1
         return True
-    done = log.earlier(root.chunk_id, kind, walker.per_context)
-    if done is None:
+    if (done := log.earlier(root.chunk_id, kind, walker.per_context)) is None:
         return False
     # written with more questions than this pass asks: it gave at least this pass's (else it would not have been
     # walked again); written with as many: it gave what it gave

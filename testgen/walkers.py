@@ -23,18 +23,12 @@ def start_walkers(roots: Sequence[P], targets: Mapping[str, int], per_context: i
 
 
 def batch_sizes(
-    missing: Mapping[str, int],
-    produced: Mapping[str, int],
-    tried: Mapping[str, int],
-    per_context: int,
-    patience: int,
+    missing: Mapping[str, int], produced: Mapping[str, int], tried: Mapping[str, int], per_context: int, patience: int
 ) -> dict[str, int]:
     """Roots per question type for the next batch (type order): more for types whose yield so far is low, and no
     more than the zero-yield `patience` allows for a type that has given nothing yet."""
     wants: dict[str, int] = {}
-    for kind in QUESTION_TYPES:
-        if kind not in missing:
-            continue
+    for kind in (kind for kind in QUESTION_TYPES if kind in missing):
         rate = (produced.get(kind, 0) + 1) / (tried.get(kind, 0) * per_context + 1)
         want = min(MAX_BATCH, math.ceil(missing[kind] / max(per_context * rate, 0.05)))
         if produced.get(kind, 0) == 0:
@@ -49,7 +43,7 @@ class Walker(Generic[P]):
     again, one question more each, up to `most`."""
 
     def __init__(self, roots: Sequence[P], offset: int, per_context: int, most: int) -> None:
-        self.order = roots
+        self.order: Sequence[P] = roots
         self.offset = offset
         self.next = 0
         self.per_context = per_context
@@ -57,18 +51,15 @@ class Walker(Generic[P]):
         self.fruitful: list[P] = []
         self.stopped = False
 
-    def left(self) -> int:
-        return len(self.order) - self.next
-
     @property
     def active(self) -> bool:
         """Whether the walker can still give roots (this pass, or another pass with more questions a root)."""
         if self.stopped:
             return False
-        if self.left() == 0 and self.fruitful and self.per_context < self.most:
+        if self.next == len(self.order) and self.fruitful and self.per_context < self.most:
             self.order, self.offset, self.next, self.fruitful = self.fruitful, 0, 0, []
             self.per_context += 1
-        return self.left() > 0
+        return self.next < len(self.order)
 
     def take(self, count: int) -> list[P]:
         if not self.active:

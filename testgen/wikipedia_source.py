@@ -1,25 +1,20 @@
-"""A Wikipedia page as a document: live through `wikipedia` (with a real timeout), else a page cache.
+"""A Wikipedia page as a document: live through `wikipedia` (every HTTP request limited to `timeout_s`), else a
+page cache; `prefer_cache=True` reads the cache first; `offline=True` (or env `RAGTEST_OFFLINE=1`) reads only the
+cache and sends nothing over the network.
 
-Order of attempts:
+A revision is pinned by `revision=123456789` or a topic written `Title@123456789`: it is read from the cache
+(`Title@123456789.txt`, or `Title.txt` whose sidecar names that revision) or fetched through the MediaWiki API
+(`action=parse&oldid=...`, the HTML as plain text with `== Heading ==` lines).
 
-* default: live first (every HTTP request limited to `timeout_s`), then the local page cache;
-* `prefer_cache=True`: the cache first, then live;
-* `offline=True`, or env `RAGTEST_OFFLINE=1`: the cache only; nothing is sent over the network.
-
-A revision can be pinned: `revision=123456789`, or a topic written `Title@123456789`. A pinned revision is read
-from the cache (`Title@123456789.txt`, or `Title.txt` whose sidecar names that revision) or fetched through the
-MediaWiki API (`action=parse&oldid=...`, the page's HTML as plain text with `== Heading ==` lines).
-
-The page cache is a folder of `Title_with_underscores.txt` files (the `cache_dir` argument, else env
-`RAGTEST_WIKI_CACHE`), plus `Title_with_underscores@REVID.txt` for pages by revision. Live fetches are written
-under both names, each with a `.json` sidecar holding the URL, revision id and fetch time. Env
-`RAGTEST_WIKIPEDIA_API_URL` replaces the MediaWiki API URL (tests use it). Each HTTP request is limited to
-`timeout_s`; a page takes two requests (four when the title is found through search), a pinned revision one.
+The page cache (`cache_dir`, else env `RAGTEST_WIKI_CACHE`) holds `Title_with_underscores.txt` files, plus
+`Title_with_underscores@REVID.txt` for pages by revision; live fetches are written under both names, each with a
+`.json` sidecar (URL, revision id, fetch time). Env `RAGTEST_WIKIPEDIA_API_URL` replaces the MediaWiki API URL.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -28,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import requests
@@ -62,14 +58,12 @@ def load_wikipedia(
     offline: bool | None = None,
     revision: str | int | None = None,
 ) -> list[Document]:
-    """The Wikipedia page for `topic` (optionally `Title@revid`) as a one-element list of documents.
-
-    Raises `SourceUnavailableError` when neither Wikipedia nor the page cache has the page; never hangs
-    (each request is limited to `timeout_s` seconds). Offline, nothing is sent over the network.
-    """
+    """The Wikipedia page for `topic` (optionally `Title@revid`) as a one-element list of documents;
+    `SourceUnavailableError` when neither Wikipedia nor the page cache has it."""
     title, pinned = parse_topic(topic)
     wanted = str(revision) if revision is not None else pinned
-    cache = resolve_cache_dir(cache_dir)
+    cache_dir = cache_dir or os.environ.get(CACHE_ENV)
+    cache = Path(cache_dir) if cache_dir else None
     if offline is None:
         offline = os.environ.get(OFFLINE_ENV, "").strip().lower() in ("1", "true", "yes")
     failures: list[str] = []
@@ -105,17 +99,9 @@ def read_topics(path: str | Path) -> list[str]:
     if not file.is_file():
         raise SourceUnavailableError(f"no such topics file: {file}")
     lines = (line.split("#", 1)[0].strip() for line in file.read_text(encoding="utf-8").splitlines())
-    topics = [line for line in lines if line]
-    if not topics:
+    if not (topics := [line for line in lines if line]):
         raise SourceUnavailableError(f"the topics file {file} names no topic")
     return topics
-
-
-def resolve_cache_dir(cache_dir: str | Path | None) -> Path | None:
-    if cache_dir is not None:
-        return Path(cache_dir)
-    env = os.environ.get(CACHE_ENV)
-    return Path(env) if env else None
 
 
 def cache_file_name(title: str) -> str:
@@ -127,12 +113,12 @@ def _normalise_title(title: str) -> str:
     return re.sub(r"\s+", " ", title.replace("_", " ")).strip().casefold()
 
 
-def page_url(title: str, lang: str) -> str:
-    return f"https://{lang}.wikipedia.org/wiki/{cache_file_name(title)}"
-
-
 def _to_document(page: WikiPage) -> Document:
     return make_document(page.text, source=page.title, url=page.url, revision_id=page.revision_id, origin=page.origin)
+
+
+def page_url(title: str, lang: str) -> str:
+    return f"https://{lang}.wikipedia.org/wiki/{cache_file_name(title)}"
 
 
 # --- the page cache ---------------------------------------------------------------------------------
@@ -147,8 +133,7 @@ def _from_cache(
     if not cache.is_dir():
         failures.append(f"page cache {cache} is not a folder")
         return None
-    page = read_cached_page(topic, cache, lang, revision)
-    if page is None:
+    if (page := read_cached_page(topic, cache, lang, revision)) is None:
         what = f"revision {revision}" if revision else "it"
         failures.append(f"page cache {cache} has no file for {what}")
     return page
@@ -170,30 +155,21 @@ def read_cached_page(topic: str, cache: Path, lang: str = "en", revision: str | 
             continue  # a page by revision answers only when that revision is asked for
         text = file.read_text(encoding="utf-8", errors="replace")
         title = str(sidecar.get("title") or title_part.replace("_", " "))
-        return WikiPage(
-            title=title,
-            text=text,
-            url=str(sidecar.get("url") or page_url(title, lang)),
-            revision_id=found,
-            origin="cache",
-        )
+        return WikiPage(title, text, str(sidecar.get("url") or page_url(title, lang)), found, "cache")
     return None
 
 
 def _read_sidecar(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+    except (OSError, ValueError):  # no sidecar, or not JSON
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def write_cached_page(page: WikiPage, cache: Path, latest: bool = True) -> Path:
+def write_cached_page(page: WikiPage, cache: Path, latest: bool) -> None:
     """Save a fetched page as `Title@REVID.txt` (when the revision is known) and, for the latest revision, as
-    `Title.txt`, each with a `.json` sidecar (url, revision, fetched_at). Returns the `Title.txt` path (or the
-    revision's path when not `latest`)."""
+    `Title.txt`, each with a `.json` sidecar (url, revision, fetched_at)."""
     cache.mkdir(parents=True, exist_ok=True)
     stem = cache_file_name(page.title)
     stems = ([stem] if latest else []) + ([f"{stem}@{page.revision_id}"] if page.revision_id else [])
@@ -206,7 +182,6 @@ def write_cached_page(page: WikiPage, cache: Path, latest: bool = True) -> Path:
     for name in stems:
         (cache / f"{name}.txt").write_text(page.text, encoding="utf-8")
         (cache / f"{name}.json").write_text(json.dumps(sidecar, ensure_ascii=False, indent=1), encoding="utf-8")
-    return cache / f"{stems[0]}.txt"
 
 
 # --- live Wikipedia ---------------------------------------------------------------------------------
@@ -216,28 +191,25 @@ def _from_live(
     topic: str, revision: str | None, cache: Path | None, timeout_s: float, lang: str, failures: list[str]
 ) -> WikiPage | None:
     try:
-        if revision is not None:
+        if revision is None:
+            page = fetch_live_page(topic, timeout_s=timeout_s, lang=lang)
+        else:
             page = fetch_revision(revision, timeout_s=timeout_s, lang=lang)
             if _normalise_title(page.title) != _normalise_title(topic):
-                failures.append(f"revision {revision} belongs to {page.title!r}, not {topic!r}")
-                return None
-        else:
-            page = fetch_live_page(topic, timeout_s=timeout_s, lang=lang)
+                raise LookupError(f"revision {revision} belongs to {page.title!r}, not {topic!r}")
     except requests.Timeout:
         failures.append(f"Wikipedia did not answer within {timeout_s:g} s")
-        return None
     except requests.RequestException as exc:
         failures.append(f"Wikipedia is unreachable ({type(exc).__name__})")
-        return None
     except LookupError as exc:
         failures.append(str(exc))
-        return None
     except Exception as exc:  # the wikipedia package raises many kinds on odd replies
         failures.append(f"Wikipedia request failed ({type(exc).__name__}: {exc})")
-        return None
-    if cache is not None:
-        write_cached_page(page, cache, latest=revision is None)
-    return page
+    else:
+        if cache is not None:
+            write_cached_page(page, cache, latest=revision is None)
+        return page
+    return None
 
 
 def api_url(lang: str) -> str:
@@ -263,14 +235,9 @@ def fetch_revision(revision: str, *, timeout_s: float = 10.0, lang: str = "en") 
         info = data.get("error", {}).get("info", "no such revision")
         raise LookupError(f"Wikipedia has no revision {revision} ({info})")
     parsed = data["parse"]
-    title = str(parsed.get("title") or "")
-    return WikiPage(
-        title=title,
-        text=html_to_text(str(parsed.get("text") or "")),
-        url=f"{page_url(title, lang)}?oldid={revision}",
-        revision_id=str(parsed.get("revid") or revision),
-        origin="live",
-    )
+    title, text = str(parsed.get("title") or ""), html_to_text(str(parsed.get("text") or ""))
+    url = f"{page_url(title, lang)}?oldid={revision}"
+    return WikiPage(title, text, url, str(parsed.get("revid") or revision), "live")
 
 
 def html_to_text(html: str) -> str:
@@ -285,8 +252,7 @@ def html_to_text(html: str) -> str:
         tag.decompose()
     lines: list[str] = []
     for element in soup.find_all(["h2", "h3", "h4", "p", "li"]):
-        text = " ".join(element.get_text(" ", strip=True).split())
-        if not text:
+        if not (text := " ".join(element.get_text(" ", strip=True).split())):
             continue
         if element.name in ("h2", "h3", "h4"):
             level = "=" * int(element.name[1])
@@ -308,19 +274,11 @@ def fetch_live_page(topic: str, *, timeout_s: float = 10.0, lang: str = "en") ->
             page = _page_by_title(topic)
         except wikipedia.PageError:
             wikipedia.search.clear_cache()
-            hits = wikipedia.search(topic, results=1)
-            if not hits:
+            if not (hits := wikipedia.search(topic, results=1)):
                 raise LookupError(f"Wikipedia has no page matching {topic!r}") from None
             page = _page_by_title(hits[0])
-        text = page.content
-        revision = getattr(page, "revision_id", None)
-    return WikiPage(
-        title=page.title,
-        text=text,
-        url=page.url,
-        revision_id=str(revision) if revision is not None else None,
-        origin="live",
-    )
+        text, revision = page.content, getattr(page, "revision_id", None)
+    return WikiPage(page.title, text, page.url, str(revision) if revision is not None else None, "live")
 
 
 def _page_by_title(title: str) -> Any:
@@ -334,20 +292,6 @@ def _page_by_title(title: str) -> Any:
         return wikipedia.page(exc.options[0], auto_suggest=False)
 
 
-class _TimeoutRequests:
-    """Stands in for the `requests` module inside `wikipedia.wikipedia`: every `get` gets a timeout."""
-
-    def __init__(self, timeout_s: float) -> None:
-        self.timeout_s = timeout_s
-
-    def get(self, url: str, **kwargs: Any) -> requests.Response:
-        kwargs.setdefault("timeout", self.timeout_s)
-        return requests.get(url, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(requests, name)
-
-
 @contextlib.contextmanager
 def _wikipedia_session(timeout_s: float, lang: str) -> Iterator[None]:
     """Point `wikipedia` at the API URL for `lang` (or env override) with a request timeout; restore after."""
@@ -355,7 +299,7 @@ def _wikipedia_session(timeout_s: float, lang: str) -> Iterator[None]:
 
     with _PATCH_LOCK:
         saved_requests, saved_url = module.requests, module.API_URL
-        module.requests = _TimeoutRequests(timeout_s)
+        module.requests = SimpleNamespace(get=functools.partial(requests.get, timeout=timeout_s))  # its one call
         module.API_URL = api_url(lang)
         try:
             yield

@@ -75,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = [a for a, _, _ in fit] + [b for _, b, _ in fit] + [c for _, _, c in fit]
     y = np.asarray([1] * len(fit) + [0] * (2 * len(fit)))
     platt = fit_platt(feature(rows, mean, embedder), y)
-    print(f"slope {platt.slope:.3f}, intercept {platt.intercept:.3f} (x at p = 0.5: {platt.midpoint:.3f}), n {len(y)}")
+    midpoint = -platt.intercept / platt.slope
+    print(f"slope {platt.slope:.3f}, intercept {platt.intercept:.3f} (x at p = 0.5: {midpoint:.3f}), n {len(y)}")
     held_out = {
         "FiQA own (1) / another row's response (0) [dev]": d.fiqa_pairs(args.data),
         "WikiEval-RC grounding (1) / other sentence (0) [dev*]": d.wikieval_rc_pairs(args.data),

@@ -1,11 +1,13 @@
 """MkDocs hook: the pages whose reference parts are generated at build time from the code's declarations.
 
-- `docs/cli.md` holds the CLI marker; it becomes `ragtest.cli_reference.render_cli_reference()`: the flags, defaults,
+- `docs/cli.md` holds the CLI marker; it becomes `cli_reference.render_cli_reference()`: the flags, defaults,
   environment variables and help texts the settings declare.
-- `docs/metrics.md` holds the metrics marker; it becomes `ragtest.metric_reference.render_metric_reference()`: each
+- `docs/metrics.md` holds the metrics marker; it becomes `metric_reference.render_metric_reference()`: each
   metric's definition and scale note as its class declares them, the words the report prints beside its score.
 
-A page that has lost its marker fails the build, so a generated part cannot silently disappear.
+A page that has lost its marker fails the build, so a generated part cannot silently disappear. Both renderers sit
+beside this hook (MkDocs puts the hook's folder on the import path while it loads it; the tests, through pytest's
+`pythonpath`).
 """
 
 from __future__ import annotations
@@ -13,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cli_reference import render_cli_reference
+from metric_reference import render_metric_reference
 from mkdocs.exceptions import PluginError
-
-from ragtest.cli_reference import render_cli_reference
-from ragtest.metric_reference import render_metric_reference
 
 MARKER = "<!-- ragtest:cli-reference -->"
 METRICS_MARKER = "<!-- ragtest:metric-definitions -->"

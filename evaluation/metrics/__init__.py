@@ -8,18 +8,7 @@ from evaluation.metrics.citations import CitationPrecision, CitationRecall
 from evaluation.metrics.context_precision import ContextPrecision
 from evaluation.metrics.context_recall import ContextRecall
 from evaluation.metrics.context_relevance import ContextRelevance
-from evaluation.metrics.diagnostics import (
-    DIAGNOSTIC_CLASSES,
-    AnswerClaimF1,
-    AnswerClaimPrecision,
-    AnswerClaimRecall,
-    ContextClaimRecall,
-    ContextUtilization,
-    Hallucination,
-    NoiseSensitivityIrrelevant,
-    NoiseSensitivityRelevant,
-    SelfKnowledge,
-)
+from evaluation.metrics.diagnostics import DIAGNOSTIC_CLASSES
 from evaluation.metrics.faithfulness import Faithfulness
 from evaluation.metrics.retrieval import MRR, NDCG, AllGoldHit, HitRate
 from evaluation.metrics.robustness import NegativeRejection, NoiseRobustness
@@ -49,36 +38,3 @@ BUILTIN_METRICS: tuple[type[Metric], ...] = (
     NoiseRobustness,
     *DIAGNOSTIC_CLASSES,
 )
-
-__all__ = [
-    "BUILTIN_METRICS",
-    "MRR",
-    "NDCG",
-    "AllGoldHit",
-    "AnswerClaimF1",
-    "AnswerClaimPrecision",
-    "AnswerClaimRecall",
-    "AnswerCorrectness",
-    "AnswerRelevancy",
-    "AnswerRelevancyRaw",
-    "Bleu",
-    "CitationPrecision",
-    "CitationRecall",
-    "ContextClaimRecall",
-    "ContextPrecision",
-    "ContextRecall",
-    "ContextRelevance",
-    "ContextUtilization",
-    "ExactMatch",
-    "Faithfulness",
-    "Hallucination",
-    "HitRate",
-    "NegativeRejection",
-    "NoiseRobustness",
-    "NoiseSensitivityIrrelevant",
-    "NoiseSensitivityRelevant",
-    "RougeL",
-    "SelfKnowledge",
-    "SemanticSimilarity",
-    "TokenF1",
-]

@@ -20,11 +20,7 @@ from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
 from evaluation.metrics.text_overlap import cosine_similarity
-from evaluation.prompts import (
-    CorrectnessClassification,
-    correctness_call,
-    statements_call,
-)
+from evaluation.prompts import CorrectnessClassification, correctness_call, statements_call
 from evaluation.refusal import is_refusal
 from evaluation.sample import Sample
 from evaluation.scores import CORRECTNESS_WEIGHTS, answer_correctness_score

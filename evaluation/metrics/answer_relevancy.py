@@ -1,14 +1,8 @@
 """Answer relevancy: does the answer address the question (completely and without digression)?
 
 LLM judge (RAGAS): generate 3 questions from the answer alone (one call); the score is their mean cosine
-similarity to the real question (computed in the judge's CPU worker); a noncommittal answer scores 0. Local judge
-(`evaluation.local_relevance`, built by the ablation in bench/judge_ablation.py): the mean of the share of the
-question's content tokens that the answer holds and the calibrated relevance of the answer to the question (centred
-cosine with the fixed shipped centring mean, mapped by a fitted Platt curve: a direct answer reads ~0.9-1.0, an
-off-topic one ~0.0); an answer containing a refusal or hedge phrase is noncommittal and scores 0.0 (reason
-"noncommittal answer"). The other components the ablation measured (the best sentence instead of the whole answer,
-sentences read without some clauses, the share of the question's parts addressed, a 0 for an answer that only
-restates the question) moved no development set beyond its noise and are settings (`RelevanceSettings`), off.
+similarity to the real question (computed in the judge's CPU worker); a noncommittal answer scores 0. Local judge:
+`evaluation.local_relevance` (its recipe and why: docs/local-judge.md).
 
 Cosines are anisotropy-corrected (`ragtest_core.relevance`: embeddings centred on a fixed mean shipped with the
 package, never one from the run), so unrelated texts score near 0 instead of ~0.6; `answer_relevancy_raw` scores
@@ -23,7 +17,6 @@ from typing import ClassVar
 import numpy as np
 
 from evaluation import local_relevance
-from evaluation.centring import centred_similarity
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
 from evaluation.metric import Metric
@@ -32,10 +25,8 @@ from evaluation.sample import Sample
 from evaluation.scores import answer_relevancy_score
 from ragtest_core import judge_params
 from ragtest_core.llm.plan import PlannedCall
-from ragtest_core.relevance import question_parts
+from ragtest_core.relevance import centred_cosine
 from ragtest_core.schema import ANSWER, QUESTION, MetricResult
-
-__all__ = ["AnswerRelevancy", "AnswerRelevancyRaw", "question_parts"]
 
 
 class AnswerRelevancy(Metric):
@@ -67,24 +58,8 @@ class AnswerRelevancy(Metric):
         if not self.centred:
             return [question, *claims]
         rules = judge.settings.answer_relevancy
-        return local_relevance.relevance_texts(
-            question, local_relevance.answer_units(question, answer, claims, rules), rules
-        )
-
-    def _result(self, raw: np.ndarray, centred: np.ndarray, mean: np.ndarray | None, what: str) -> MetricResult:
-        chosen = centred if self.centred and mean is not None else raw
-        result = answer_relevancy_score([max(float(v), judge_params.PARAMS.answer_relevancy_floor) for v in chosen])
-        if result.value is None:
-            return result
-        raw_mean, centred_mean = float(np.clip(raw.mean(), 0, 1)), float(np.clip(centred.mean(), 0, 1))
-        label = "centred" if chosen is centred else "raw"
-        note = "" if mean is not None or not self.centred else " (no reference sample: not centred)"
-        return result.model_copy(
-            update={
-                "reason": f"{label} {what} similarity {result.value:.3f} (raw {raw_mean:.3f}, "
-                f"centred {centred_mean:.3f}){note}",
-                "details": {"raw": raw_mean, "centred": centred_mean, "scored_with": label},
-            }
+        return judge.similarity_texts(
+            question, local_relevance.answer_units(question, answer, claims, rules), rules.base
         )
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
@@ -103,15 +78,27 @@ class AnswerRelevancy(Metric):
             return answer_relevancy_score([], noncommittal=True)
         if not questions:
             return MetricResult.failed("the judge generated no questions")
-        question = [sample.question or ""]
+        question, mean = [sample.question or ""], judge.reference_mean
 
-        def similarities() -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        def similarities() -> tuple[np.ndarray, np.ndarray]:
             raw = judge.embedder.similarity(questions, question)[:, 0]
-            centred = centred_similarity(judge.embedder, questions, question, judge.reference_mean)[:, 0]
-            return raw, centred, judge.reference_mean
+            if mean is None:
+                return raw, raw
+            return raw, centred_cosine(judge.embedder.embed(questions), judge.embedder.embed(question), mean)[:, 0]
 
-        raw, centred, mean = await judge.cpu.run(similarities, embed=[*questions, *question])
-        result = self._result(raw, centred, mean, "generated-question")
+        raw, centred = await judge.cpu.run(similarities, embed=[*questions, *question])
+        label = "centred" if self.centred and mean is not None else "raw"
+        floor = judge_params.PARAMS.answer_relevancy_floor
+        result = answer_relevancy_score([max(float(v), floor) for v in (centred if label == "centred" else raw)])
+        if result.value is not None:
+            raw_mean, centred_mean = float(np.clip(raw.mean(), 0, 1)), float(np.clip(centred.mean(), 0, 1))
+            note = " (no reference sample: not centred)" if self.centred and mean is None else ""
+            reason = (
+                f"{label} generated-question similarity {result.value:.3f} (raw {raw_mean:.3f}, "
+                f"centred {centred_mean:.3f}){note}"
+            )
+            details = {"raw": raw_mean, "centred": centred_mean, "scored_with": label}
+            result = result.model_copy(update={"reason": reason, "details": details})
         return result.model_copy(update={"details": {**result.details, "generated_questions": questions}})
 
 

@@ -75,32 +75,24 @@ def cited_units(statements: Sequence[str], answer: str) -> list[Unit]:
     """The shared step's statements without their markers, each with the contexts it cites (repeats removed);
     a statement without markers cites what the answer sentence it comes from cites (`source_citations`)."""
     sentences = cited_statements(answer)
-    units: list[Unit] = []
-    for statement in statements:
-        text = strip_markers(statement)
-        if not content_tokens(text) or is_noncommittal_sentence(text):
-            continue
-        numbers = tuple(dict.fromkeys(_numbers(statement))) or source_citations(text, sentences)
-        units.append((text, numbers))
-    return units
+    plain = [(strip_markers(statement), statement) for statement in statements]
+    return [
+        (text, tuple(dict.fromkeys(_numbers(statement))) or source_citations(text, sentences))
+        for text, statement in plain
+        if content_tokens(text) and not is_noncommittal_sentence(text)
+    ]
 
 
 def source_citations(statement: str, sentences: Sequence[Unit]) -> Subset:
     """The citations of the answer sentence `statement` comes from: the one whose content words it covers most
     (a statement restates its sentence with pronouns resolved); none when it shares no word with any."""
     words = set(content_tokens(statement))
-    best: tuple[float, int] = (0.0, 0)
-    citations: Subset = ()
-    for text, cited in sentences:
-        own = set(content_tokens(text))
-        shared = len(words & own)
-        if shared and (shared / len(own), shared) > best:
-            best, citations = (shared / len(own), shared), cited
-    return citations
-
-
-def has_markers(answer: str) -> bool:
-    return _MARKER.search(answer) is not None
+    shares = [
+        ((len(words & own) / len(own), len(words & own)), cited)
+        for text, cited in sentences
+        if words & (own := set(content_tokens(text)))
+    ]
+    return max(shares, key=lambda share: share[0], default=((0.0, 0), ()))[1]
 
 
 def subsets_to_judge(citations: Subset) -> list[Subset]:
@@ -122,12 +114,10 @@ def assemble(citations: Subset, verdicts: dict[Subset, bool]) -> CitationJudgeme
     return CitationJudgement(citations=citations, supported=verdicts[citations], alone=alone, without=without)
 
 
-def cited_contexts(contexts: Sequence[str], subset: Subset) -> list[str]:
-    return [contexts[c - 1] for c in subset if 1 <= c <= len(contexts)]
-
-
 class _CitationMetric(Metric):
     required_columns: ClassVar[tuple[str, ...]] = (ANSWER, CONTEXTS)
+    #: The score of the answer's statements' judgements.
+    formula: ClassVar[staticmethod[[Sequence[CitationJudgement]], MetricResult]]
     scale_note: ClassVar[str] = (
         "For RAGs whose answers cite their contexts (Liu et al. 2023, ALCE). Local judge: a citation supports when "
         "its contexts' graded support of the statement reaches 0.5; LLM judge: an entailment verdict."
@@ -138,12 +128,9 @@ class _CitationMetric(Metric):
             return MetricResult.ok(0.0, "empty answer")
         if is_refusal(sample.answer):
             return MetricResult.ok(1.0, "refusal: no statements to cite")
-        if not has_markers(sample.answer):
+        if _MARKER.search(sample.answer) is None:
             return MetricResult.ok(0.0, "no citation markers in the answer")
         return None
-
-    def formula(self, judgements: Sequence[CitationJudgement]) -> MetricResult:
-        raise NotImplementedError
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         statements = [s for s, _ in cited_statements(sample.answer or "")]
@@ -164,7 +151,7 @@ class _CitationMetric(Metric):
         jobs: list[tuple[int, Subset, PlannedCall | None]] = []
         for index, (statement, citations) in enumerate(units):
             for subset in subsets_to_judge(citations):
-                found = cited_contexts(sample.contexts, subset)
+                found = [sample.contexts[c - 1] for c in subset if 1 <= c <= len(sample.contexts)]
                 call = support_call(f"{self.name}.support", "\n\n".join(found), statement) if found else None
                 jobs.append((index, subset, call))
         return jobs
@@ -195,9 +182,7 @@ class CitationRecall(_CitationMetric):
         "The share of the answer's statements fully supported by the contexts they cite with [n] markers (an "
         "uncited statement counts as unsupported; an answer without markers scores 0, a refusal 1)."
     )
-
-    def formula(self, judgements: Sequence[CitationJudgement]) -> MetricResult:
-        return citation_recall_score(judgements)
+    formula = staticmethod(citation_recall_score)
 
 
 class CitationPrecision(_CitationMetric):
@@ -206,6 +191,4 @@ class CitationPrecision(_CitationMetric):
         "The share of the answer's [n] citations that support their statement (a citation the others make "
         "redundant, or one of an unsupported statement, is imprecise; no markers scores 0, a refusal 1)."
     )
-
-    def formula(self, judgements: Sequence[CitationJudgement]) -> MetricResult:
-        return citation_precision_score(judgements)
+    formula = staticmethod(citation_precision_score)

@@ -5,12 +5,8 @@ score is sum_k(precision@k * v_k) / (number of useful contexts + 1e-10). The ref
 row has none, the answer is the reference (as ragas' context precision without reference) and the reason says so.
 LLM judge: one call judges all of a row's contexts and returns one verdict per context, in rank order (RAGAS asks
 once per context; the verdicts and the formula are the same). Local judge (`evaluation.local_scoring`, its base
-chosen by the ablation in bench/judge_ablation.py, `LocalJudgeSettings.context_precision`): each context's verdict is
+`LocalJudgeSettings.context_precision`; the other bases and why: docs/local-judge.md): each context's verdict is
 graded, the share of the reference's content words it holds, in the same average precision with graded verdicts.
-The other bases are settings: "support" (a context is useful when it alone supports a reference statement, or is
-needed for one the contexts support together), which ranked the development pairings lower, and "cosine" (each
-context's MiniLM cosine with the reference), which ranked them better but embeds every context, more than the speed
-budget allows.
 Edge cases: no contexts -> 0.0 "no contexts retrieved"; no useful context -> 0.0 "no relevant context";
 neither ground_truth nor answer -> failed; an unanswerable row (its reference declines to answer) -> no score,
 reason "unanswerable: ...": no context can be useful for a refusal.
@@ -24,7 +20,7 @@ from typing import ClassVar
 from evaluation import local_scoring
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
-from evaluation.metric import Metric, align_verdicts, with_note
+from evaluation.metric import Metric, judged_score, with_note
 from evaluation.prompts import ContextVerdicts, context_precision_call
 from evaluation.refusal import is_unanswerable_reference
 from evaluation.sample import Sample
@@ -83,7 +79,7 @@ class ContextPrecision(Metric):
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
         reference, _ = reference_of(sample)
-        return local_scoring.reference_texts(judge, judge.settings.context_precision, reference or "", sample.contexts)
+        return judge.similarity_texts(reference or "", sample.contexts, judge.settings.context_precision)
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         reference, note = reference_of(sample)
@@ -98,9 +94,9 @@ class ContextPrecision(Metric):
         _, note = reference_of(sample)
         (call,) = ContextPrecision.llm_prompts(self, sample)
         judged = await judge.ask(call, ContextVerdicts)
-        if not judged.verdicts:
-            return MetricResult.failed("the judge returned no verdicts")
-        verdicts, count_note = align_verdicts([v.verdict for v in judged.verdicts], len(sample.contexts))
-        result = with_note(with_note(context_precision_score(verdicts), note), count_note)
+        verdicts = [v.verdict for v in judged.verdicts]
+        result = judged_score(verdicts, len(sample.contexts), lambda v: with_note(context_precision_score(v), note))
+        if result.value is None:
+            return result
         details = [{"verdict": v.verdict, "reason": v.reason} for v in judged.verdicts[: len(sample.contexts)]]
         return result.model_copy(update={"details": {"verdicts": details}})

@@ -1,11 +1,8 @@
 """Context recall: the share of the reference answer's sentences attributable to the retrieved contexts.
 
 The reference (`ground_truth`) is split with `ragtest_core.text.split_sentences`. Local judge
-(`evaluation.local_scoring`, its base chosen by the ablation in bench/judge_ablation.py,
-`LocalJudgeSettings.context_recall`): the share of the reference's content words that the retrieved contexts hold.
-The other bases are settings: "support" (the mean graded support of the reference's statements), which ranked the
-development pairings no better, and "cosine" (the reference's best MiniLM cosine with one context), which ranked
-them better but embeds every context, more than the speed budget allows. Edge cases: no ground_truth ->
+(`evaluation.local_scoring`, its base `LocalJudgeSettings.context_recall`; the other bases: docs/local-judge.md):
+the share of the reference's content words that the retrieved contexts hold. Edge cases: no ground_truth ->
 failed "needs ground_truth"; an unanswerable row (question_type "unanswerable", or a reference that only declines,
 such as the generator's "The corpus does not contain this information.") -> no score, reason "unanswerable: ...":
 there is nothing to attribute; no contexts -> 0.0, nothing is attributable.
@@ -18,7 +15,7 @@ from typing import ClassVar
 from evaluation import local_scoring
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
-from evaluation.metric import Metric, align_verdicts, with_note
+from evaluation.metric import Metric, judged_score
 from evaluation.prompts import Attributions, context_recall_call
 from evaluation.refusal import is_unanswerable_reference
 from evaluation.sample import Sample
@@ -54,8 +51,7 @@ class ContextRecall(Metric):
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        base = judge.settings.context_recall
-        return local_scoring.reference_texts(judge, base, sample.ground_truth or "", sample.contexts)
+        return judge.similarity_texts(sample.ground_truth or "", sample.contexts, judge.settings.context_recall)
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         return local_scoring.context_recall(sample, judge)
@@ -69,7 +65,4 @@ class ContextRecall(Metric):
         sentences = sentences_of(sample.ground_truth or "")
         (call,) = ContextRecall.llm_prompts(self, sample)
         judged = await judge.ask(call, Attributions)
-        if not judged.classifications:
-            return MetricResult.failed("the judge returned no verdicts")
-        verdicts, note = align_verdicts([c.attributed for c in judged.classifications], len(sentences))
-        return with_note(context_recall_score(verdicts), note)
+        return judged_score([c.attributed for c in judged.classifications], len(sentences), context_recall_score)

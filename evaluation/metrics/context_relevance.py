@@ -1,11 +1,9 @@
 """Context relevance: the share of the retrieved context sentences that are relevant to the question.
 
 LLM judge (RAGAS): the model extracts the relevant sentences (counted with `ragtest_core.text.split_sentences`).
-Local judge (`evaluation.local_relevance`, built by the ablation in bench/judge_ablation.py): per context sentence
-(cut by `ragtest_core.quick_sentences`), the share of the question's content tokens it holds; the score is the mean
-over the sentences, a graded share of relevant sentences that depends on nothing but the row. The embedding recipe
-(the mean of that share and the sentence's calibrated centred cosine with the question) ranked WikiEval's and
-FiQA's pairs within noise of it at five times the cost of the whole judge, and is a setting (`RelevanceSettings`).
+Local judge (`evaluation.local_relevance`; its recipe and the others measured: docs/local-judge.md): per context
+sentence (cut by `ragtest_core.quick_sentences`), the share of the question's content tokens it holds; the score is
+the mean over the sentences, a graded share of relevant sentences that depends on nothing but the row.
 Edge cases: no question -> failed "empty question"; no contexts or no sentences -> failed "no context sentences".
 """
 
@@ -26,10 +24,6 @@ from ragtest_core.text import sentences_of
 
 #: What an LLM writes when it finds nothing relevant (RAGAS' convention), not a sentence of the context.
 _NOTHING_RELEVANT = "insufficient information"
-
-
-def context_sentences(sample: Sample) -> list[str]:
-    return [s for context in sample.contexts for s in sentences_of(context)]
 
 
 class ContextRelevance(Metric):
@@ -56,10 +50,8 @@ class ContextRelevance(Metric):
         return None
 
     def local_texts(self, sample: Sample, judge: LocalJudge) -> list[str]:
-        rules = judge.settings.context_relevance
-        return local_relevance.relevance_texts(
-            sample.question or "", local_relevance.context_units(sample, judge), rules
-        )
+        base = judge.settings.context_relevance.base
+        return judge.similarity_texts(sample.question or "", local_relevance.context_units(sample, judge), base)
 
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
         return local_relevance.context_relevance(sample, judge)
@@ -69,7 +61,7 @@ class ContextRelevance(Metric):
         return [context_relevance_call(sample.question or "", sample.contexts)]
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
-        total = len(context_sentences(sample))
+        total = sum(len(sentences_of(context)) for context in sample.contexts)
         (call,) = ContextRelevance.llm_prompts(self, sample)
         extracted = await judge.ask(call, RelevantSentences)
         kept = [s for s in extracted.sentences if s.strip() and s.strip().lower().rstrip(".") != _NOTHING_RELEVANT]

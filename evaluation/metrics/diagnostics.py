@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 from weakref import WeakKeyDictionary
 
 from evaluation.claim_diagnostics import ClaimCheck, diagnose, verdict_table, verdicts
@@ -45,38 +45,27 @@ STAGE_IN_ANSWER = "claim_diagnostics.reference_vs_answer"
 STAGE_CONTEXT = "claim_diagnostics.context"
 
 
-def _key(sample: Sample) -> tuple[object, ...]:
-    return (sample.question, sample.answer, sample.ground_truth, tuple(sample.contexts))
-
-
 def local_check(sample: Sample, judge: LocalJudge) -> ClaimCheck:
     """The row's claims and entailment verdicts under the local judge (memoised for the row's other metrics)."""
     kept = _LOCAL.setdefault(judge, OrderedDict())
-    key = _key(sample)
-    if key not in kept:
-        kept[key] = _local_check(sample, judge)
-        while len(kept) > _KEPT:
-            kept.popitem(last=False)
-    return kept[key]
-
-
-def _local_check(sample: Sample, judge: LocalJudge) -> ClaimCheck:
+    key = (sample.question, sample.answer, sample.ground_truth, sample.contexts)
+    if key in kept:
+        return kept[key]
     answer, reference, question = sample.answer or "", sample.ground_truth or "", sample.question
     ours, theirs = judge.claims(answer), judge.statements(reference)
-    correct = judge.support(ours, judge.evidence([reference]), question)
-    in_answer = judge.support(theirs, judge.evidence([answer]), question)
     evidence = judge.evidence(sample.contexts)
-    alone = [evidence.subset([k]) for k in range(len(sample.contexts))]
-    ours_by = [[s.value for s in judge.support(ours, sub, question)] for sub in alone]
-    theirs_by = [[s.value for s in judge.support(theirs, sub, question)] for sub in alone]
-    return ClaimCheck(
-        tuple(ours),
-        tuple(theirs),
-        verdicts([s.value for s in correct]),
-        verdicts([s.value for s in in_answer]),
-        tuple(verdicts([ours_by[k][i] for k in range(len(alone))]) for i in range(len(ours))),
-        tuple(verdicts([theirs_by[k][j] for k in range(len(alone))]) for j in range(len(theirs))),
+    correct, in_answer, *by_context = (
+        [s.value for s in judge.support(claims, found, question)]
+        for claims, found in (
+            (ours, judge.evidence([reference])),
+            (theirs, judge.evidence([answer])),
+            *(([*ours, *theirs], evidence.subset([k])) for k in range(len(sample.contexts))),
+        )
     )
+    kept[key] = claim_check(ours, theirs, correct, in_answer, by_context)
+    while len(kept) > _KEPT:
+        kept.popitem(last=False)
+    return kept[key]
 
 
 async def _verdicts(judge: LLMJudge, stage: str, texts: Sequence[str], statements: Sequence[str]) -> list[bool]:
@@ -101,14 +90,15 @@ async def llm_check(sample: Sample, judge: LLMJudge) -> ClaimCheck:
         _verdicts(judge, STAGE_IN_ANSWER, [answer], theirs),
         *(_verdicts(judge, STAGE_CONTEXT, [context], both) for context in sample.contexts),
     )
-    k_range = range(len(sample.contexts))
+    return claim_check(ours, theirs, correct, in_answer, by_context)
+
+
+def claim_check(ours: list[str], theirs: list[str], correct: Any, in_answer: Any, by_context: Any) -> ClaimCheck:
+    """The check from the verdicts (`by_context[k]`: context k's on the answer's claims, then the reference's)."""
+    columns = [verdicts(c) for c in zip(*by_context, strict=True)] or [()] * (len(ours) + len(theirs))
+    n = len(ours)
     return ClaimCheck(
-        tuple(ours),
-        tuple(theirs),
-        verdicts(correct),
-        verdicts(in_answer),
-        tuple(verdicts([by_context[k][i] for k in k_range]) for i in range(len(ours))),
-        tuple(verdicts([by_context[k][len(ours) + j] for k in k_range]) for j in range(len(theirs))),
+        tuple(ours), tuple(theirs), verdicts(correct), verdicts(in_answer), (*columns[:n],), (*columns[n:],)
     )
 
 
@@ -161,102 +151,33 @@ class ClaimDiagnostic(Metric):
         return self._result(await llm_check(sample, judge))
 
 
-class AnswerClaimPrecision(ClaimDiagnostic):
-    """Correct answer claims (entailed by the reference) / answer claims."""
-
-    name: ClassVar[str] = "answer_claim_precision"
-    definition: ClassVar[str] = (
-        "The share of the answer's claims that the reference answer entails (correct claims / answer claims)."
+#: Each diagnostic's definition; its class is the name in CamelCase.
+_DEFINITIONS = {
+    "answer_claim_precision": "The share of the answer's claims that the reference answer entails (correct claims / "
+    "answer claims).",
+    "answer_claim_recall": "The share of the reference answer's claims that the answer entails.",
+    "answer_claim_f1": "The harmonic mean of answer_claim_precision and answer_claim_recall (0 when either is 0).",
+    "context_claim_recall": "The share of the reference answer's claims that some retrieved context entails (low: "
+    "retrieval missed the facts).",
+    "context_utilization": "Of the reference claims some retrieved context entails, the share the answer entails "
+    "too (low: the generator leaves retrieved facts unused).",
+    "noise_sensitivity_relevant": "The share of the answer's claims that are wrong yet entailed by a relevant "
+    "retrieved context (noise inside useful chunks misled the generator).",
+    "noise_sensitivity_irrelevant": "The share of the answer's claims that are wrong and entailed only by irrelevant "
+    "retrieved contexts (irrelevant chunks misled the generator).",
+    "hallucination": "The share of the answer's claims that are wrong and in no retrieved context (the generator "
+    "invents).",
+    "self_knowledge": "The share of the answer's claims that are correct but in no retrieved context: they come "
+    "from the model's own knowledge.",
+}
+_LOWER_IS_BETTER = ("noise_sensitivity_relevant", "noise_sensitivity_irrelevant", "hallucination", "self_knowledge")
+DIAGNOSTIC_CLASSES: tuple[type[ClaimDiagnostic], ...] = tuple(
+    type(
+        name.title().replace("_", ""),
+        (ClaimDiagnostic,),
+        {"name": name, "definition": text, "higher_is_better": name not in _LOWER_IS_BETTER, "__module__": __name__},
     )
-
-
-class AnswerClaimRecall(ClaimDiagnostic):
-    """Reference claims the answer entails / reference claims."""
-
-    name: ClassVar[str] = "answer_claim_recall"
-    definition: ClassVar[str] = "The share of the reference answer's claims that the answer entails."
-
-
-class AnswerClaimF1(ClaimDiagnostic):
-    """The harmonic mean of answer claim precision and recall."""
-
-    name: ClassVar[str] = "answer_claim_f1"
-    definition: ClassVar[str] = (
-        "The harmonic mean of answer_claim_precision and answer_claim_recall (0 when either is 0)."
-    )
-
-
-class ContextClaimRecall(ClaimDiagnostic):
-    """Reference claims entailed by at least one retrieved context / reference claims."""
-
-    name: ClassVar[str] = "context_claim_recall"
-    definition: ClassVar[str] = (
-        "The share of the reference answer's claims that some retrieved context entails (low: retrieval missed the "
-        "facts)."
-    )
-
-
-class ContextUtilization(ClaimDiagnostic):
-    """Of the reference claims some context entails, the share the answer entails."""
-
-    name: ClassVar[str] = "context_utilization"
-    definition: ClassVar[str] = (
-        "Of the reference claims some retrieved context entails, the share the answer entails too (low: the "
-        "generator leaves retrieved facts unused)."
-    )
-
-
-class NoiseSensitivityRelevant(ClaimDiagnostic):
-    """Incorrect answer claims a relevant context entails / answer claims."""
-
-    name: ClassVar[str] = "noise_sensitivity_relevant"
-    definition: ClassVar[str] = (
-        "The share of the answer's claims that are wrong yet entailed by a relevant retrieved context (noise "
-        "inside useful chunks misled the generator)."
-    )
-    higher_is_better: ClassVar[bool] = False
-
-
-class NoiseSensitivityIrrelevant(ClaimDiagnostic):
-    """Incorrect answer claims only an irrelevant context entails / answer claims."""
-
-    name: ClassVar[str] = "noise_sensitivity_irrelevant"
-    definition: ClassVar[str] = (
-        "The share of the answer's claims that are wrong and entailed only by irrelevant retrieved contexts "
-        "(irrelevant chunks misled the generator)."
-    )
-    higher_is_better: ClassVar[bool] = False
-
-
-class Hallucination(ClaimDiagnostic):
-    """Incorrect answer claims no context entails / answer claims."""
-
-    name: ClassVar[str] = "hallucination"
-    definition: ClassVar[str] = (
-        "The share of the answer's claims that are wrong and in no retrieved context (the generator invents)."
-    )
-    higher_is_better: ClassVar[bool] = False
-
-
-class SelfKnowledge(ClaimDiagnostic):
-    """Correct answer claims no context entails / answer claims."""
-
-    name: ClassVar[str] = "self_knowledge"
-    definition: ClassVar[str] = (
-        "The share of the answer's claims that are correct but in no retrieved context: they come from the model's "
-        "own knowledge."
-    )
-    higher_is_better: ClassVar[bool] = False
-
-
-DIAGNOSTIC_CLASSES: tuple[type[ClaimDiagnostic], ...] = (
-    AnswerClaimPrecision,
-    AnswerClaimRecall,
-    AnswerClaimF1,
-    ContextClaimRecall,
-    ContextUtilization,
-    NoiseSensitivityRelevant,
-    NoiseSensitivityIrrelevant,
-    Hallucination,
-    SelfKnowledge,
+    for name, text in _DEFINITIONS.items()
 )
+# Each class by its name in this module, as pickling (a Ray worker's copy of a metric) looks it up.
+globals().update({metric_class.__name__: metric_class for metric_class in DIAGNOSTIC_CLASSES})

@@ -6,7 +6,7 @@ whether refusing was right); an empty answer likewise -> 1.0 "empty answer: no c
 statement can be supported. Refusal sentences inside a longer answer are not statements. The local judge takes
 each remaining answer sentence as one statement and scores their graded support taken together
 (`evaluation.local_scoring`: lexical alignment with the contexts, partial support counts partially, a contradicted
-entity, number or date counts little; the components were chosen by bench/judge_ablation.py). LLM judge (RAGAS,
+entity, number or date counts little; how the components were chosen: docs/local-judge.md). LLM judge (RAGAS,
 binary verdicts): the answer's statements (the run's shared statement step, `LLMJudge.statements`, citation markers
 removed), then one call with a verdict per statement.
 """
@@ -18,8 +18,8 @@ from typing import ClassVar
 from evaluation import local_scoring
 from evaluation.llm_judge import LLMJudge
 from evaluation.local_judge import LocalJudge
-from evaluation.metric import Metric, align_verdicts, with_note
-from evaluation.prompts import StatementVerdicts, faithfulness_call, statements_call
+from evaluation.metric import Metric, judged_score
+from evaluation.prompts import StatementVerdicts, entailment_call, statements_call
 from evaluation.refusal import is_refusal
 from evaluation.sample import Sample
 from evaluation.scores import faithfulness_score
@@ -63,17 +63,21 @@ class Faithfulness(Metric):
         """The shared statement step, then the verdicts (the answer's sentences stand in for its statements)."""
         answer = sample.answer or ""
         stand_in = plain_statements(sentences_of(answer) or [answer])
-        return [statements_call(sample.question or "", answer), faithfulness_call(sample.contexts, stand_in)]
+        return [
+            statements_call(sample.question or "", answer),
+            entailment_call("faithfulness.verdicts", sample.contexts, stand_in),
+        ]
 
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         statements = plain_statements(await judge.statements(sample.question or "", sample.answer or ""))
         if not statements:
             return faithfulness_score([])
-        judged = await judge.ask(faithfulness_call(sample.contexts, statements), StatementVerdicts)
-        if not judged.verdicts:
-            return MetricResult.failed("the judge returned no verdicts")
-        verdicts, note = align_verdicts([v.verdict for v in judged.verdicts], len(statements))
-        result = with_note(faithfulness_score(verdicts), note)
+        judged = await judge.ask(
+            entailment_call("faithfulness.verdicts", sample.contexts, statements), StatementVerdicts
+        )
+        result = judged_score([v.verdict for v in judged.verdicts], len(statements), faithfulness_score)
+        if result.value is None:
+            return result
         details = [
             {"statement": s, "verdict": v.verdict, "reason": v.reason}
             for s, v in zip(statements, judged.verdicts, strict=False)

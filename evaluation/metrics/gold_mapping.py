@@ -43,9 +43,7 @@ def trigrams(text: str) -> frozenset[tuple[str, ...]]:
 def overlap(left: str, right: str) -> float:
     """Shared trigrams over the trigrams of the shorter text (0.0 when either has none)."""
     a, b = trigrams(left), trigrams(right)
-    if not a or not b:
-        return 0.0
-    return len(a & b) / min(len(a), len(b))
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,6 @@ class TextMapping:
     retrieved: list[str]
     gold: list[str]
     method: str
-    matched: int
 
 
 _GOLD = "gold#"
@@ -88,5 +85,4 @@ def map_by_text(contexts: Sequence[str], reference_contexts: Sequence[str]) -> T
         else:
             labels.append(f"retrieved#{i + 1}")
     method = OVERLAP if OVERLAP in methods else EXACT
-    matched = sum(1 for label in labels if is_gold_label(label))
-    return TextMapping(labels, [gold_label(j) for j in range(len(reference_contexts))], method, matched)
+    return TextMapping(labels, [gold_label(j) for j in range(len(reference_contexts))], method)

@@ -42,23 +42,21 @@ def dedupe(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _check_k(k: int) -> None:
-    if k < 1:
+def _check_k(k: int | None) -> None:
+    if k is not None and k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
 
 
 def hit_rate(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = None) -> float:
     """1.0 when any relevant id is among the first k distinct retrieved ids (k None: all of them)."""
-    if k is not None:
-        _check_k(k)
+    _check_k(k)
     gold = set(relevant)
     return float(any(i in gold for i in dedupe(retrieved)[:k]))
 
 
 def all_hit(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = None) -> float:
     """1.0 when every relevant id is among the first k distinct retrieved ids (k None: all of them)."""
-    if k is not None:
-        _check_k(k)
+    _check_k(k)
     gold = set(relevant)
     return float(bool(gold) and gold <= set(dedupe(retrieved)[:k]))
 
@@ -66,10 +64,7 @@ def all_hit(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = N
 def reciprocal_rank(retrieved: Sequence[str], relevant: Iterable[str]) -> float:
     """1 / rank of the first relevant id among the distinct retrieved ids (0.0 when there is none)."""
     gold = set(relevant)
-    for rank, item in enumerate(dedupe(retrieved), start=1):
-        if item in gold:
-            return 1.0 / rank
-    return 0.0
+    return next((1.0 / rank for rank, item in enumerate(dedupe(retrieved), start=1) if item in gold), 0.0)
 
 
 def ndcg(retrieved: Sequence[str], relevant: Iterable[str], k: int | None = None) -> float:
@@ -102,7 +97,7 @@ def shared_gold_note(labels: Sequence[str]) -> str:
     )
 
 
-class _RetrievalMetric(JudgeFreeMetric):
+class RetrievalMetric(JudgeFreeMetric):
     required_columns: ClassVar[tuple[str, ...]] = (CONTEXT_IDS, REFERENCE_CONTEXT_IDS)
     scale_note: ClassVar[str] = (
         "No judge: the same under both judges. Matched by chunk id, or by text when the RAG's ids are its own; k "
@@ -112,15 +107,15 @@ class _RetrievalMetric(JudgeFreeMetric):
     needs_answer: ClassVar[bool] = False
     #: The cut-off (None: every retrieved context).
     k: ClassVar[int | None] = None
+    #: How the reason names the score; "{k}" stands for the cut-off used.
+    label: ClassVar[str] = ""
+    #: The score of (retrieved ids, gold ids, k).
+    function: ClassVar[staticmethod[[list[str], list[str], int | None], float]]
 
     def missing_columns(self, columns: Collection[str]) -> list[str]:
         """Retrieved ids or texts, and gold ids or texts (texts are matched when ids are not ragtest's)."""
-        missing = []
-        if CONTEXT_IDS not in columns and CONTEXTS not in columns:
-            missing.append(f"{CONTEXT_IDS} (or {CONTEXTS})")
-        if REFERENCE_CONTEXT_IDS not in columns and REFERENCE_CONTEXTS not in columns:
-            missing.append(f"{REFERENCE_CONTEXT_IDS} (or {REFERENCE_CONTEXTS})")
-        return missing
+        either = ((CONTEXT_IDS, CONTEXTS), (REFERENCE_CONTEXT_IDS, REFERENCE_CONTEXTS))
+        return [f"{ids} (or {texts})" for ids, texts in either if ids not in columns and texts not in columns]
 
     def rag_failure(self, sample: Sample) -> MetricResult | None:
         if sample.answer_error is not None and not sample.context_ids and not sample.contexts:
@@ -143,33 +138,6 @@ class _RetrievalMetric(JudgeFreeMetric):
         mapping = map_by_text(sample.contexts, sample.reference_contexts)
         return mapping.retrieved, mapping.gold, mapping.method
 
-    def ranks(self, sample: Sample) -> list[int]:
-        retrieved, gold, _ = self.resolved(sample)
-        return [r for r, i in enumerate(dedupe(retrieved), start=1) if i in set(gold)]
-
-    def note(self, sample: Sample) -> str:
-        retrieved, _, method = self.resolved(sample)
-        found = self.ranks(sample)
-        if method == IDS:
-            text = f"gold ids at ranks {found}" if found else "no gold id retrieved"
-            repeats = len(retrieved) - len(dedupe(retrieved))
-            return text + (f" ({repeats} repeated id(s) ignored)" if repeats else "")
-        if found:
-            text = f"gold chunks at ranks {found} (matched by {method}: the retrieved ids are not the test set's)"
-        else:
-            text = "no gold chunk retrieved (no retrieved id is a gold id, and no retrieved text matches a gold chunk)"
-        return text + shared_gold_note(retrieved)
-
-    def reason_label(self, sample: Sample) -> str:
-        return self.name
-
-    def cut_off(self, sample: Sample) -> str:
-        """The k used, as the reason states it: "4" or "4 (all retrieved)"."""
-        if self.k is not None:
-            return str(self.k)
-        retrieved, _, _ = self.resolved(sample)
-        return f"{max(1, len(dedupe(retrieved)))} (all retrieved)"
-
     def mapped_ids(self, sample: Sample) -> list[str] | None:
         """Each retrieved context's id as a gold id where it is one (by id, or by its text: the gold chunk's id),
         else the RAG's own id; None when the row has no retrieved contexts."""
@@ -186,78 +154,69 @@ class _RetrievalMetric(JudgeFreeMetric):
             for i, label in enumerate(retrieved)
         ]
 
-    def value(self, sample: Sample) -> float:
-        raise NotImplementedError
-
     def compute(self, sample: Sample) -> MetricResult:
-        return MetricResult.ok(self.value(sample), f"{self.reason_label(sample)}: {self.note(sample)}")
+        retrieved, gold, method = self.resolved(sample)
+        distinct = dedupe(retrieved)
+        found = [r for r, i in enumerate(distinct, start=1) if i in set(gold)]
+        if method == IDS:
+            note = f"gold ids at ranks {found}" if found else "no gold id retrieved"
+            repeats = len(retrieved) - len(distinct)
+            note += f" ({repeats} repeated id(s) ignored)" if repeats else ""
+        else:
+            note = f"gold chunks at ranks {found} (matched by {method}: the retrieved ids are not the test set's)"
+            if not found:
+                note = "no gold chunk retrieved (no retrieved id is a gold id, and no retrieved text matches a gold "
+                note += "chunk)"
+            note += shared_gold_note(retrieved)
+        k = str(self.k) if self.k is not None else f"{max(1, len(distinct))} (all retrieved)"
+        return MetricResult.ok(self.function(retrieved, gold, self.k), f"{self.label.format(k=k)}: {note}")
 
 
-class HitRate(_RetrievalMetric):
+class HitRate(RetrievalMetric):
     name: ClassVar[str] = "hit_rate"
     definition: ClassVar[str] = (
         "1 when a gold chunk (one the reference answer came from) is among the first k retrieved contexts, else "
         "0: the mean is the share of questions whose gold chunk was retrieved."
     )
     scale: ClassVar[str] = BINARY
-
-    def reason_label(self, sample: Sample) -> str:
-        return f"hit@{self.cut_off(sample)}"
-
-    def value(self, sample: Sample) -> float:
-        retrieved, gold, _ = self.resolved(sample)
-        return hit_rate(retrieved, gold, self.k)
+    label: ClassVar[str] = "hit@{k}"
+    function = staticmethod(hit_rate)
 
 
-class AllGoldHit(_RetrievalMetric):
+class AllGoldHit(RetrievalMetric):
     name: ClassVar[str] = "all_gold_hit"
     definition: ClassVar[str] = (
         "1 only when every gold chunk is among the first k retrieved contexts, else 0: for multi-hop questions, "
         "whose answer needs each of their gold chunks, the share of questions whose evidence was all retrieved."
     )
     scale: ClassVar[str] = BINARY
-
-    def reason_label(self, sample: Sample) -> str:
-        return f"all gold@{self.cut_off(sample)}"
-
-    def value(self, sample: Sample) -> float:
-        retrieved, gold, _ = self.resolved(sample)
-        return all_hit(retrieved, gold, self.k)
+    label: ClassVar[str] = "all gold@{k}"
+    function = staticmethod(all_hit)
 
 
-class MRR(_RetrievalMetric):
+class MRR(RetrievalMetric):
     name: ClassVar[str] = "mrr"
     definition: ClassVar[str] = (
         "1 / the rank of the first gold chunk among the retrieved contexts: 1 = first, 0.5 = second, 0 = not "
         "retrieved (no cut-off)."
     )
     scale: ClassVar[str] = RANK
-
-    def reason_label(self, sample: Sample) -> str:
-        return "reciprocal rank"
-
-    def value(self, sample: Sample) -> float:
-        retrieved, gold, _ = self.resolved(sample)
-        return reciprocal_rank(retrieved, gold)
+    label: ClassVar[str] = "reciprocal rank"
+    function = staticmethod(lambda retrieved, gold, k: reciprocal_rank(retrieved, gold))  # no cut-off
 
 
-class NDCG(_RetrievalMetric):
+class NDCG(RetrievalMetric):
     name: ClassVar[str] = "ndcg"
     definition: ClassVar[str] = (
         "How high the gold chunks rank in the first k retrieved contexts, against the ideal order (discounted "
         "gain): 1 = gold chunks first, 0 = none retrieved."
     )
     scale: ClassVar[str] = RANK
-
-    def reason_label(self, sample: Sample) -> str:
-        return f"ndcg@{self.cut_off(sample)}"
-
-    def value(self, sample: Sample) -> float:
-        retrieved, gold, _ = self.resolved(sample)
-        return ndcg(retrieved, gold, self.k)
+    label: ClassVar[str] = "ndcg@{k}"
+    function = staticmethod(ndcg)
 
 
-def at_k(metric_class: type[_RetrievalMetric], k: int, named: bool = True) -> type[_RetrievalMetric]:
+def at_k(metric_class: type[RetrievalMetric], k: int, named: bool = True) -> type[RetrievalMetric]:
     """A variant of a retrieval metric with cut-off `k`, named "<name>@k" (its own score column), or keeping its
     name (`named=False`: the run's `--retrieval-k`)."""
     _check_k(k)
@@ -266,5 +225,4 @@ def at_k(metric_class: type[_RetrievalMetric], k: int, named: bool = True) -> ty
 
 
 #: The retrieval metric classes with a cut-off (`--retrieval-k` applies to them).
-CUT_OFF_METRICS: tuple[type[_RetrievalMetric], ...] = (HitRate, AllGoldHit, NDCG)
-RetrievalMetric = _RetrievalMetric
+CUT_OFF_METRICS: tuple[type[RetrievalMetric], ...] = (HitRate, AllGoldHit, NDCG)

@@ -54,10 +54,13 @@ class NegativeRejection(Metric):
             return MetricResult.ok(1.0, "empty answer: nothing asserted, counted as declining")
         return None
 
+    @staticmethod
+    def _verdict(declined: bool, reason: str = "") -> MetricResult:
+        said = f"{'declined' if declined else 'answered'} an unanswerable question: {reason}"
+        return MetricResult.ok(float(declined), said.rstrip(": "))
+
     def score_local(self, sample: Sample, judge: LocalJudge) -> MetricResult:
-        if is_noncommittal(sample.answer or ""):
-            return MetricResult.ok(1.0, "declined an unanswerable question")
-        return MetricResult.ok(0.0, "answered an unanswerable question")
+        return self._verdict(is_noncommittal(sample.answer or ""))
 
     def llm_prompts(self, sample: Sample) -> list[PlannedCall]:
         return [rejection_call(f"{self.name}.verdict", sample.question or "", sample.answer or "")]
@@ -65,19 +68,15 @@ class NegativeRejection(Metric):
     async def score_llm(self, sample: Sample, judge: LLMJudge) -> MetricResult:
         (call,) = NegativeRejection.llm_prompts(self, sample)
         reply = await judge.ask(call, RejectionVerdict)
-        if reply.rejected:
-            return MetricResult.ok(1.0, f"declined an unanswerable question: {reply.reason}".rstrip(": "))
-        return MetricResult.ok(0.0, f"answered an unanswerable question: {reply.reason}".rstrip(": "))
+        return self._verdict(bool(reply.rejected), reply.reason)
 
 
 def distractors(sample: Sample) -> int | None:
     """How many retrieved contexts are not gold; None when gold cannot be told apart from the rest."""
     if sample.context_ids and sample.reference_context_ids:
-        gold = set(sample.reference_context_ids)
-        return sum(1 for i in dict.fromkeys(sample.context_ids) if i not in gold)
+        return len(set(sample.context_ids) - set(sample.reference_context_ids))
     if sample.contexts and sample.reference_contexts:
-        gold_text = set(sample.reference_contexts)
-        return sum(1 for c in sample.contexts if c not in gold_text)
+        return sum(c not in sample.reference_contexts for c in sample.contexts)
     if (sample.question_type or "").strip().lower() == DISTRACTING:
         return max(1, len(sample.contexts))
     return None
@@ -91,9 +90,7 @@ class NoiseRobustness(Metric):
     )
     scale_note: ClassVar[str] = "Reads as answer_correctness does, under the same judge."
     required_columns: ClassVar[tuple[str, ...]] = (QUESTION, ANSWER, CONTEXTS, GROUND_TRUTH)
-
-    def __init__(self, correctness: AnswerCorrectness | None = None) -> None:
-        self.correctness = correctness or AnswerCorrectness()
+    correctness: ClassVar[AnswerCorrectness] = AnswerCorrectness()
 
     def precheck(self, sample: Sample) -> MetricResult | None:
         if is_unanswerable(sample):

@@ -12,9 +12,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ragtest.config.parsing import CACHE_DIR_ENV, PRICES_ENV
 from ragtest.settings import Opt, Section
 from ragtest_core.llm.config import LLMConfig
+from ragtest_core.llm.usage import PRICES_ENV
+from ragtest_core.onnx_embedder import CACHE_ENV
 
 #: The runtime's settings whose value is a time (the others' metavar follows from their type).
 _SECONDS = frozenset({"timeout", "backoff", "batch_poll", "batch_poll_max"})
@@ -49,7 +50,7 @@ class LLMSettings(LLMConfig, ModelChoice):
     cache_dir: Annotated[
         str | None,
         Field(description="keep the LLM cache here instead of in the run directory"),
-        Opt(env=CACHE_DIR_ENV, metavar="DIR"),
+        Opt(env=CACHE_ENV, metavar="DIR"),
     ] = None
     prices: Annotated[
         str | None,
@@ -61,22 +62,13 @@ class LLMSettings(LLMConfig, ModelChoice):
     def configured(self) -> bool:
         return bool(self.spec or self.base_url)
 
-    def resolved_cache_dir(self) -> str | None:
-        """--cache-dir, else $RAGTEST_CACHE_DIR (a user-level cache shared by runs), else None (the run dir)."""
-        return self.cache_dir or None
-
     def runtime(self) -> LLMConfig:
         """The LLM runtime's settings alone (no model choice, cache or prices: nothing a URL's password is in)."""
         return LLMConfig(**self.model_dump(include=set(LLMConfig.model_fields)))
 
 
-def _reach_users(section: type[LLMSettings]) -> None:
-    """Give each setting the section inherits from `LLMConfig` its `Opt`: the keyword `llm_<name>` (and so the
-    flag `--llm-<name>`), in the section's group. The declaration itself stays the runtime's."""
-    for name in LLMConfig.model_fields:
-        info = section.model_fields[name]
-        opt = Opt(keyword=f"llm_{name}", metavar="SECONDS" if name in _SECONDS else None)
-        info.metadata = [*info.metadata, opt]
-
-
-_reach_users(LLMSettings)
+# Each setting inherited from `LLMConfig` gets its `Opt`: the keyword `llm_<name>` (and so the flag `--llm-<name>`),
+# in the section's group. The declaration itself stays the runtime's.
+for _name in LLMConfig.model_fields:
+    _info = LLMSettings.model_fields[_name]
+    _info.metadata = [*_info.metadata, Opt(keyword=f"llm_{_name}", metavar="SECONDS" if _name in _SECONDS else None)]

@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import json
+from contextlib import suppress
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from evaluation.sample import DEFAULT_MAX_FIELD_CHARS
 from rag_under_test.loader import parse_adapter_args
 from ragtest.config.generation import GenerationConfig
 from ragtest.config.llm import LLMSettings
-from ragtest.config.parsing import RAY_ADDRESS_ENV, parse_gpus, parse_metric_list, rag_args_out, ray_address_or_auto
 from ragtest.config.sources import SourceConfig
 from ragtest.settings import Opt, Section, flag_of
 from ragtest_core.embeddings import DEFAULT_MODEL
+
+
+def parse_metric_list(text: str | None) -> list[str] | None:
+    """`a, b,c` -> ["a", "b", "c"]; None or empty -> None (the default metrics)."""
+    return [name.strip() for name in (text or "").split(",") if name.strip()] or None
+
+
+def parse_gpus(value: object) -> str:
+    """`--ray-gpus`: "auto", or GPUs per Ray embedding worker as a number of at least 0 ("1", "0.5"), as text."""
+    text = str(value).strip().lower()
+    with suppress(ValueError):
+        if text == "auto" or float(text) >= 0:
+            return text
+    raise ValueError(f"must be 'auto' or a number of GPUs of at least 0 (0.5: two workers share a GPU), got {value!r}")
 
 
 class RunConfig(Section):
@@ -51,7 +66,7 @@ class RunConfig(Section):
             action="append",
             metavar="NAME=VALUE",
             parse=parse_adapter_args,
-            render=rag_args_out,
+            render=lambda args: [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in args.items()],
             default_text="none",
         ),
     ] = Field(default_factory=dict)
@@ -105,6 +120,7 @@ class RunConfig(Section):
     metrics: Annotated[
         list[str] | None,
         Field(description="comma-separated metric names, or 'all'"),
+        BeforeValidator(lambda value: parse_metric_list(value) if isinstance(value, str) else value),
         Opt(
             group="evaluation",
             metavar="NAMES",
@@ -146,10 +162,10 @@ class RunConfig(Section):
         Opt(
             flag="--ray",
             nargs="?",
-            env=RAY_ADDRESS_ENV,
+            env="RAGTEST_RAY_ADDRESS",
             group="distributed",
             metavar="ADDRESS",
-            parse=ray_address_or_auto,
+            parse=lambda address: address or "auto",  # --ray alone
         ),
     ] = None
     ray_workers: Annotated[
@@ -164,6 +180,7 @@ class RunConfig(Section):
             "0 embeds on the workers' CPUs; 'auto' takes one GPU a worker when the cluster has GPUs, one worker per "
             "GPU, else 0"
         ),
+        BeforeValidator(parse_gpus),
         Opt(group="distributed", metavar="N|auto"),
     ] = "0"
     ray_logs: Annotated[
@@ -200,26 +217,12 @@ class RunConfig(Section):
         Opt(group="testset", metavar="FILE", default_text="generate one", skips="generate"),
     ] = None
 
-    @field_validator("metrics", mode="before")
-    @classmethod
-    def _metric_names(cls, value: Any) -> Any:
-        return parse_metric_list(value) if isinstance(value, str) else value
-
-    @field_validator("ray_gpus", mode="before")
-    @classmethod
-    def _gpus_or_auto(cls, value: Any) -> Any:
-        return parse_gpus(value)
-
     @model_validator(mode="after")
-    def _rag_overlap_below_size(self) -> RunConfig:
+    def _consistent(self) -> RunConfig:
         size, overlap = self.rag_chunk_size, self.rag_chunk_overlap
         if size is not None and overlap is not None and overlap >= size:
             names = flag_of(RunConfig, "rag_chunk_overlap"), flag_of(RunConfig, "rag_chunk_size")
             raise ValueError(f"{names[0]} ({overlap}) must be smaller than {names[1]} ({size})")
-        return self
-
-    @model_validator(mode="after")
-    def _repeats_need_the_llm_judge(self) -> RunConfig:
         if self.repeats > 1 and self.resolved_judge() != "llm":
             raise ValueError("--repeats needs the LLM judge (--llm SPEC or --llm-base-url URL); the local judge "
                              "gives the same score every time")  # fmt: skip
@@ -227,6 +230,4 @@ class RunConfig(Section):
 
     def resolved_judge(self) -> str:
         """'llm' when an LLM is configured and the judge is 'auto', else the judge asked for ('local' offline)."""
-        if self.judge == "auto":
-            return "llm" if self.llm.configured else "local"
-        return self.judge
+        return ("llm" if self.llm.configured else "local") if self.judge == "auto" else self.judge

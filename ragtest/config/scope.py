@@ -1,17 +1,8 @@
-"""Which settings a command uses, derived from the declarations.
-
-A command takes the settings of its groups (`COMMAND_GROUPS`). `run` chains the stages `generate`, `answer` and
-`evaluate` (each also a command of its own) and takes their groups plus its own (`testset`). Three declarations on a
-setting's `Opt` narrow that:
-
-- `skips`: given, the setting turns a stage of `run` off (`--testset` skips `generate`, so the sources and
-  generation settings do not apply);
-- `unless`: the setting is unused when another one is given (the reference RAG's settings with `--rag`);
-- `needs`: the setting is used only when another one is given (`--rag-arg` needs `--rag`).
-
-This is read twice: a setting given where it does not apply is refused, naming it and what would use it
-(`check_given`, for the command line and `make_config`); and the manifest records only the settings that took
-effect (`applied`).
+"""Which settings a command uses, derived from the declarations: the settings of the command's groups
+(`COMMAND_GROUPS`; `run` chains the stage commands and takes their groups plus its own), narrowed by each setting's
+`Opt.skips`, `Opt.unless` and `Opt.needs` (`ragtest.settings.Opt`). A setting given where it does not apply is
+refused, naming it and what would use it (`check_given`); the manifest records only the settings that took effect
+(`applied`).
 """
 
 from __future__ import annotations
@@ -54,20 +45,14 @@ def stage_groups(stages: Iterable[str]) -> set[str]:
     return {group for stage in stages for group in COMMAND_GROUPS[stage]}
 
 
-def stages_of(command: str, given: Collection[str], root: type[BaseModel] = RunConfig) -> tuple[str, ...]:
-    """The stages `command` runs when the settings `given` are given (a stage command: itself)."""
-    if command != PIPELINE:
-        return (command,) if command in RUN_STAGES else ()
-    skipped = {s.opt.skips for s in iter_settings(root) if s.opt.skips and s.keyword in given}
-    return tuple(stage for stage in RUN_STAGES if stage not in skipped)
-
-
 def groups_used(command: str, given: Collection[str], root: type[BaseModel] = RunConfig) -> set[str]:
-    """The groups whose settings `command` uses when `given` are given."""
+    """The groups whose settings `command` uses when `given` are given (`run`: its own and its stages' that the
+    settings given do not skip)."""
     if command != PIPELINE:
         return set(COMMAND_GROUPS.get(command, ()))
+    skipped = {s.opt.skips for s in iter_settings(root) if s.opt.skips and s.keyword in given}
     own = set(COMMAND_GROUPS[command]) - stage_groups(RUN_STAGES)
-    return own | stage_groups(stages_of(command, given, root))
+    return own | stage_groups(stage for stage in RUN_STAGES if stage not in skipped)
 
 
 def refusal(setting: Setting, command: str, given: Collection[str], root: type[BaseModel] = RunConfig) -> str | None:
@@ -76,9 +61,8 @@ def refusal(setting: Setting, command: str, given: Collection[str], root: type[B
     if setting.group not in groups_used(command, given, root):
         skipper = next((s for s in iter_settings(root) if s.opt.skips and s.keyword in given), None)
         where = f"`{command}` with {skipper.flag}" if command == PIPELINE and skipper else f"`{command}`"
-        return f"{setting.flag} is not used by {where}: it is used by {users_of(setting, root)}" + _instead(
-            setting, command, given, root
-        )
+        instead = _instead(setting, command, given, root)
+        return f"{setting.flag} is not used by {where}: it is used by {users_of(setting, root)}{instead}"
     if setting.opt.unless and setting.opt.unless in given:
         other = known[setting.opt.unless]
         return (
@@ -105,9 +89,7 @@ def users_of(setting: Setting, root: type[BaseModel] = RunConfig) -> str:
     """The commands that use `setting`, in words ("`generate` and `run` without --testset (test-set generation)")."""
     skippers = [s for s in iter_settings(root) if s.opt.skips]
     names = []
-    for command, groups in COMMAND_GROUPS.items():
-        if setting.group not in groups:
-            continue
+    for command in [command for command, groups in COMMAND_GROUPS.items() if setting.group in groups]:
         unless = [s.flag for s in skippers if setting.group not in groups_used(command, {s.keyword}, root)]
         names.append(f"`{command}` without {' or '.join(unless)}" if unless else f"`{command}`")
     listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names) or "no command"
@@ -134,22 +116,17 @@ def applied(config: BaseModel, stages: Collection[str]) -> Callable[[Setting], b
     """Which settings of `config` took effect in a run of `stages`: those of the stages' groups (a group of no
     stage, such as `testset`: when it is set), less those a present `unless` setting or an absent `needs` setting
     turned off."""
-    root = type(config)
     groups = stage_groups(stages)
     staged = stage_groups(RUN_STAGES)
-    known = settings_by_keyword(root)
+    known = settings_by_keyword(type(config))
 
     def present(keyword: str) -> bool:
         other = known[keyword]
         return other.value_in(config) not in (None, other.default)
 
     def keep(setting: Setting) -> bool:
-        if setting.group in staged and setting.group not in groups:
-            return False
-        if setting.group not in staged and not present(setting.keyword):
-            return False
-        if setting.opt.unless and present(setting.opt.unless):
-            return False
-        return not (setting.opt.needs and not present(setting.opt.needs))
+        used = setting.group in groups if setting.group in staged else present(setting.keyword)
+        unless, needs = setting.opt.unless, setting.opt.needs
+        return used and not (unless and present(unless)) and not (needs and not present(needs))
 
     return keep

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field
 
-from ragtest.config.parsing import OFFLINE_ENV, WIKI_CACHE_ENV
 from ragtest.settings import Opt, Section
+from testgen.wikipedia_source import CACHE_ENV, OFFLINE_ENV
 
 
 class SourceConfig(Section):
@@ -36,7 +36,7 @@ class SourceConfig(Section):
     wiki_cache: Annotated[
         str | None,
         Field(description="folder of cached Wikipedia pages (Title_with_underscores.txt)"),
-        Opt(env=WIKI_CACHE_ENV, metavar="DIR"),
+        Opt(env=CACHE_ENV, metavar="DIR"),
     ] = None
     wiki_timeout_s: Annotated[
         float, Field(gt=0, description="seconds per Wikipedia request"), Opt(flag="--wiki-timeout")
@@ -46,6 +46,3 @@ class SourceConfig(Section):
         Field(description="read Wikipedia pages from the cache only, never the network"),
         Opt(env=OFFLINE_ENV),
     ] = False
-
-    def resolved_cache(self) -> str | None:
-        return self.wiki_cache

@@ -1,16 +1,10 @@
-"""Ingest as a Ray Data pipeline: list files, load (and section) each file, chunk, embed with an actor pool that
-loads the model once per worker, and write to the store in batches.
+"""Ingest as a Ray Data pipeline (docs/scale.md): list files, load each, chunk, embed with an actor pool that loads
+the model once per worker, and write to the store in batches.
 
-Every stage is a thin wrapper over testgen's public functions (`list_files`, `read_file`, `chunk_documents`,
-`ChunkStore.add`), so the pipeline loads, sections and chunks exactly as a single process does: the chunk ids (which
-hash each chunk's document, position and text) and so the collection name are the same, and a second ingest of the
-same corpus, on Ray or not, writes nothing new. With `--store-url` the workers write to the Chroma server
-themselves; with a store folder they return their vectors and the driver writes them (one process writes an
-embedded Chroma store).
-
-With `--ray-gpus` the embedding workers request GPUs from Ray (`num_gpus` on the actor pool, see `embed_pool`) and
-embed on CUDA, in float16 unless RAGTEST_EMBED_DTYPE says otherwise, taking bigger batches; by default (0) they
-take none, and Ray hides the GPUs from them.
+Every stage wraps testgen's public functions, so the chunk ids, and so the collection name, are the ones a single
+process makes: a second ingest, on Ray or not, writes nothing new. With `--store-url` the workers write to the
+Chroma server themselves; with a store folder the driver writes their vectors (one process writes an embedded
+Chroma store). With `--ray-gpus` the embedding workers request GPUs (`embed_pool`) and embed on CUDA.
 """
 
 from __future__ import annotations
@@ -27,7 +21,7 @@ from tqdm.auto import tqdm
 import testgen
 import testgen.store
 import testgen.structure
-from ragtest.distributed.logs import RayLog, note
+from ragtest.distributed.logs import RayLog, logger
 from ragtest.distributed.session import ray_for, worker_count
 from ragtest.documents import (
     Corpus,
@@ -105,13 +99,11 @@ def resolved_row(row: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
 def load_file(row: dict[str, Any]) -> list[dict[str, Any]]:
     """One listed file: its documents (testgen's reader for its format, `:ref:`s left as marks until every file's
     labels are known), or why it was skipped."""
-    loaded = read_file(Path(row["path"]), resolve=False)
-    rows = [document_row(doc) for doc in loaded.documents]
-    rows += [
-        {"kind": "skipped", "text": path, "metadata": "{}", "described": reason, "labels": "[null, {}]"}
+    loaded = read_file(Path(row["path"]))
+    return [*map(document_row, loaded.documents)] + [
+        {"kind": "skipped", "path": path, "text": "", "metadata": "{}", "described": reason, "labels": "[null, {}]"}
         for path, reason in loaded.skipped.items()
     ]
-    return rows
 
 
 def chunk_rows(row: dict[str, Any], chunking: testgen.ChunkingConfig) -> list[dict[str, Any]]:
@@ -149,9 +141,7 @@ class EmbedAndStore:
         chunks = chunks_of(batch)
         if self.store is not None:
             return {"written": np.array([self.store.add(chunks)]), "chunks": np.array([len(chunks)])}
-        vectors = self.embedder.embed(
-            [testgen.structure.embedding_text(c.text) for c in chunks]
-        )  # as ChunkStore.add embeds
+        vectors = self.embedder.embed([testgen.structure.embedding_text(c.text) for c in chunks])  # as ChunkStore.add
         return {**batch, "embedding": list(vectors)}
 
 
@@ -159,29 +149,24 @@ def ingest_on_ray(state: RunState, store_dir: Path, embedder: Embedder) -> Corpu
     """The run's corpus into its store collection through Ray (see the module docstring)."""
     check_sources(state.config)
     with ray_for(state) as (ray, log):
-        return _ingest(ray, log, state, store_dir, embedder)
-
-
-def _ingest(ray: Any, log: RayLog, state: RunState, store_dir: Path, embedder: Embedder) -> Corpus:
-    config = state.config
-    workers = worker_count(config.ray_workers)
-    pool = embed_pool(config.ray_gpus, float(ray.cluster_resources().get("GPU", 0)), workers)
-    with state.timed("load_sources"):
-        documents, record = _load(ray, config.sources.source, load_topic_pages(config), workers)
-    with state.timed("chunk"):
-        chunking = config.generation.chunking()
-        chunks = documents.flat_map(chunk_rows, fn_kwargs={"chunking": chunking}).materialize()
-        keys = chunks.select_columns(["chunk_id", "source"]).to_pandas()
-    if keys.empty:
-        raise RagtestError("the sources hold no text to build a test set from")
-    ids = keys["chunk_id"].astype(str).tolist()
-    name = testgen.store.collection_for_ids(ids, embedder.model_name)
-    meta = testgen.store.corpus_description([], embedder.model_name, keys["source"].astype(str), len(set(ids)))
-    store = testgen.ChunkStore(store_dir, embedder, collection=name, url=config.store_url, metadata=meta)
-    with state.timed("embed"):
-        embedded = _embed(ray, log, store, chunks, pool, state.show_progress)
-    store.embedded = embedded
-    return Corpus(store, len(record.documents), len(set(ids)), embedded, record)
+        config = state.config
+        workers = worker_count(config.ray_workers)
+        pool = embed_pool(config.ray_gpus, float(ray.cluster_resources().get("GPU", 0)), workers)
+        with state.timed("load_sources"):
+            documents, record = _load(ray, config.sources.source, load_topic_pages(config), workers)
+        with state.timed("chunk"):
+            chunks = documents.flat_map(chunk_rows, fn_kwargs={"chunking": config.generation}).materialize()
+            keys = chunks.select_columns(["chunk_id", "source"]).to_pandas()
+        if keys.empty:
+            raise RagtestError("the sources hold no text to build a test set from")
+        ids = keys["chunk_id"].astype(str).tolist()
+        name = testgen.store.collection_for_ids(ids, embedder.model_name)
+        meta = testgen.store.corpus_description([], embedder.model_name, keys["source"].astype(str), len(set(ids)))
+        store = testgen.ChunkStore(store_dir, embedder, collection=name, url=config.store_url, metadata=meta)
+        with state.timed("embed"):
+            embedded = _embed(ray, log, store, chunks, pool, state.show_progress)
+        store.embedded = embedded
+        return Corpus(store, len(record.documents), len(set(ids)), embedded, record)
 
 
 def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> tuple[Any, SourceRecord]:
@@ -192,8 +177,7 @@ def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> 
         parts.append(ray.data.from_items(files, override_num_blocks=min(len(files), 4 * workers)).flat_map(load_file))
     if pages:
         parts.append(ray.data.from_items([document_row(page) for page in pages]))
-    loaded = parts[0] if len(parts) == 1 else parts[0].union(*parts[1:])
-    loaded = loaded.materialize()
+    loaded = (parts[0] if len(parts) == 1 else parts[0].union(*parts[1:])).materialize()
     rows = loaded.select_columns(["labels"]).take_all()
     defined = sorted((json.loads(row["labels"]) for row in rows), key=lambda pair: str(pair[0] or ""))
     labels = merge_labels(found for _source, found in defined)  # in file order, as `read_files` merges them
@@ -203,8 +187,7 @@ def _load(ray: Any, source: str | None, pages: list[Document], workers: int) -> 
         [json.loads(row["described"]) for row in info if row["kind"] == "document"],
         {row["path"]: row["described"] for row in info if row["kind"] == "skipped"},
     )
-    documents = loaded.filter(expr="kind == 'document'")
-    return documents, record
+    return loaded.filter(expr="kind == 'document'"), record
 
 
 def _embed(ray: Any, log: RayLog, store: testgen.ChunkStore, chunks: Any, pool: EmbedPool, show_progress: bool) -> int:
@@ -220,16 +203,10 @@ def _embed(ray: Any, log: RayLog, store: testgen.ChunkStore, chunks: Any, pool: 
     total = chunks.count()
     if total == 0:
         return 0
-    note("embedding %d chunks on %d Ray workers, %g GPUs each", total, pool.workers, pool.gpus)
-    kwargs = {
-        "model": store.embedder.model_name,
-        "collection": store.collection_name,
-        "url": url,
-        "device": pool.device,
-    }
+    logger.info("embedding %d chunks on %d Ray workers, %g GPUs each", total, pool.workers, pool.gpus)
     embedded = chunks.map_batches(
         EmbedAndStore,
-        fn_constructor_kwargs=kwargs,
+        fn_constructor_args=(store.embedder.model_name, store.collection_name, url, pool.device),
         batch_size=pool.batch_size,
         compute=ray.data.ActorPoolStrategy(size=pool.workers),
         num_cpus=1,

@@ -19,7 +19,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ RAY_LOG_FILE = "ray.log"
 RAY_LOGGERS = ("ray", "ray.data")
 #: Ray's own line format.
 LINE_FORMAT = "%(asctime)s\t%(levelname)s %(filename)s:%(lineno)s -- %(message)s"
-#: ragtest's own lines in the file (nowhere else).
+#: ragtest's own lines (e.g. where Ray keeps its workers' output) in the file of the stage running, nowhere else.
 logger = logging.getLogger(__name__)
 logger.setLevel(logging.INFO)
 logger.propagate = False
@@ -39,9 +39,8 @@ logger.propagate = False
 def writes_to_console(handler: logging.Handler) -> bool:
     """A handler of Ray's loggers that writes to a stream rather than a file: Ray's own `PlainRayHandler` writes to
     the `sys.stderr` of the moment Ray was imported, which need not be today's (a replaced or closed stream)."""
-    if isinstance(handler, logging.FileHandler):
-        return False
-    return isinstance(handler, logging.StreamHandler) or type(handler).__name__ == "PlainRayHandler"
+    plain_ray = type(handler).__name__ == "PlainRayHandler"
+    return not isinstance(handler, logging.FileHandler) and (isinstance(handler, logging.StreamHandler) or plain_ray)
 
 
 class CountingFileHandler(logging.FileHandler):
@@ -67,10 +66,6 @@ class RayLog:
     path: Path
     echo: bool = False
 
-    @classmethod
-    def in_folder(cls, run_dir: Path, echo: bool = False) -> RayLog:
-        return cls(run_dir / RAY_LOG_FILE, echo)
-
     @contextmanager
     def captured(self) -> Iterator[None]:
         """Ray's Python loggers write to the file while the block runs (and, unless `echo`, not to the console); the
@@ -79,22 +74,17 @@ class RayLog:
         handler = CountingFileHandler(self.path, encoding="utf-8")
         handler.setLevel(logging.INFO)
         handler.setFormatter(logging.Formatter(LINE_FORMAT))
-        set_aside: dict[str, list[logging.Handler]] = {}
-        for name in (*RAY_LOGGERS, __name__):
-            target = logging.getLogger(name)
-            set_aside[name] = [] if self.echo else [h for h in target.handlers if writes_to_console(h)]
-            for console in set_aside[name]:
-                target.removeHandler(console)
-            target.addHandler(handler)
         try:
-            yield
+            with ExitStack() as undo:  # undone in reverse: each logger's handlers as they were, then the file closed
+                undo.callback(handler.close)
+                for target in map(logging.getLogger, (*RAY_LOGGERS, __name__)):
+                    for console in [] if self.echo else [h for h in target.handlers if writes_to_console(h)]:
+                        target.removeHandler(console)
+                        undo.callback(target.addHandler, console)
+                    target.addHandler(handler)
+                    undo.callback(target.removeHandler, handler)
+                yield
         finally:
-            for name, consoles in set_aside.items():
-                target = logging.getLogger(name)
-                target.removeHandler(handler)
-                for console in consoles:
-                    target.addHandler(console)
-            handler.close()
             if handler.error_count and not self.echo:
                 print(f"ragtest: Ray logged {handler.error_count} error(s): see {self.path}", file=sys.stderr)
 
@@ -123,13 +113,6 @@ class RayLog:
         batches = iter(dataset.iter_batches(**options))
         with self.native_stderr():
             first = next(batches, None)
-        if first is None:
-            return
-        yield first
+        if first is not None:
+            yield first
         yield from batches
-
-
-def note(message: str, *args: Any) -> None:
-    """A line of ragtest's own in the file of the stage running (e.g. where Ray keeps its workers' output); nowhere
-    outside a stage."""
-    logger.info(message, *args)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ragtest.distributed.logs import RayLog, note
+from ragtest.distributed.logs import RAY_LOG_FILE, RayLog, logger
 from ragtest.run_state import RunState
 from ragtest_core.embedding_device import BATCH_ENV, DEVICE_ENV
 from ragtest_core.embeddings import BACKEND_ENV, DTYPE_ENV
@@ -43,7 +43,7 @@ def import_ray() -> Any:
 def ray_for(state: RunState) -> Iterator[tuple[Any, RayLog]]:
     """Ray for one stage of a run (`ensure_ray`), with Ray's lines in the run folder's log (`ragtest.distributed.logs`)
     while the stage runs, and on the console too with `--ray-logs`."""
-    log = RayLog.in_folder(state.run_dir, echo=state.config.ray_logs)
+    log = RayLog(state.run_dir / RAY_LOG_FILE, echo=state.config.ray_logs)
     import_ray()
     with log.captured():
         yield ensure_ray(state.config.ray_address, worker_output=log.echo), log
@@ -62,15 +62,12 @@ def ensure_ray(address: str | None, worker_output: bool = False) -> Any:
         env = {name: os.environ.get(name, value) for name, value in WORKER_ENV.items()}
         # the embedding runtime's choices travel to a remote cluster's workers too (a local one inherits them)
         env |= {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
-        options: dict[str, Any] = {"runtime_env": {"env_vars": env}, "log_to_driver": worker_output}
-        if address and address != "auto":
-            joined = ray.init(address=address, **options)
-        else:
-            joined = ray.init(include_dashboard=False, **options)
+        where = {"address": address} if address and address != "auto" else {"include_dashboard": False}
+        joined = ray.init(**where, runtime_env={"env_vars": env}, log_to_driver=worker_output)
         _started_here = True
         atexit.register(shutdown)
-        session = getattr(joined, "address_info", {}).get("session_dir")
-        note("Ray's session folder (its own logs and the workers' output, under logs/): %s", session or "unknown")
+        session = getattr(joined, "address_info", {}).get("session_dir") or "unknown"
+        logger.info("Ray's session folder (its own logs and the workers' output, under logs/): %s", session)
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
     context.execution_options.preserve_order = True
@@ -89,8 +86,6 @@ def shutdown() -> None:
 
 def worker_count(requested: int | None = None) -> int:
     """Workers for a stage: `requested`, else one per CPU of the cluster."""
-    if requested:
-        return requested
     import ray
 
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+    return requested or max(1, int(ray.cluster_resources().get("CPU", 1)))

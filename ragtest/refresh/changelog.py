@@ -1,8 +1,5 @@
-"""What a refresh did, written beside the new set: `<stem>.changelog.json` and a Markdown summary `<stem>.changelog.md`.
-
-Counts by status (kept, moved, updated, retired, new) overall and by page; each retired row with its reason; each
-updated row with its old and new reference; each moved row with the page it left and the one it is on now.
-"""
+"""What a refresh did, written beside the new set: `<stem>.changelog.json` and a Markdown summary `<stem>.changelog.md`
+(what they hold: docs/refresh.md)."""
 
 from __future__ import annotations
 
@@ -33,31 +30,18 @@ class Entry:
     new_reference: str = ""
 
 
-def changelog_paths(output: Path) -> tuple[Path, Path]:
-    return output.with_name(f"{output.stem}.changelog.json"), output.with_name(f"{output.stem}.changelog.md")
-
-
-def counts(entries: Sequence[Entry]) -> dict[str, int]:
-    found = Counter(entry.status for entry in entries)
-    return {status: found[status] for status in STATUSES}
-
-
-def by_page(entries: Sequence[Entry]) -> dict[str, dict[str, int]]:
-    pages: dict[str, Counter[str]] = {}
-    for entry in entries:
-        pages.setdefault(entry.new_page or entry.page, Counter())[entry.status] += 1
-    return {page: {s: found[s] for s in STATUSES if found[s]} for page, found in sorted(pages.items())}
-
-
 def changelog(entries: Sequence[Entry], old: Path, size: int) -> dict[str, Any]:
     def listed(status: str) -> list[dict[str, str]]:
         return [{k: v for k, v in asdict(e).items() if v and k != "status"} for e in entries if e.status == status]
 
+    pages: dict[str, Counter[str]] = {}
+    for entry in entries:
+        pages.setdefault(entry.new_page or entry.page, Counter())[entry.status] += 1
     return {
         "from": str(old),
         "size": size,
-        "counts": counts(entries),
-        "by_page": by_page(entries),
+        "counts": dict.fromkeys(STATUSES, 0) | Counter(entry.status for entry in entries),
+        "by_page": {page: {s: n[s] for s in STATUSES if n[s]} for page, n in sorted(pages.items())},
         "retired": listed(RETIRED),
         "updated": listed(UPDATED),
         "moved": listed(MOVED),
@@ -65,7 +49,7 @@ def changelog(entries: Sequence[Entry], old: Path, size: int) -> dict[str, Any]:
 
 
 def write_changelog(document: dict[str, Any], output: Path) -> tuple[Path, Path]:
-    json_path, md_path = changelog_paths(output)
+    json_path, md_path = (output.with_name(f"{output.stem}.changelog.{ext}") for ext in ("json", "md"))
     write_json(document, json_path)
     atomic_write_text(md_path, markdown(document))
     return json_path, md_path

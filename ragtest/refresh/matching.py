@@ -2,14 +2,8 @@
 
 Texts are compared normalised (`norm`: inline markup marks and whitespace dropped), so a change of markup alone
 matches. A page is known by its path under the source folder (or its title), so a copy of the docs in another
-folder is the same page. An old row is, in this order:
-
-- **kept**: its page's text is unchanged, or every gold chunk is found, same text, at the same place of its page;
-- **moved**: every gold chunk is found elsewhere, or, failing that, every evidence sentence (the gold sentence
-  that carries the reference answer) is found in some new chunk: the gold is remapped to the chunks found;
-- **update**: the evidence is not found, but a sentence of the new text is like it (`UPDATE_SIMILARITY`): the
-  writer rewrites the reference from the chunk holding it (`ragtest.refresh.rewrite`);
-- **retired**: nothing like the evidence is left (or, for an unanswerable question, its page changed).
+folder is the same page. `classify` applies docs/refresh.md's rules in their order: an old row is kept, moved, to
+update (a new sentence is `UPDATE_SIMILARITY` like its evidence: `ragtest.refresh.rewrite` asks it again) or retired.
 """
 
 from __future__ import annotations
@@ -45,10 +39,7 @@ def page_key(source: str, root: str | None) -> str:
     base, path = Path(root), Path(source)
     if path == base:
         return path.name
-    try:
-        return path.relative_to(base).as_posix()
-    except ValueError:
-        return source
+    return path.relative_to(base).as_posix() if path.is_relative_to(base) else source
 
 
 @dataclass
@@ -78,17 +69,15 @@ class NewCorpus:
             self._sentences[chunk.chunk_id] = split_sentences(self.normed[chunk.chunk_id])
         return self._sentences[chunk.chunk_id]
 
-    def ordered(self, page: str) -> list[Chunk]:
-        """Every chunk, those of `page` first."""
-        own = self.by_page.get(page, [])
-        return [*own, *(c for c in self.chunks if self.page_of(c) != page)]
+    def first_on(self, page: str, found: Sequence[Chunk]) -> Chunk | None:
+        """The first of `found` on `page`, else the first of `found`."""
+        return next((c for c in found if self.page_of(c) == page), found[0] if found else None)
 
 
 @dataclass(frozen=True)
 class OldRow:
     """What matching reads of an old sample."""
 
-    sample_id: str
     page: str
     doc_id: str
     contexts: tuple[str, ...]
@@ -103,7 +92,6 @@ class OldRow:
         source = str(row.get("source") or "")
         page = page_key(source, root)
         return cls(
-            sample_id=str(row.get("sample_id") or ""),
             page=page,
             doc_id=stable_id(source),
             contexts=tuple(str(c) for c in row.get("reference_contexts") or ()),
@@ -134,7 +122,7 @@ def classify(row: OldRow, corpus: NewCorpus) -> Match:
         placed = _in_place(row, corpus)
         if placed is not None:
             return Match(KEPT, placed)
-    exact = [_same_text(text, row.page, corpus) for text in row.contexts]
+    exact = [corpus.first_on(row.page, corpus.by_text.get(norm(text), [])) for text in row.contexts]
     if all(chunk is not None for chunk in exact):
         found = tuple(chunk for chunk in exact if chunk is not None)
         same_place = all(
@@ -143,7 +131,8 @@ def classify(row: OldRow, corpus: NewCorpus) -> Match:
         )
         return Match(KEPT if same_place and len(found) == len(row.context_ids) else MOVED, found)
     evidence = evidence_sentences(row)
-    holders = [_holding(sentence, row.page, corpus) for sentence in evidence]
+    wanted = [norm(sentence) for sentence in evidence]  # each held by a new chunk, one of its page first
+    holders = [corpus.first_on(row.page, [c for c in corpus.chunks if w in corpus.normed[c.chunk_id]]) for w in wanted]
     if evidence and all(chunk is not None for chunk in holders):
         return Match(MOVED, tuple(dict.fromkeys(chunk for chunk in holders if chunk is not None)))
     best, score = most_like(evidence, row.page, corpus)
@@ -173,18 +162,6 @@ def _unanswerable(row: OldRow, corpus: NewCorpus) -> Match:
     return Match(RETIRED, reason="unanswerable question whose page changed (its absence is not checked again)")
 
 
-def _same_text(text: str, page: str, corpus: NewCorpus) -> Chunk | None:
-    """A new chunk with the same normalised text, one of `page` first."""
-    found = corpus.by_text.get(norm(text), [])
-    return next((c for c in found if corpus.page_of(c) == page), found[0] if found else None)
-
-
-def _holding(sentence: str, page: str, corpus: NewCorpus) -> Chunk | None:
-    """The first new chunk (those of `page` first) whose normalised text holds the normalised `sentence`."""
-    wanted = norm(sentence)
-    return next((c for c in corpus.ordered(page) if wanted in corpus.normed[c.chunk_id]), None)
-
-
 def evidence_sentences(row: OldRow) -> list[str]:
     """The sentence of each gold context that carries the reference: the one holding the answer span, else the one
     sharing most content words with the reference (none when no sentence shares any)."""
@@ -192,13 +169,10 @@ def evidence_sentences(row: OldRow) -> list[str]:
     found: list[str] = []
     for text in row.contexts:
         sentences = split_sentences(norm(text))
-        if row.span and (holding := [s for s in sentences if norm(row.span) in s]):
-            found.append(holding[0])
-            continue
-        scored = [(len(target & set(content_tokens(s))), -n, s) for n, s in enumerate(sentences)]
-        best = max(scored, default=None)
-        if best is not None and best[0] > 0:
-            found.append(best[2])
+        holding = next((s for s in sentences if norm(row.span) in s), None) if row.span else None
+        best = max(((len(target & set(content_tokens(s))), -n, s) for n, s in enumerate(sentences)), default=(0, 0, ""))
+        if holding or best[0] > 0:
+            found.append(holding or best[2])
     return found
 
 
@@ -210,11 +184,9 @@ def most_like(evidence: Sequence[str], page: str, corpus: NewCorpus) -> tuple[Ch
     pool = corpus.by_page.get(page) or [
         c for c in corpus.chunks if len(words & set(content_tokens(corpus.normed[c.chunk_id]))) * 2 >= len(words)
     ]
-    best: tuple[Chunk | None, float] = (None, 0.0)
-    for chunk in pool if wanted else ():
-        for sentence in corpus.sentences(chunk):
-            tokens = tokenize(sentence)
-            score = min(difflib.SequenceMatcher(None, old, tokens, autojunk=False).ratio() for old in wanted)
-            if score > best[1]:
-                best = (chunk, score)
-    return best
+    alike = (
+        (chunk, min(difflib.SequenceMatcher(None, old, tokens, autojunk=False).ratio() for old in wanted))
+        for chunk in (pool if wanted else ())
+        for tokens in map(tokenize, corpus.sentences(chunk))
+    )
+    return max(alike, key=lambda pair: pair[1], default=(None, 0.0))

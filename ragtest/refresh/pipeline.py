@@ -1,15 +1,6 @@
-"""`ragtest refresh`: an old test set carried onto new versions of its sources.
-
-1. The old set's manifest gives the settings it was made with (generation, chunking, embedding model); the sources
-   and the LLM are the ones given now. The new sources are loaded and chunked the same way.
-2. Every old row is matched by content (`ragtest.refresh.matching`): kept, moved, to update or retired. Rows to
-   update are asked again by the writer and checked by the critic (`ragtest.refresh.rewrite`).
-3. The surviving rows (in their old order, with their `sample_id`) are the new set's first rows, and the generator
-   tops the set up to the old size as it tops up a partial set (`testgen.topup`), walking the roots of new and
-   changed pages first; the new rows say `refresh_status: new`. A set that falls short is written and marked
-   partial, as `generate` does.
-4. The changelog is written beside the set, the manifest records the set it came from, and review decisions on
-   kept and moved rows are carried to the new set's review (updated rows wait in its queue).
+"""`ragtest refresh`: an old test set carried onto new versions of its sources (docs/refresh.md): `plan` matches every
+old row, `refresh` writes the surviving rows in their old order, tops the set up to its old size as a partial set is
+topped up (`testgen.topup`), and writes the changelog, the manifest and the carried review decisions beside it.
 """
 
 from __future__ import annotations
@@ -48,7 +39,7 @@ from ragtest.refresh.matching import (
 )
 from ragtest.refresh.rewrite import rewrite, rewrite_call
 from ragtest.review.testset_review import TestsetReview, decisions_path
-from ragtest.run_state import RunState, open_run
+from ragtest.run_state import open_run
 from ragtest.steps import make_writer, mark_stage, record_sources
 from ragtest_core.asyncio_utils import run_sync
 from ragtest_core.datasets import read_rows
@@ -90,7 +81,7 @@ class Plan:
 
     def missing(self) -> int:
         """New questions to write if every row to update survives."""
-        return max(0, self.config.generation.size - sum(1 for m in self.matches if m.status != RETIRED))
+        return max(0, self.config.generation.size - len(self.matches) + self.count(RETIRED))
 
 
 def refreshed_config(given: RunConfig, manifest: Mapping[str, Any]) -> RunConfig:
@@ -117,7 +108,7 @@ def plan(given: RunConfig, old: Path) -> Plan:
     rows = read_rows(old, required=("question",))
     config = refreshed_config(given, manifest)
     sources = load_sources(config)
-    chunks = testgen.chunk_documents(sources.documents, config.generation.chunking())
+    chunks = testgen.chunk_documents(sources.documents, config.generation)
     if not chunks:
         raise RagtestError("the new sources hold no text to refresh the test set from")
     root = config.sources.source
@@ -151,10 +142,8 @@ def dry_run_report(planned: Plan) -> str:
             calls.append(grounded_call([(str(row["question"]), str(row.get("ground_truth") or ""), (1,))], blocks))
     estimate.add_planned(calls, "refresh")
     if planned.missing():
-        sized = config.model_copy(
-            update={"generation": config.generation.model_copy(update={"size": planned.missing()})}
-        )
-        dry_run.estimate_generate(estimate, sized, planned.corpus.chunks)
+        generation = config.generation.model_copy(update={"size": planned.missing()})
+        dry_run.estimate_generate(estimate, config.model_copy(update={"generation": generation}), planned.corpus.chunks)
     estimate.batch = config.llm.batch
     return "\n".join([*lines, estimate.report(usage_for_prices(config))])
 
@@ -172,8 +161,8 @@ def refresh(planned: Plan, output: Path, store_dir: Path, show_progress: bool = 
         settings = config.generation.model_copy(update={"question_types": planned.type_mix()})
         generator = testgen.TestsetGenerator(store, make_writer(state), settings)
         with state.timed("refresh"), state.llm_stage("refresh", None):
-            kept, entries = _carry_rows(planned, generator, store)
-            samples = _fill(state, planned, generator, kept)
+            kept, entries = _carry_rows(planned, generator)
+            samples = _fill(planned, generator, kept, state.show_progress)
         new = samples[len(kept) :]
         entries += [Entry(s.sample_id, s.question, NEW, page_key(s.source, planned.corpus.root)) for s in new]
         document = changelog(entries, planned.old, config.generation.size)
@@ -182,28 +171,26 @@ def refresh(planned: Plan, output: Path, store_dir: Path, show_progress: bool = 
         try:
             partial_testsets.write_testset(state, generator, samples, output)
         finally:
-            state.stats["generation"] = generator.stats_dict()
+            state.stats["generation"] = generator.stats.to_dict()
             state.stats[PARENT_KEY]["review_decisions_carried"] = _carry_review(planned.old, output, entries)
             write_manifest(state, stage_manifest_path(output))
         print(f"refreshed {planned.old} into {output}: {summary_line(document['counts'])} (changelog: {paths[1]})")
     return samples
 
 
-def _carry_rows(
-    planned: Plan, generator: testgen.TestsetGenerator, store: testgen.ChunkStore
-) -> tuple[list[TestSample], list[Entry]]:
+def _carry_rows(planned: Plan, generator: testgen.TestsetGenerator) -> tuple[list[TestSample], list[Entry]]:
     """The old rows that hold in the new corpus, as new samples in their old order, and every old row's entry."""
-    if any(m.status == UPDATED for m in planned.matches):
-        generator.writer.learn(store)
+    if planned.count(UPDATED):
+        generator.writer.learn(generator.store)
     kept: list[TestSample] = []
     entries: list[Entry] = []
     for row, match, page in zip(planned.rows, planned.matches, planned.pages, strict=True):
         entry = Entry(str(row.get("sample_id") or ""), str(row["question"]), match.status, page, reason=match.reason)
         sample: TestSample | None = None
         if match.status == UPDATED:
-            sample, entry = _ask_again(row, match, entry, planned, generator, store)
+            sample, entry = _ask_again(row, match, entry, planned, generator)
         elif match.status in (KEPT, MOVED):
-            sample = _remapped(row, match, store.collection_name)
+            sample = _remapped(row, match, generator.store.collection_name)
         if sample is not None:
             kept.append(sample)
         if entry.status == MOVED:
@@ -213,15 +200,11 @@ def _carry_rows(
 
 
 def _ask_again(
-    row: Mapping[str, Any],
-    match: Match,
-    entry: Entry,
-    planned: Plan,
-    generator: testgen.TestsetGenerator,
-    store: testgen.ChunkStore,
+    row: Mapping[str, Any], match: Match, entry: Entry, planned: Plan, generator: testgen.TestsetGenerator
 ) -> tuple[TestSample | None, Entry]:
     """A row to update, asked again from the new chunk: updated, retired with the reason, or moved when the new
     reference is the old one."""
+    store = generator.store
     context = build_contexts(store, [match.gold[0]], planned.config.generation.k_neighbours)[0]
     kind = cast(QuestionType, row.get("question_type") or "simple")
     draft, why = run_sync(rewrite(str(row["question"]), kind, context, generator.writer, generator.critic))
@@ -232,7 +215,7 @@ def _ask_again(
         gold = tuple(chunk for n in draft.blocks if (chunk := context.block(n)) is not None)
         return _remapped(row, Match(MOVED, gold), store.collection_name), replace(entry, status=MOVED)
     sample = Candidate(context, draft).to_sample(generator.writer.name, store.collection_name)
-    updated = _with(sample.model_dump(), sample_id=entry.sample_id, **{REFRESH_STATUS: UPDATED})
+    updated = TestSample.model_validate({**sample.model_dump(), "sample_id": entry.sample_id, REFRESH_STATUS: UPDATED})
     page = planned.corpus.page_of(context.root)
     return updated, replace(entry, new_page=page, old_reference=reference, new_reference=draft.answer)
 
@@ -241,12 +224,8 @@ def _remapped(row: Mapping[str, Any], match: Match, collection: str) -> TestSamp
     """A kept or moved row on its new chunks (ids, texts, root, source), everything else as it was."""
     gold = match.gold
     ids = [str(i) for i in row.get("reference_context_ids") or ()]
-    if match.root is not None:
-        root = match.root
-    elif row.get("root_id") in ids and len(gold) == len(ids):
-        root = gold[ids.index(row["root_id"])]
-    else:
-        root = gold[0]
+    in_place = row.get("root_id") in ids and len(gold) == len(ids)
+    root = match.root or (gold[ids.index(row["root_id"])] if in_place else gold[0])
     changed: dict[str, Any] = {
         "root_id": root.chunk_id,
         "source": root.source,
@@ -259,15 +238,11 @@ def _remapped(row: Mapping[str, Any], match: Match, collection: str) -> TestSamp
         changed.update(reference_contexts=[c.text for c in gold], reference_context_ids=[c.chunk_id for c in gold])
     if root.chunk_id != row.get("root_id"):
         changed["neighbour_ids"] = []  # the old neighbours' ids name chunks of the old corpus
-    return _with(dict(row), **changed)
-
-
-def _with(row: dict[str, Any], **changed: Any) -> TestSample:
     return TestSample.model_validate({**row, **changed})
 
 
 def _fill(
-    state: RunState, planned: Plan, generator: testgen.TestsetGenerator, kept: list[TestSample]
+    planned: Plan, generator: testgen.TestsetGenerator, kept: list[TestSample], progress: bool
 ) -> list[TestSample]:
     """The kept rows, then new ones up to the size (roots of new and changed pages walked first)."""
     if len(kept) >= planned.config.generation.size:
@@ -275,10 +250,8 @@ def _fill(
     generator.first = frozenset(
         c.chunk_id for c in planned.corpus.chunks if planned.corpus.page_of(c) in planned.changed_pages
     )
-    made = run_sync(
-        generator.agenerate(show_progress=state.show_progress, prior=PriorWork(tuple(kept)), allow_fewer=True)
-    )
-    return [*made[: len(kept)], *(_with(s.model_dump(), **{REFRESH_STATUS: NEW}) for s in made[len(kept) :])]
+    made = run_sync(generator.agenerate(show_progress=progress, prior=PriorWork(tuple(kept)), allow_fewer=True))
+    return [*made[: len(kept)], *(s.model_copy(update={REFRESH_STATUS: NEW}) for s in made[len(kept) :])]
 
 
 def _carry_review(old: Path, output: Path, entries: Sequence[Entry]) -> int:

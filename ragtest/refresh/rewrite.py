@@ -1,13 +1,5 @@
-"""An updated row: its question asked again of the new text, by the writer that writes the new questions, and the
-new reference checked by the same critic as every generated one.
-
-- The offline writer writes the new text's questions of the row's type; the draft asking the same question (as
-  normalised for de-duplication) gives the new reference and span.
-- The LLM writer's model is asked to answer the question from the new blocks, or to say they no longer answer it
-  (one call, `rewrite_call`); a dry run counts the same call.
-
-Either way the critic then judges the new reference against its blocks. No draft, or a rejected one, retires the
-row with the reason.
+"""An updated row: its question asked again of the new text by the writer of the new questions, and the new reference
+judged by the same critic as generation (docs/refresh.md); the LLM writer's one call is `rewrite_call`.
 """
 
 from __future__ import annotations

@@ -7,45 +7,26 @@ answers (faithfulness, correctness, relevant contexts), served on 127.0.0.1 only
     with ReviewServer(workspace, labelling) as server:  # a free port on 127.0.0.1, in a background thread
         print(server.url)                               # the URL carries the session token once
 
-The parts: `workspace` (what PATH holds), `testset_review` (decisions and the reviewed test set),
-`labelling` (the sampling rule, what a labeller sees, the labels file), `guard` (who may talk to the page),
-`app` (routes and templates), `server` (uvicorn on a loopback socket). Names load on first use, so the pipeline
-can read a reviewed test set without importing the web server.
+The web server loads on first use of `ReviewServer`, so the pipeline reads a reviewed test set without it.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from ragtest.review.labelling import Labelling
-    from ragtest.review.server import ReviewServer
-    from ragtest.review.testset_review import TestsetReview, reviewed_or_original, reviewed_path
-    from ragtest.review.workspace import Workspace, resolve
+from ragtest.review.labelling import Labelling
+from ragtest.review.testset_review import TestsetReview
+from ragtest.review.workspace import Workspace, resolve
 
-_EXPORTS = {
-    "Labelling": "ragtest.review.labelling",
-    "ReviewServer": "ragtest.review.server",
-    "TestsetReview": "ragtest.review.testset_review",
-    "reviewed_or_original": "ragtest.review.testset_review",
-    "reviewed_path": "ragtest.review.testset_review",
-    "Workspace": "ragtest.review.workspace",
-    "resolve": "ragtest.review.workspace",
-}
-__all__ = [
-    "Labelling",
-    "ReviewServer",
-    "TestsetReview",
-    "Workspace",
-    "resolve",
-    "reviewed_or_original",
-    "reviewed_path",
-]
+if TYPE_CHECKING:
+    from ragtest.review.server import ReviewServer
+
+__all__ = ["Labelling", "ReviewServer", "TestsetReview", "Workspace", "resolve"]
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
+    if name != "ReviewServer":
         raise AttributeError(f"module 'ragtest.review' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    from ragtest.review.server import ReviewServer  # starlette and uvicorn: only for the page itself
+
+    return ReviewServer

@@ -1,12 +1,5 @@
-"""The review page's routes (Starlette), rendered from Jinja2 templates with autoescape; a small local script
-(`static/review.js`) adds the keyboard and sends each decision or label as it is given.
-
-    GET  /                          what there is to do: the test set's review, labelling per labeller
-    GET  /testset[/{i}]             one question of the test set (the next pending one without i)
-    POST /api/testset/{i}           accept / edit / reject it
-    GET  /label?labeller=NAME       the labeller's next row in the stated order
-    GET  /label/{name}/{p}          the row at place p of the order (question, reference, answer, contexts)
-    POST /api/label/{p}             the labeller's labels of that row (or a skip)
+"""The review page's routes (Starlette, listed in `ReviewApp.asgi`), rendered from Jinja2 templates with autoescape;
+a small local script (`static/review.js`) adds the keyboard and sends each decision or label as it is given.
 """
 
 from __future__ import annotations
@@ -16,7 +9,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import escape
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -24,6 +16,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ragtest.report import environment
 from ragtest.review.guard import SessionGuard
 from ragtest.review.labelling import Labelling
 from ragtest.review.testset_review import TestsetReview, reviewed_path
@@ -32,15 +25,6 @@ from ragtest_core.errors import RagtestError
 
 STATIC = Path(__file__).parent / "static"
 _NAME = re.compile(r"^[\w][\w .@-]{0,39}$")
-
-
-def environment() -> Environment:
-    return Environment(
-        loader=PackageLoader("ragtest", "templates"),
-        autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
 
 
 def labeller_name(text: str) -> str:
@@ -62,38 +46,32 @@ class ReviewApp:
         self.env = environment()
 
     def render(self, template: str, **context: Any) -> HTMLResponse:
-        page = self.env.get_template(f"review/{template}").render(token=self.token, **context)
-        return HTMLResponse(page)
+        return HTMLResponse(self.env.get_template(f"review/{template}").render(token=self.token, **context))
 
     # -- pages ---------------------------------------------------------------------------------------------------
 
     async def index(self, request: Request) -> Response:
-        labelling = None
-        if self.labelling is not None:
-            people = sorted({row["labeller"] for row in self.labelling.store.rows()})
-            labelling = {
-                "rows_file": str(self.labelling.rows_file),
-                "labels_file": str(self.labelling.store.path),
-                "rule": self.labelling.rule_text(),
-                "order_size": len(self.labelling.order),
-                "labellers": [
-                    {"name": p, "done": self.labelling.progress(p)[0], "skipped": self.labelling.skipped(p)}
-                    for p in people
-                ],
-            }
-        review = None
-        if self.review is not None:
-            review = {
-                "testset": str(self.review.testset),
-                "reviewed": str(reviewed_path(self.review.testset)),
-                "counts": self.review.counts(),
-                "rows": len(self.review.rows),
-            }
+        work = self.labelling
+        labelling = work and {
+            "rows_file": str(work.rows_file),
+            "labels_file": str(work.store.path),
+            "rule": work.rule_text(),
+            "order_size": len(work.order),
+            "labellers": [
+                {"name": p, "done": work.progress(p)[0], "skipped": work.skipped(p)}
+                for p in sorted({row["labeller"] for row in work.store.rows()})
+            ],
+        }
+        review = self.review and {
+            "testset": str(self.review.testset),
+            "reviewed": str(reviewed_path(self.review.testset)),
+            "counts": self.review.counts(),
+            "rows": len(self.review.rows),
+        }
         return self.render("index.html.j2", review=review, labelling=labelling, folder=self.workspace.folder_name)
 
     async def testset_next(self, request: Request) -> Response:
-        review = self._review()
-        index = review.next_pending()
+        index = self._review().next_pending()
         return RedirectResponse(f"/testset/{0 if index is None else index}", status_code=303)
 
     async def testset_item(self, request: Request) -> Response:
@@ -112,14 +90,8 @@ class ReviewApp:
         )
 
     async def label_start(self, request: Request) -> Response:
-        labelling = self._labelling()
-        try:
-            name = labeller_name(request.query_params.get("labeller", ""))
-        except RagtestError as exc:
-            return HTMLResponse(str(exc), status_code=400)
-        position = labelling.next_position(name)
-        target = "done" if position is None else str(position)
-        return RedirectResponse(f"/label/{quote(name)}/{target}", status_code=303)
+        name = labeller_name(request.query_params.get("labeller", ""))
+        return RedirectResponse(self._next_label(name), status_code=303)
 
     async def label_item(self, request: Request) -> Response:
         labelling = self._labelling()
@@ -127,31 +99,19 @@ class ReviewApp:
         position = int(request.path_params["position"])
         if not 0 <= position < len(labelling.order):
             return HTMLResponse("no such row", status_code=404)
-        done, total = labelling.progress(name)
-        return self.render(
-            "label.html.j2",
-            item=labelling.view(position, name),
-            labeller=name,
-            done=done,
-            skipped=labelling.skipped(name),
-            total=total,
-            rule=labelling.rule_text(),
-            previous=position - 1 if position > 0 else None,
-        )
+        item, rule = labelling.view(position, name), labelling.rule_text()
+        return self._label_page("label", name, item=item, rule=rule, previous=position - 1 if position > 0 else None)
 
     async def label_done(self, request: Request) -> Response:
         labelling = self._labelling()
         name = labeller_name(request.path_params["labeller"])
-        done, total = labelling.progress(name)
-        return self.render(
-            "done.html.j2",
-            labeller=name,
-            done=done,
-            skipped=labelling.skipped(name),
-            total=total,
-            labels_file=str(labelling.store.path),
-            rows_file=str(labelling.rows_file),
-        )
+        return self._label_page("done", name, labels_file=str(labelling.store.path), rows_file=str(labelling.rows_file))
+
+    def _label_page(self, page: str, name: str, **context: Any) -> HTMLResponse:
+        """A labeller's page, with how far they are."""
+        done, total = self._labelling().progress(name)
+        skipped = self._labelling().skipped(name)
+        return self.render(f"{page}.html.j2", labeller=name, done=done, skipped=skipped, total=total, **context)
 
     # -- changes -------------------------------------------------------------------------------------------------
 
@@ -161,28 +121,24 @@ class ReviewApp:
         body = await request.json()
         if not 0 <= index < len(review.rows) or body.get("key") != review.keys[index]:
             return JSONResponse({"error": "the test set changed under the page: reload it"}, status_code=409)
-        entry = review.decide(
-            index,
-            str(body.get("decision") or ""),
-            reviewer=self.reviewer,
-            reason=body.get("reason"),
-            question=body.get("question"),
-            ground_truth=body.get("ground_truth"),
-        )
+        given = {key: body.get(key) for key in ("reason", "question", "ground_truth")}
+        entry = review.decide(index, str(body.get("decision") or ""), reviewer=self.reviewer, **given)
         following = review.next_pending(index)
         return JSONResponse({"saved": entry["decision"], "next": "/" if following is None else f"/testset/{following}"})
 
     async def label_save(self, request: Request) -> Response:
         labelling = self._labelling()
-        position = int(request.path_params["position"])
         body = await request.json()
         name = labeller_name(str(body.get("labeller") or ""))
-        labelling.save(position, name, body)
-        following = labelling.next_position(name)
-        target = "done" if following is None else str(following)
-        return JSONResponse({"saved": True, "next": f"/label/{quote(name)}/{target}"})
+        labelling.save(int(request.path_params["position"]), name, body)
+        return JSONResponse({"saved": True, "next": self._next_label(name)})
 
     # -- plumbing ------------------------------------------------------------------------------------------------
+
+    def _next_label(self, name: str) -> str:
+        """The labeller's next page: the first row of the order they have not done, else the end."""
+        position = self._labelling().next_position(name)
+        return f"/label/{quote(name)}/{'done' if position is None else position}"
 
     def _review(self) -> TestsetReview:
         if self.review is None:

@@ -40,10 +40,6 @@ HEADERS = {
 }
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
 class SessionGuard:
     """ASGI middleware enforcing the rules above for one server (its port and its token)."""
 
@@ -59,23 +55,13 @@ class SessionGuard:
             return "refused: unexpected Host header (the review page answers on 127.0.0.1 only)"
         if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
             return "refused: a request from another site"
-        origin = request.headers.get("origin")
-        if origin is not None and origin not in self.origins:
+        if request.headers.get("origin") not in {None, *self.origins}:
             return "refused: a request from another origin"
         return None
 
-    def _has_cookie(self, request: Request) -> bool:
-        return secrets.compare_digest(request.cookies.get(COOKIE, ""), self.token)
-
-    def _write_allowed(self, request: Request) -> bool:
-        header = request.headers.get(TOKEN_HEADER, "")
-        is_json = request.headers.get("content-type", "").split(";")[0].strip() == "application/json"
-        return secrets.compare_digest(header, self.token) and is_json
-
     def decide(self, request: Request) -> Response | None:
         """A response that ends the request here (refusal or the token's first visit), or None to go on."""
-        problem = self.refusal(request)
-        if problem is not None:
+        if problem := self.refusal(request):
             return PlainTextResponse(problem, status_code=403)
         given = request.query_params.get("token")
         if given is not None and request.method in SAFE_METHODS:
@@ -86,11 +72,13 @@ class SessionGuard:
             response = RedirectResponse(target, status_code=303)
             response.set_cookie(COOKIE, self.token, httponly=True, samesite="strict", path="/")
             return response
-        if not self._has_cookie(request):
+        if not secrets.compare_digest(request.cookies.get(COOKIE, ""), self.token):
             return PlainTextResponse(
                 "refused: no session. Open the URL that `ragtest review` printed.", status_code=403
             )
-        if request.method not in SAFE_METHODS and not self._write_allowed(request):
+        is_json = request.headers.get("content-type", "").split(";")[0].strip() == "application/json"
+        token_sent = secrets.compare_digest(request.headers.get(TOKEN_HEADER, ""), self.token)
+        if request.method not in SAFE_METHODS and not (token_sent and is_json):
             return PlainTextResponse("refused: a change needs the page's token", status_code=403)
         return None
 
@@ -101,13 +89,8 @@ class SessionGuard:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in HEADERS.items():
-                    headers[name] = value
+                MutableHeaders(scope=message).update(HEADERS)
             await send(message)
 
-        ended = self.decide(Request(scope))
-        if ended is not None:
-            await ended(scope, receive, send_with_headers)
-            return
-        await self.app(scope, receive, send_with_headers)
+        # the response that ends the request here, else the app
+        await (self.decide(Request(scope)) or self.app)(scope, receive, send_with_headers)

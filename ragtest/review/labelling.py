@@ -1,22 +1,14 @@
 """Labelling answers: which rows a labeller sees, in what order, what they see, and how a label is stored.
 
-The order is the stated sampling rule:
-
-- "random" (default): seeded random order, stratified by question type. Each type's rows are shuffled with the
-  seed and the types are interleaved in proportion to their size, so the first k rows labelled are a random
-  sample with each type's share of the run. Prediction-powered intervals need such a sample.
-- "least_sure": the rows where the judge was least sure first: the scores closest to their metric's threshold
-  (and, after `--repeats`, the rows whose repeats spread most). Good for finding where judge and humans
-  disagree; not a random sample, so these labels are used for agreement and left out of PPI (each label row
-  records how it was chosen in `selection`).
-
-Two labellers walk the same order, so the rows both labelled give their agreement. The labeller sees the
-question, the reference answer, the answer and the contexts; the judge's scores and reasons never reach the page.
+The order is the stated sampling rule (docs/trust.md): "random" (default), seeded and stratified by question type,
+so the first k rows labelled are the random sample prediction-powered intervals need; or "least_sure", the judge's
+least sure rows first, no random sample, so those labels (`selection` says how a row was chosen) count for agreement
+and are left out of PPI. Two labellers walk the same order, so the rows both labelled give their agreement. The
+judge's scores and reasons never reach the page.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,8 +24,6 @@ from ragtest_core.labels import (
     ANSWER_ID,
     CHOICES,
     LABELLER,
-    LABELS_FILE,
-    LEAST_SURE,
     NOTE,
     RANDOM,
     RELEVANT_CONTEXTS,
@@ -63,11 +53,9 @@ def _number(value: Any) -> float | None:
 def stratified_order(types: Sequence[str], seed: int) -> list[int]:
     """Row indexes in seeded random order, the question types interleaved in proportion to their size."""
     rng = np.random.default_rng(seed)
-    groups: dict[str, list[int]] = defaultdict(list)
-    for index, kind in enumerate(types):
-        groups[kind].append(index)
     keyed: list[tuple[float, float, int]] = []
-    for members in groups.values():
+    for kind in dict.fromkeys(types):  # the types in the order they first occur
+        members = [index for index, other in enumerate(types) if other == kind]
         shuffled = [members[i] for i in rng.permutation(len(members))]
         offset = rng.random()
         keyed += [((rank + offset) / len(shuffled), rng.random(), index) for rank, index in enumerate(shuffled)]
@@ -79,16 +67,13 @@ def unsureness(row: Mapping[str, Any]) -> float | None:
     its scores from their thresholds (higher: less sure); None when the row has no score."""
     spreads = [s for m in SURE_METRICS if (s := _number(row.get(spread_column(m)))) is not None]
     distances = [abs(v - metric_threshold(m)) for m in SURE_METRICS if (v := _number(row.get(m))) is not None]
-    if not distances:
-        return None
-    return (max(spreads) if spreads else 0.0) - float(np.mean(distances))
+    return max(spreads, default=0.0) - float(np.mean(distances)) if distances else None
 
 
 def least_sure_order(rows: Sequence[Mapping[str, Any]]) -> list[int]:
     """Rows from the least sure to the surest; rows without a score last, in file order."""
-    scored = [(u, i) for i, row in enumerate(rows) if (u := unsureness(row)) is not None]
-    unscored = [i for i, row in enumerate(rows) if unsureness(row) is None]
-    return [i for _, i in sorted(scored, key=lambda item: (-item[0], item[1]))] + unscored
+    unsure = [unsureness(row) for row in rows]
+    return sorted(range(len(rows)), key=lambda i: (unsure[i] is None, -(unsure[i] or 0.0), i))
 
 
 class Labelling:
@@ -139,21 +124,22 @@ class Labelling:
         """The rows of the order that `labeller` skipped (passed over without a label)."""
         return sum(1 for row in self._given(labeller) if not is_label(row))
 
-    def view(self, position: int, labeller: str) -> dict[str, Any]:
-        """What the page shows for the row at `position`: never a score or a judge's reason."""
+    def _at(self, position: int) -> tuple[dict[str, Any], str]:
+        """The row at `position` of the order, and its key."""
         if not 0 <= position < len(self.order):
             raise RagtestError(f"no row at position {position}")
-        row = self.rows[self.order[position]]
-        given = self.store.get(self.keys[self.order[position]], labeller) or {}
+        return self.rows[self.order[position]], self.keys[self.order[position]]
+
+    def view(self, position: int, labeller: str) -> dict[str, Any]:
+        """What the page shows for the row at `position`: never a score or a judge's reason."""
+        row, key = self._at(position)
+        given = self.store.get(key, labeller) or {}
         contexts = as_str_list(row.get(CONTEXTS))
         return {
             "position": position,
-            "key": self.keys[self.order[position]],
-            "question": str(row.get(QUESTION) or ""),
-            "ground_truth": str(row.get(GROUND_TRUTH) or ""),
-            "answer": str(row.get(ANSWER) or ""),
+            "key": key,
+            **{column: str(row.get(column) or "") for column in (QUESTION, GROUND_TRUTH, ANSWER, QUESTION_TYPE)},
             "contexts": contexts,
-            "question_type": str(row.get(QUESTION_TYPE) or ""),
             "has_reference": bool(row.get(GROUND_TRUTH)),
             "given": {
                 FAITHFULNESS: given.get(FAITHFULNESS),
@@ -167,18 +153,10 @@ class Labelling:
         labeller = " ".join(str(labeller).split())
         if not labeller:
             raise RagtestError("a label needs the labeller's name")
-        if not 0 <= position < len(self.order):
-            raise RagtestError(f"no row at position {position}")
-        row = self.rows[self.order[position]]
-        key = str(given.get("key") or "")
-        if key != self.keys[self.order[position]]:
+        row, key = self._at(position)
+        if str(given.get("key") or "") != key:
             raise RagtestError("the row changed under the page: reload it")
-        label: dict[str, Any] = {
-            SAMPLE_ID: key,
-            LABELLER: labeller,
-            SELECTION: LEAST_SURE if self.rule == LEAST_SURE else RANDOM,
-            ANSWER_ID: answer_id(row),
-        }
+        label: dict[str, Any] = {SAMPLE_ID: key, LABELLER: labeller, SELECTION: self.rule, ANSWER_ID: answer_id(row)}
         if given.get("skip"):
             return self.store.put({**label, NOTE: "skipped"})
         for metric in (FAITHFULNESS, CORRECTNESS):
@@ -199,8 +177,3 @@ class Labelling:
 def is_label(row: Mapping[str, Any]) -> bool:
     """True when a row of the labels file gives some metric a value; a skip (`note: skipped`) gives none."""
     return bool(labelled_metrics([row]))
-
-
-def labels_path_for(rows_file: Path) -> Path:
-    """The run folder's labels.jsonl."""
-    return rows_file.parent / LABELS_FILE

@@ -1,16 +1,10 @@
 """Serving the review page on the loopback address: a socket bound to 127.0.0.1 (a free port unless one is
-asked for), uvicorn on it, the URL with the session token printed (and opened in the browser unless told not to).
-
-    server = ReviewServer(Workspace(...), labelling)
-    server.start()          # in a background thread (tests); server.url is the URL to open
-    ...
-    server.stop()
-
-`serve()` runs in the foreground until Ctrl+C (the CLI).
-"""
+asked for), uvicorn on it: `serve()` in the foreground until Ctrl+C (the CLI), `start()` in a background thread."""
 
 from __future__ import annotations
 
+import os
+import secrets
 import socket
 import threading
 import time
@@ -19,25 +13,11 @@ import webbrowser
 import uvicorn
 
 from ragtest.review.app import ReviewApp
-from ragtest.review.guard import new_token
 from ragtest.review.labelling import Labelling
 from ragtest.review.workspace import Workspace
 from ragtest_core.errors import RagtestError
 
 HOST = "127.0.0.1"
-
-
-def bind(port: int = 0) -> socket.socket:
-    """A listening TCP socket on 127.0.0.1 (port 0: a free one the system picks)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.bind((HOST, port))
-    except OSError as exc:
-        sock.close()
-        raise RagtestError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
-    sock.listen(64)
-    sock.setblocking(False)
-    return sock
 
 
 class ReviewServer:
@@ -46,9 +26,14 @@ class ReviewServer:
     def __init__(
         self, workspace: Workspace, labelling: Labelling | None = None, port: int = 0, reviewer: str = ""
     ) -> None:
-        self.socket = bind(port)
+        try:  # port 0: a free one the system picks
+            self.socket = socket.create_server((HOST, port), backlog=64)
+        except OSError as exc:
+            reason = os.strerror(exc.errno) if exc.errno else exc  # without create_server's "(while attempting ...)"
+            raise RagtestError(f"cannot listen on {HOST}:{port}: {reason}") from None
+        self.socket.setblocking(False)
         self.port = int(self.socket.getsockname()[1])
-        self.token = new_token()
+        self.token = secrets.token_urlsafe(24)
         self.app = ReviewApp(workspace, self.token, labelling, reviewer)
         config = uvicorn.Config(self.app.asgi(self.port), log_level="warning", access_log=False, lifespan="off")
         self.server = uvicorn.Server(config)

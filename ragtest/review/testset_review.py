@@ -1,15 +1,10 @@
 """Reviewing a generated test set: accept, edit or reject each question, keeping the original text.
 
-Two files beside the test set `X.jsonl`, both rewritten atomically after every decision:
-
-- `X.review.jsonl`: the decisions, one row per sample (`sample_id`, `decision`: accepted / edited / rejected,
-  `reason`, the edited `question` and `ground_truth`, the `original_question` and `original_ground_truth`,
-  `reviewer`, `time`): what the page resumes from;
-- `X.reviewed.jsonl`: the reviewed test set, what `ragtest answer` (and `run --testset`) then use: rejected rows
-  left out, edited rows with the new text and the original in `original_question` / `original_ground_truth`,
-  every row with its `review_status` (accepted, edited, or pending when nobody has looked at it yet).
-
-The test set file itself is never changed: it stays what the generator's seed reproduces.
+Two files beside the test set `X.jsonl`, both rewritten atomically after every decision (docs/trust.md): the
+decisions `X.review.jsonl`, one row per sample (`sample_id`, `decision`, `reason`, the edited `question` and
+`ground_truth`, `original_question`, `original_ground_truth`, `reviewer`, `time`), which the page resumes from; and
+the test set as reviewed `X.reviewed.jsonl`, which `ragtest answer` (and `run --testset`) then use. The test set file
+itself is never changed: it stays what the generator's seed reproduces.
 """
 
 from __future__ import annotations
@@ -17,13 +12,14 @@ from __future__ import annotations
 import json
 import shutil
 import threading
+from collections import Counter
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from ragtest_core.datasets import read_rows, write_dataset
+from ragtest_core.datasets import read_jsonl, read_rows, write_dataset
 from ragtest_core.errors import RagtestError
-from ragtest_core.files import atomic_write
+from ragtest_core.files import atomic_write_text
 from ragtest_core.labels import now, row_key
 from ragtest_core.schema import GROUND_TRUTH, QUESTION, SAMPLE_ID
 
@@ -46,19 +42,14 @@ def reviewed_path(testset: Path) -> Path:
 
 def reviewed_or_original(testset: Path) -> Path:
     """The reviewed copy of a test set when there is one (what `answer` uses), else the test set itself."""
-    if testset.stem.endswith(REVIEWED_SUFFIX):
-        return testset
     reviewed = reviewed_path(testset)
-    return reviewed if reviewed.is_file() else testset
+    return reviewed if not testset.stem.endswith(REVIEWED_SUFFIX) and reviewed.is_file() else testset
 
 
 def original_of(path: Path) -> Path:
     """`X.reviewed.jsonl` -> `X.jsonl` when that exists (reviewing the reviewed copy reviews the original)."""
-    if path.stem.endswith(REVIEWED_SUFFIX):
-        original = path.with_name(path.stem.removesuffix(REVIEWED_SUFFIX) + path.suffix)
-        if original.is_file():
-            return original
-    return path
+    original = path.with_name(path.stem.removesuffix(REVIEWED_SUFFIX) + path.suffix)
+    return original if path.stem.endswith(REVIEWED_SUFFIX) and original.is_file() else path
 
 
 class TestsetReview:
@@ -75,23 +66,15 @@ class TestsetReview:
         if len(set(self.keys)) != len(self.keys):
             raise RagtestError(f"{self.testset} has repeated sample_ids or questions: its rows cannot be told apart")
         self._lock = threading.Lock()
-        self.decisions: dict[str, dict[str, Any]] = {}
         path = decisions_path(self.testset)
-        if path.is_file():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    row = json.loads(line)
-                    self.decisions[str(row[SAMPLE_ID])] = row
+        self.decisions = {str(row[SAMPLE_ID]): row for row in (read_jsonl(path) if path.is_file() else [])}
 
     def status(self, index: int) -> str:
         decision = self.decisions.get(self.keys[index])
         return str(decision["decision"]) if decision else PENDING
 
     def counts(self) -> dict[str, int]:
-        found = {ACCEPTED: 0, EDITED: 0, REJECTED: 0, PENDING: 0}
-        for index in range(len(self.rows)):
-            found[self.status(index)] += 1
-        return found
+        return dict.fromkeys((*DECISIONS, PENDING), 0) | Counter(self.status(i) for i in range(len(self.rows)))
 
     def next_pending(self, after: int = -1) -> int | None:
         """The first row after `after` (wrapping round) that has no decision yet."""
@@ -135,18 +118,15 @@ class TestsetReview:
         """The test set as reviewed: rejected rows left out, edits applied with the original text kept."""
         out = []
         for index, row in enumerate(self.rows):
-            decision = self.decisions.get(self.keys[index])
-            status = str(decision["decision"]) if decision else PENDING
+            status = self.status(index)
             if status == REJECTED:
                 continue
             reviewed = dict(row)
-            if status == EDITED and decision is not None:
-                reviewed[ORIGINAL_QUESTION] = row.get(QUESTION)
-                reviewed[ORIGINAL_GROUND_TRUTH] = row.get(GROUND_TRUTH)
-                reviewed[QUESTION] = decision[QUESTION]
-                reviewed[GROUND_TRUTH] = decision[GROUND_TRUTH]
-            reviewed[REVIEW_STATUS] = status
-            out.append(reviewed)
+            if status == EDITED:
+                decision = self.decisions[self.keys[index]]
+                reviewed |= {ORIGINAL_QUESTION: row.get(QUESTION), ORIGINAL_GROUND_TRUTH: row.get(GROUND_TRUTH)}
+                reviewed |= {QUESTION: decision[QUESTION], GROUND_TRUTH: decision[GROUND_TRUTH]}
+            out.append({**reviewed, REVIEW_STATUS: status})
         return out
 
     def carry_to(self, testset: Path, sample_ids: Collection[str]) -> int:
@@ -154,16 +134,14 @@ class TestsetReview:
         its files; its other rows wait in its review queue. How many decisions were carried."""
         review = TestsetReview(testset)
         carried = {k: v for k, v in self.decisions.items() if k in sample_ids and k in review.keys}
-        with review._lock:
-            review.decisions.update(carried)
-            review._save()
+        review.decisions.update(carried)
+        review._save()
         return len(carried)
 
     def _save(self) -> None:
-        lines = [
-            json.dumps(self.decisions[k], ensure_ascii=False, sort_keys=True) for k in self.keys if k in self.decisions
-        ]
-        atomic_write(decisions_path(self.testset), lambda handle: handle.write("".join(line + "\n" for line in lines)))
+        decided = [self.decisions[k] for k in self.keys if k in self.decisions]
+        lines = "".join(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n" for row in decided)
+        atomic_write_text(decisions_path(self.testset), lines)
         target = reviewed_path(self.testset)
         write_dataset(self.reviewed_rows(), target)
         manifest = self.testset.with_name(f"{self.testset.stem}.manifest.json")
@@ -174,49 +152,26 @@ class TestsetReview:
         """Row `index` as the review page shows it."""
         row = self.rows[index]
         decision = self.decisions.get(self.keys[index]) or {}
+        shown = (QUESTION, GROUND_TRUTH, "answer_span", "question_type", "source", "source_revision")
         return {
             "index": index,
             "key": self.keys[index],
             "status": self.status(index),
-            "question": str(row.get(QUESTION) or ""),
-            "ground_truth": str(row.get(GROUND_TRUTH) or ""),
+            **{column: str(row.get(column) or "") for column in shown},
             "edited_question": decision.get(QUESTION),
             "edited_ground_truth": decision.get(GROUND_TRUTH),
             "reason": decision.get("reason", ""),
-            "answer_span": str(row.get("answer_span") or ""),
-            "question_type": str(row.get("question_type") or ""),
-            "source": str(row.get("source") or ""),
-            "source_url": str(row.get("source_url") or ""),
-            "source_revision": str(row.get("source_revision") or ""),
-            "heading_path": heading_path(row),
             "gold": gold_chunks(row, str(row.get("answer_span") or "")),
         }
 
 
-def heading_path(row: Mapping[str, Any]) -> str:
-    """The gold chunk's place in its document, when the test set records it."""
-    for column in ("heading_path", "section_path", "section"):
-        value = row.get(column)
-        if isinstance(value, list) and value:
-            return " > ".join(map(str, value))
-        if value:
-            return str(value)
-    return ""
-
-
-def gold_chunks(row: Mapping[str, Any], span: str = "") -> list[dict[str, Any]]:
-    """The gold chunks, each as its id and its text in parts, the answer span's first occurrence marked."""
-    texts = row.get("reference_contexts") or []
+def gold_chunks(row: Mapping[str, Any], span: str) -> list[dict[str, Any]]:
+    """The gold chunks, each as its id and its text in parts around the answer span's first occurrence:
+    [(before, False), (span, True), (after, False)], or [(text, False)] without it."""
     ids = row.get("reference_context_ids") or []
-    return [
-        {"id": str(ids[i]) if i < len(ids) else "", "parts": marked_parts(str(text), span)}
-        for i, text in enumerate(texts)
-    ]
-
-
-def marked_parts(text: str, span: str) -> list[tuple[str, bool]]:
-    """`text` split around the first occurrence of `span`: [(before, False), (span, True), (after, False)]."""
-    at = text.find(span) if span else -1
-    if at < 0:
-        return [(text, False)]
-    return [(text[:at], False), (text[at : at + len(span)], True), (text[at + len(span) :], False)]
+    gold = []
+    for i, text in enumerate(map(str, row.get("reference_contexts") or [])):
+        before, found, after = text.partition(span) if span else (text, "", "")
+        parts = [(before, False), (found, True), (after, False)] if found else [(text, False)]
+        gold.append({"id": str(ids[i]) if i < len(ids) else "", "parts": parts})
+    return gold

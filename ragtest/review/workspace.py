@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragtest.review.labelling import labels_path_for
-from ragtest.review.testset_review import REVIEWED_SUFFIX, original_of
+from ragtest.review.testset_review import original_of
 from ragtest.run_state import ANSWERS_FILE, SCORES_FILE, TESTSET_FILE
 from ragtest_core.datasets import SUPPORTED_SUFFIXES, read_rows
 from ragtest_core.errors import RagtestError
+from ragtest_core.labels import LABELS_FILE
 from ragtest_core.schema import ANSWER
 
 
@@ -23,7 +23,11 @@ from ragtest_core.schema import ANSWER
 class Workspace:
     testset: Path | None
     rows: Path | None
-    labels: Path | None
+
+    @property
+    def labels(self) -> Path | None:
+        """The labels file: labels.jsonl in the folder of the rows to label."""
+        return self.rows.parent / LABELS_FILE if self.rows else None
 
     @property
     def folder_name(self) -> str:
@@ -37,16 +41,7 @@ class Workspace:
 
 
 def _first(folder: Path, name: str) -> Path | None:
-    for suffix in SUPPORTED_SUFFIXES:
-        candidate = (folder / name).with_suffix(suffix)
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _has_answers(path: Path) -> bool:
-    rows = read_rows(path)
-    return bool(rows) and ANSWER in rows[0]
+    return next((p for suffix in SUPPORTED_SUFFIXES if (p := (folder / name).with_suffix(suffix)).is_file()), None)
 
 
 def resolve(path: str | Path) -> Workspace:
@@ -57,11 +52,9 @@ def resolve(path: str | Path) -> Workspace:
         rows = _first(target, SCORES_FILE) or _first(target, ANSWERS_FILE)
         if testset is None and rows is None:
             raise RagtestError(f"{target} holds no {TESTSET_FILE}, {SCORES_FILE} or {ANSWERS_FILE} to review")
-        return Workspace(testset, rows, labels_path_for(rows) if rows else None)
+        return Workspace(testset, rows)
     if not target.is_file():
         raise RagtestError(f"not found: {target} (give a test set file or a run folder)")
-    if _has_answers(target):
-        return Workspace(None, target, labels_path_for(target))
-    if target.stem.endswith(REVIEWED_SUFFIX):
-        target = original_of(target)
-    return Workspace(target, None, None)
+    if (found := read_rows(target)) and ANSWER in found[0]:
+        return Workspace(None, target)
+    return Workspace(original_of(target), None)

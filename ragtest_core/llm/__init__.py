@@ -10,40 +10,25 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ragtest_core.llm.cache import LLMCache
-    from ragtest_core.llm.client import LLMClient
-    from ragtest_core.llm.config import LLMConfig
-    from ragtest_core.llm.guard import ModelUnfitError
-    from ragtest_core.llm.parsing import extract_json, parse_structured
-    from ragtest_core.llm.plan import PlannedCall
-    from ragtest_core.llm.spec import build_client, make_chat_model
-    from ragtest_core.llm.usage import UsageTracker
+    from ragtest_core.llm.cache import LLMCache as LLMCache
+    from ragtest_core.llm.client import LLMClient as LLMClient
+    from ragtest_core.llm.config import LLMConfig as LLMConfig
+    from ragtest_core.llm.guard import ModelUnfitError as ModelUnfitError
+    from ragtest_core.llm.parsing import extract_json as extract_json
+    from ragtest_core.llm.parsing import parse_structured as parse_structured
+    from ragtest_core.llm.plan import PlannedCall as PlannedCall
+    from ragtest_core.llm.spec import build_client as build_client
+    from ragtest_core.llm.spec import make_chat_model as make_chat_model
+    from ragtest_core.llm.usage import UsageTracker as UsageTracker
 
-_EXPORTS = {
-    "ModelUnfitError": "ragtest_core.llm.guard",
-    "LLMCache": "ragtest_core.llm.cache",
-    "LLMClient": "ragtest_core.llm.client",
-    "LLMConfig": "ragtest_core.llm.config",
-    "PlannedCall": "ragtest_core.llm.plan",
-    "UsageTracker": "ragtest_core.llm.usage",
-    "build_client": "ragtest_core.llm.spec",
-    "extract_json": "ragtest_core.llm.parsing",
-    "make_chat_model": "ragtest_core.llm.spec",
-    "parse_structured": "ragtest_core.llm.parsing",
-}
+_HOMES = {
+    "cache": ["LLMCache"], "client": ["LLMClient"], "config": ["LLMConfig"], "guard": ["ModelUnfitError"],
+    "parsing": ["extract_json", "parse_structured"], "plan": ["PlannedCall"], "usage": ["UsageTracker"],
+    "spec": ["build_client", "make_chat_model"],
+}  # fmt: skip
+_EXPORTS = {name: f"ragtest_core.llm.{module}" for module, names in _HOMES.items() for name in names}
 
-__all__ = [
-    "LLMCache",
-    "LLMClient",
-    "LLMConfig",
-    "ModelUnfitError",
-    "PlannedCall",
-    "UsageTracker",
-    "build_client",
-    "extract_json",
-    "make_chat_model",
-    "parse_structured",
-]
+__all__ = sorted(_EXPORTS)  # the names of the TYPE_CHECKING imports above
 
 
 def __getattr__(name: str) -> Any:

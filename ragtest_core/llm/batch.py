@@ -1,17 +1,9 @@
-"""Batch mode (`--llm-batch`): a client's calls go to the provider's Batch API (about half the price, results within
-the completion window) instead of one request each.
-
-`BatchRunner.complete` is what a client awaits instead of an online request. Calls arriving together (every row's
-first judge step, every context of a generator round) are collected until none has arrived for `SETTLE_S`, then
-sent as one batch: the request file uploaded, the batch created, both recorded in the run folder's journal at once
-(`batch_journal`). The batch is polled with backoff until it ends; its output and error files are read back and
-matched to the waiting calls by `custom_id` (the call's cache key), and every reply goes into the same LLM cache as
-online replies. A call whose step depends on an earlier reply (verdicts after statements) is made when that reply
-arrives, so multi-step metrics run as successive batches.
-
-A killed process, run again, finds its calls in the journal's pending batches and waits for those batches instead
-of submitting them again. A line that failed raises `BatchLineFailed`: the client then makes that call online (or,
-with `--llm-batch-retry batch`, it goes into the next batch once before that).
+"""Batch mode (`--llm-batch`, docs/llm.md): a client's calls go to the provider's Batch API instead of one request
+each. `BatchRunner.complete` is what a client awaits instead of an online request: calls arriving together are
+collected until none has arrived for `SETTLE_S`, then sent as one batch, recorded in the run folder's journal
+(`batch_journal`), so that a killed process, run again, waits for its pending batches instead of paying again.
+Replies are matched to the waiting calls by `custom_id` (the call's cache key) and go into the LLM cache; a line
+that failed raises `BatchLineFailed` (the client then makes that call online, or first in the next batch).
 """
 
 from __future__ import annotations
@@ -21,13 +13,14 @@ import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from langchain_core.messages import AIMessage, BaseMessage
 
 from ragtest_core.errors import LLMPermanentError
 from ragtest_core.llm.batch_journal import BatchJournal
-from ragtest_core.llm.batch_openai import BatchStatus
+from ragtest_core.llm.batch_openai import OpenAIBatches
+from ragtest_core.llm.cache import ReplyCache
 from ragtest_core.llm.config import LLMConfig
 from ragtest_core.llm.replies import finish_reason, reply_text
 
@@ -41,23 +34,6 @@ BATCH_REPLY = "ragtest_batch_id"
 
 class BatchLineFailed(Exception):
     """The provider returned an error for this call's line (or no line at all)."""
-
-
-class BatchProvider(Protocol):
-    name: str
-
-    def request_body(self, messages: list[BaseMessage], kwargs: Mapping[str, Any]) -> dict[str, Any]: ...
-    def line(self, custom_id: str, body: Mapping[str, Any]) -> dict[str, Any]: ...
-    async def upload(self, data: bytes) -> str: ...
-    async def create(self, file_id: str, window: str, metadata: Mapping[str, str]) -> str: ...
-    async def retrieve(self, batch_id: str) -> BatchStatus: ...
-    async def read_file(self, file_id: str) -> str: ...
-    async def find_batch(self, file_id: str) -> str | None: ...
-    def read_line(self, line: Mapping[str, Any]) -> tuple[str, AIMessage | str]: ...
-
-
-class ReplyStore(Protocol):
-    def put(self, key: str, model_id: str, reply: str, usage: dict[str, int]) -> None: ...
 
 
 #: The provider's completion window (OpenAI accepts "24h").
@@ -78,10 +54,10 @@ class BatchRunner:
 
     def __init__(
         self,
-        provider: BatchProvider,
+        provider: OpenAIBatches,
         journal: BatchJournal,
         config: LLMConfig | None = None,
-        cache: ReplyStore | None = None,
+        cache: ReplyCache | None = None,
         model_id: str = "",
     ) -> None:
         self.provider = provider
@@ -106,9 +82,7 @@ class BatchRunner:
         if self._loading is None:
             self._loading = asyncio.ensure_future(self._load_journal())
         await asyncio.shield(self._loading)
-        batch = self._key_batch.get(key)
-        if batch is None:
-            batch = self._enqueue(key, self.provider.request_body(messages, kwargs))
+        batch = self._key_batch.get(key) or self._enqueue(key, self.provider.request_body(messages, kwargs))
         outcome = (await asyncio.shield(self._poll(await asyncio.shield(batch)))).get(key)
         if isinstance(outcome, AIMessage):
             return outcome
@@ -197,11 +171,9 @@ class BatchRunner:
 
     # -- polling and reading back ------------------------------------------------------------------------------
     def _poll(self, batch_id: str) -> asyncio.Task[Results]:
-        task = self._polls.get(batch_id)
-        if task is None:
-            task = asyncio.ensure_future(self._wait_and_read(batch_id))
-            self._polls[batch_id] = task
-        return task
+        if batch_id not in self._polls:
+            self._polls[batch_id] = asyncio.ensure_future(self._wait_and_read(batch_id))
+        return self._polls[batch_id]
 
     async def _wait_and_read(self, batch_id: str) -> Results:
         delay = self.config.batch_poll

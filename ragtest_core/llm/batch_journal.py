@@ -33,10 +33,6 @@ class JournalEntry:
     batch_id: str | None = None
     status: str | None = None  # set once finished
 
-    @property
-    def pending(self) -> bool:
-        return self.status is None
-
 
 @dataclass
 class BatchJournal:
@@ -45,8 +41,8 @@ class BatchJournal:
     path: Path
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def entries(self) -> list[JournalEntry]:
-        """Every upload, in order, with its batch and status as recorded (a torn last line is ignored)."""
+    def pending(self) -> list[JournalEntry]:
+        """Uploads whose batch was never finished (created or not), in order, as recorded (torn lines ignored)."""
         by_file: dict[str, JournalEntry] = {}
         for event in self._events():
             kind, file_id = event.get("event"), str(event.get("file_id", ""))
@@ -58,11 +54,7 @@ class BatchJournal:
                 for entry in by_file.values():
                     if entry.batch_id == event.get("batch_id"):
                         entry.status = str(event.get("status"))
-        return list(by_file.values())
-
-    def pending(self) -> list[JournalEntry]:
-        """Uploads whose batch was never finished (created or not)."""
-        return [entry for entry in self.entries() if entry.pending]
+        return [entry for entry in by_file.values() if entry.status is None]
 
     def uploaded(self, file_id: str, keys: list[str]) -> None:
         self._append({"event": "uploaded", "file_id": file_id, "keys": keys})

@@ -57,9 +57,7 @@ class OpenAIBatches:
     def request_body(self, messages: list[BaseMessage], kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """The JSON body the online call would send for these messages and invoke keywords."""
         payload = dict(self.model._get_request_payload(messages, **kwargs))
-        body = {key: value for key, value in payload.items() if key not in _SDK_ONLY}
-        body.update(payload.get("extra_body") or {})
-        return body
+        return {**{k: v for k, v in payload.items() if k not in _SDK_ONLY}, **(payload.get("extra_body") or {})}
 
     def line(self, custom_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
         return {"custom_id": custom_id, "method": "POST", "url": ENDPOINT, "body": dict(body)}
@@ -85,10 +83,7 @@ class OpenAIBatches:
     async def find_batch(self, file_id: str) -> str | None:
         """The batch created from `file_id`, among the provider's most recent batches (None when there is none)."""
         page = await self.client.batches.list(limit=100)
-        for batch in page.data:
-            if batch.input_file_id == file_id:
-                return str(batch.id)
-        return None
+        return next((str(batch.id) for batch in page.data if batch.input_file_id == file_id), None)
 
     def read_line(self, line: Mapping[str, Any]) -> tuple[str, AIMessage | str]:
         """(custom_id, the reply as a message) for a line that succeeded, (custom_id, why) for one that failed."""
@@ -104,9 +99,7 @@ class OpenAIBatches:
             message = detail.get("message") if isinstance(detail, dict) else detail
             return custom_id, f"HTTP {status}: {message or 'no reply'}"
         result = self.model._create_chat_result(body)
-        message = result.generations[0].message
-        if not isinstance(message, AIMessage):
-            return custom_id, f"unexpected reply type {type(message).__name__}"
+        message = result.generations[0].message  # an AIMessage: the reply of a chat completion
         finish = (result.generations[0].generation_info or {}).get("finish_reason")
         if finish is not None:
             message.response_metadata.setdefault("finish_reason", finish)

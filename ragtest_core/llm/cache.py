@@ -40,20 +40,16 @@ class LLMCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute(
-            "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, reply TEXT, usage TEXT)"
-        )
-        self._conn.execute(
+        self._conn.executescript(
+            "PRAGMA journal_mode=WAL;"
+            "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, reply TEXT, usage TEXT);"
             "CREATE TABLE IF NOT EXISTS model_settings (model TEXT, name TEXT, value TEXT, PRIMARY KEY (model, name))"
         )
 
     def get(self, key: str) -> tuple[str, dict[str, int]] | None:
         with self._lock:
             row = self._conn.execute("SELECT reply, usage FROM replies WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return None
-        return str(row[0]), json.loads(row[1] or "{}")
+        return None if row is None else (str(row[0]), json.loads(row[1] or "{}"))
 
     def put(self, key: str, model_id: str, reply: str, usage: dict[str, int]) -> None:
         with self._lock:

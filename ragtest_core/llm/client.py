@@ -6,17 +6,10 @@ error (bad key, unknown model, context too long) is sticky: every later call of 
 without a request, so a run stops fast and the pipeline can report it.
 
 A call is one `LLMRequest` (messages, model parameters, queue place, repeat). Its path, one level each:
-
-1. `text` / `structured` build it; `structured` asks for JSON natively where the provider has a parameter for it
-   (`formats`; a provider that rejects it gets the schema in the prompt from then on, remembered in the cache db),
-   parses the reply, and asks once more to repair a reply that does not parse (`_parsed`). A prompt kind whose
-   first replies are all unusable is stopped (`guard`).
-2. `_complete`: the cache, or an identical call already in flight; else the retry loop, on the I/O loop.
-3. `_with_retries`: the one retry loop. Rate limits and server errors wait (Retry-After, else a jittered
-   exponential backoff), permanent errors stop, a circuit breaker stops a model that cannot be reached, a cut-off
-   reply is asked again once with more room; the reply is cached the moment it arrives.
-4. `_send`: one attempt: a slot in the client's one priority queue (`limits.AdaptiveConcurrency`), the rate
-   limits, the timeout. In batch mode the first attempt goes through the provider's Batch API instead (`batch`).
+`text` / `structured` build it (`structured` asks for JSON natively where the provider takes a schema, and repairs
+a reply that does not parse: `_parsed`), `_complete` (the cache, or an identical call in flight), `_with_retries`
+(the one retry loop, on the I/O loop), `_send` (one attempt: a queue slot, the rate limits, the timeout; in batch
+mode the first attempt goes through the provider's Batch API).
 
 Model parameters travel as invoke keywords; the shared chat model is never mutated, so concurrent calls cannot see
 each other's settings (ragas sets `n`/`temperature` on a shared model and races). What enters a cache key is
@@ -49,9 +42,9 @@ from ragtest_core.llm.limits import ConcurrencyLimit, RateLimits, RequestLimits,
 from ragtest_core.llm.loop import on_io_loop
 from ragtest_core.llm.messages import Prompt, structured_messages, to_messages
 from ragtest_core.llm.parsing import parse_structured, schema_instructions
-from ragtest_core.llm.replies import finish_reason, is_rate_limit, read_with, reply_text, reply_usage
+from ragtest_core.llm.replies import finish_reason, is_rate_limit, reply_text
 from ragtest_core.llm.request import LLMRequest
-from ragtest_core.llm.usage import UsageTracker
+from ragtest_core.llm.usage import UsageTracker, estimate_tokens
 
 T = TypeVar("T", bound=BaseModel)
 logger = logging.getLogger(__name__)
@@ -108,17 +101,10 @@ class LLMClient:
         self._pending: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[str]]] = {}
 
     async def text(
-        self,
-        prompt: Prompt,
-        *,
-        stage: str,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-        priority: int = 0,
+        self, prompt: Prompt, *, stage: str, max_tokens: int | None = None, temperature: float | None = None
     ) -> str:
         """The model's reply text. Cached by content; retried on transient errors; raises LLMError."""
-        request = LLMRequest(tuple(to_messages(prompt)), stage, temperature, max_tokens, priority=priority)
-        return await self._complete(request)
+        return await self._complete(LLMRequest(tuple(to_messages(prompt)), stage, temperature, max_tokens))
 
     async def structured(
         self,
@@ -126,7 +112,6 @@ class LLMClient:
         schema: type[T],
         *,
         stage: str,
-        temperature: float | None = None,
         priority: int = 0,
         order: int = 0,
         repeat: int = 0,
@@ -141,7 +126,7 @@ class LLMClient:
         `ModelUnfitError` once the label's first replies were all unusable (see `guard`)."""
         self.guard.check(stage)
         messages = tuple(to_messages(prompt))
-        request = LLMRequest(messages, stage, temperature, priority=priority, order=order, repeat=repeat)
+        request = LLMRequest(messages, stage, priority=priority, order=order, repeat=repeat)
         while True:
             native = native_kwargs(self.model, schema) if self.structured_mode == "native" else None
             asked = tuple(structured_messages(list(messages), schema, native is not None))
@@ -152,7 +137,7 @@ class LLMClient:
                     raise LLMPermanentError(f"native structured output was rejected: {exc}") from exc
                 self._fall_back_to_prompt(str(exc))  # and ask again, the schema in the prompt
             except RefusalError as exc:
-                self.usage.record_failure(stage)
+                self.usage.count(stage, failures=1)
                 self.guard.failed(stage, exc.refusal, "refused")
                 raise
 
@@ -181,9 +166,9 @@ class LLMClient:
             try:
                 value = parse_structured(second, schema)
             except LLMOutputError as exc:
-                read = read_with(fallback, reply, second)
+                read = next((v for v in map(fallback, (reply, second)) if v is not None), None) if fallback else None
                 if read is None:
-                    self.usage.record_failure(request.stage)
+                    self.usage.count(request.stage, failures=1)
                     self.guard.failed(request.stage, reply, str(exc))
                     raise LLMOutputError(f"unparseable judgement after one repair: {exc}") from exc
                 value = read
@@ -197,12 +182,12 @@ class LLMClient:
             raise LLMPermanentError(str(self.fatal))
         key = request.cache_key(self.model_id, self.config.temperature)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
-            self.usage.record_cache_hit(request.stage)
+            self.usage.count(request.stage, cache_hits=1)
             return hit[0]
         loop = asyncio.get_running_loop()
         pending = self._pending.get(key)
         if pending is not None and pending[0] is loop:
-            self.usage.record_cache_hit(request.stage)
+            self.usage.count(request.stage, cache_hits=1)
             return await asyncio.shield(pending[1])
         future: asyncio.Future[str] = loop.create_future()
         self._pending[key] = (loop, future)
@@ -227,26 +212,25 @@ class LLMClient:
         extended = False  # a cut-off reply was asked again with more room
         batched = self.batch is not None  # batch mode: the first attempt goes in a batch
         while True:
+            batch_key, batched = (key if batched else None), False
             try:
-                message = await self._send(request, key if batched else None)
-                batched = False
+                message = await self._send(request, batch_key)
                 reply, usage = self._reply_of(request, message, retry_empty=failures < self.config.retries)
             except (LLMPermanentError, RefusalError):
                 raise
             except Exception as exc:
-                batched = False
                 failure = self._failure(request, exc)
                 failures += 1
                 if failures > self.config.retries:
-                    self.usage.record_failure(request.stage)
+                    self.usage.count(request.stage, failures=1)
                     raise LLMError(f"{failure.message} (gave up after {failures} attempts)") from exc
-                self.usage.record_retry(request.stage, rate_limited=is_rate_limit(failure))
+                self.usage.count(request.stage, retries=1, rate_limited=int(is_rate_limit(failure)))
                 await asyncio.sleep(backoff_s(self.config, failures, failure.retry_after_s))
                 continue
             if finish_reason(message) == "length" and not extended:
                 extended = True
                 request = replace(request, max_tokens=max(TRUNCATION_MAX_TOKENS, 2 * (request.max_tokens or 1024)))
-                self.usage.record_retry(request.stage)
+                self.usage.count(request.stage, retries=1)
                 continue
             if self.cache is not None and reply.strip():  # an empty reply is a provider glitch: ask again next run
                 self.cache.put(key, self.model_id, reply, usage)
@@ -259,9 +243,9 @@ class LLMClient:
             try:
                 return await self.batch.complete(batch_key, list(request.messages), request.invoke_kwargs())
             except BatchLineFailed as exc:
-                self.usage.record_batch_failure(request.stage)
+                self.usage.count(request.stage, batch_failed_lines=1)
                 logger.info("%s: batch line failed (%s); sending it online", request.stage, exc)
-        epoch = await self.concurrency.acquire(request.queue_key)
+        epoch = await self.concurrency.acquire((-request.priority, request.order))
         started: float | None = None
         try:
             await self.limits.acquire(request.prompt_tokens())
@@ -288,16 +272,17 @@ class LLMClient:
     def _reply_of(self, request: LLMRequest, message: AIMessage, retry_empty: bool) -> tuple[str, dict[str, int]]:
         """The reply's text and tokens, counted; a refusal raises `RefusalError`, an empty reply `EmptyReplyError`
         while retries are left."""
-        reply = reply_text(message)
-        usage, estimated = reply_usage(list(request.messages), message, reply)
+        reply, meta = reply_text(message), message.usage_metadata  # no usage reported: estimated
+        inputs = int(meta.get("input_tokens", 0)) if meta else request.prompt_tokens()
+        outputs = int(meta.get("output_tokens", 0)) if meta else estimate_tokens(reply)
         batched = bool(message.response_metadata.get(BATCH_REPLY))
-        self.usage.record_call(request.stage, usage["input_tokens"], usage["output_tokens"], estimated, batch=batched)
+        self.usage.record_call(request.stage, inputs, outputs, not meta, batch=batched)
         if refusal := message.additional_kwargs.get("refusal"):
             raise RefusalError(str(refusal))
         if not reply.strip() and retry_empty:  # an empty 200: ask again
             raise EmptyReplyError("the model returned an empty reply")
         self.breaker.succeeded()
-        return reply, usage
+        return reply, {"input_tokens": inputs, "output_tokens": outputs}
 
     def _failure(self, request: LLMRequest, exc: Exception) -> CallFailure:
         """What went wrong in an attempt, when retrying can help; else the error to stop with is raised (a permanent
@@ -306,12 +291,12 @@ class LLMClient:
         if request.native and is_format_rejection(exc, failure):
             raise FormatRejectedError(failure.message) from exc
         if failure.permanent:
-            self.usage.record_failure(request.stage)
+            self.usage.count(request.stage, failures=1)
             self.fatal = self.fatal or LLMPermanentError(failure.message)
             raise LLMPermanentError(failure.message) from exc
         unreachable = self.fatal or self.breaker.failed(failure.message)
         if unreachable is not None:  # tripped: the calls still waiting fail at once
             self.fatal = unreachable
-            self.usage.record_failure(request.stage)
+            self.usage.count(request.stage, failures=1)
             raise LLMPermanentError(str(unreachable)) from exc
         return failure

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import suppress
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
 
 from ragtest_core.errors import LLMError, LLMOutputError
 
 _PERMANENT_STATUS = {
-    400: "bad request",
     401: "authentication failed",
     403: "permission denied",
     404: "model or endpoint not found",
@@ -62,19 +63,17 @@ def classify_error(exc: BaseException, timeout_s: float) -> CallFailure:
         return CallFailure(f"prompt longer than the model's context window: {text[:200]}", permanent=True)
     if status == 429:
         return CallFailure("rate limited (429)", permanent=False, retry_after_s=_retry_after(exc))
-    if status in _PERMANENT_STATUS and status != 400:
-        hint = _HINTS.get(status, "")
-        detail = text[:200].rstrip(". ")
-        return CallFailure(f"{_PERMANENT_STATUS[status]} ({status}): {detail}. {hint}".strip(), permanent=True)
     if status == 400:
         return CallFailure(f"bad request (400): {text[:200]}", permanent=True)
+    if status in _PERMANENT_STATUS:
+        detail = text[:200].rstrip(". ")
+        return CallFailure(f"{_PERMANENT_STATUS[status]} ({status}): {detail}. {_HINTS.get(status, '')}".strip(), True)
     if status is not None:
         return CallFailure(f"server error ({status}): {text[:200]}", permanent=False, retry_after_s=_retry_after(exc))
     if "Connection" in type(exc).__name__ or isinstance(exc, (ConnectionError, OSError)):
         return CallFailure(f"connection failed: {text[:200]}", permanent=False)
-    if isinstance(exc, (ValueError, TypeError, KeyError, AttributeError, NotImplementedError)):
-        return CallFailure(f"{type(exc).__name__}: {text[:200]}", permanent=True)
-    return CallFailure(f"{type(exc).__name__}: {text[:200]}", permanent=False)
+    permanent = isinstance(exc, (ValueError, TypeError, KeyError, AttributeError, NotImplementedError))
+    return CallFailure(f"{type(exc).__name__}: {text[:200]}", permanent=permanent)
 
 
 def _status_code(exc: BaseException) -> int | None:
@@ -82,31 +81,19 @@ def _status_code(exc: BaseException) -> int | None:
         value = getattr(exc, attr, None)
         if isinstance(value, int):
             return value
-    response = getattr(exc, "response", None)
-    value = getattr(response, "status_code", None)
+    value = getattr(getattr(exc, "response", None), "status_code", None)
     return value if isinstance(value, int) and value >= 400 else None
 
 
 def _retry_after(exc: BaseException) -> float | None:
-    response: Any = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if not headers:
-        return None
-    raw = headers.get("retry-after-ms")
-    if raw is not None:
-        try:
-            return float(raw) / 1000.0
-        except ValueError:
-            pass
+    """The wait a 429 or 5xx asks for: Retry-After-Ms, else Retry-After in seconds or as an HTTP date."""
+    headers: Any = getattr(getattr(exc, "response", None), "headers", None) or {}
+    with suppress(ValueError):
+        if (milliseconds := headers.get("retry-after-ms")) is not None:
+            return float(milliseconds) / 1000.0
     raw = headers.get("retry-after")
-    if raw is None:
-        return None
-    try:
-        return max(0.0, float(raw))
-    except ValueError:
-        try:
-            from datetime import datetime, timezone
-
-            return max(0.0, (parsedate_to_datetime(raw) - datetime.now(timezone.utc)).total_seconds())
-        except (TypeError, ValueError):
-            return None
+    with suppress(TypeError, ValueError):
+        return None if raw is None else max(0.0, float(raw))
+    with suppress(TypeError, ValueError):
+        return max(0.0, (parsedate_to_datetime(raw) - datetime.now(timezone.utc)).total_seconds())
+    return None

@@ -26,18 +26,12 @@ from ragtest_core.llm.parsing import json_schema
 SETTING = "structured_output"
 
 
-_OPENAI_CLASSES = frozenset({"ChatOpenAI", "AzureChatOpenAI"})
-_OLLAMA_CLASSES = frozenset({"ChatOllama"})
+_FAMILIES = {"ChatOpenAI": "openai", "AzureChatOpenAI": "openai", "ChatOllama": "ollama"}
 
 
 def provider_family(model: BaseChatModel) -> str | None:
     """ "openai" or "ollama" when the model's class (or a base class) takes a native schema, else None."""
-    names = {cls.__name__ for cls in type(model).__mro__}
-    if names & _OPENAI_CLASSES:
-        return "openai"
-    if names & _OLLAMA_CLASSES:
-        return "ollama"
-    return None
+    return next((_FAMILIES[cls.__name__] for cls in type(model).__mro__ if cls.__name__ in _FAMILIES), None)
 
 
 def native_kwargs(model: BaseChatModel, schema: type[BaseModel]) -> dict[str, Any] | None:
@@ -50,40 +44,26 @@ def native_kwargs(model: BaseChatModel, schema: type[BaseModel]) -> dict[str, An
     if family is None:
         return None
     kwargs = _native_kwargs(family, schema)
-    if family == "openai":
-        return {"extra_body": {**(getattr(model, "extra_body", None) or {}), **kwargs}}
-    return kwargs
+    return {"extra_body": {**(getattr(model, "extra_body", None) or {}), **kwargs}} if family == "openai" else kwargs
 
 
 def initial_mode(asked: StructuredOutput, model: BaseChatModel, remembered: str | None) -> str:
     """ "native" or "prompt": how a client starts asking for JSON, given the configured mode and what an earlier
     run learnt about the model (`remembered`: "prompt" when its server rejected the native parameter)."""
-    if asked == "prompt" or provider_family(model) is None:
-        return "prompt"
-    if asked == "auto" and remembered == "prompt":
-        return "prompt"
-    return "native"
+    remembered_prompt = asked == "auto" and remembered == "prompt"
+    return "prompt" if asked == "prompt" or provider_family(model) is None or remembered_prompt else "native"
 
 
 @lru_cache(maxsize=256)
 def _native_kwargs(family: str, schema: type[BaseModel]) -> dict[str, Any]:
     if family == "ollama":
         return {"format": json_schema(schema)}
-    strict = json_schema(schema, strict=True)
-    return {
-        "response_format": {
-            "type": "json_schema",
-            "json_schema": {"name": schema.__name__, "schema": strict, "strict": True},
-        }
-    }
+    strict = {"name": schema.__name__, "schema": json_schema(schema, strict=True), "strict": True}
+    return {"response_format": {"type": "json_schema", "json_schema": strict}}
 
 
 def is_format_rejection(exc: BaseException, failure: CallFailure) -> bool:
     """Whether a native request failed because the provider does not take the schema parameter: a 400 or 422
     (other than a too-long prompt), or a model class that refuses the keyword."""
-    if isinstance(exc, (TypeError, NotImplementedError)):
-        return True
-    message = failure.message
-    if message.startswith("prompt longer than the model's context window"):
-        return False
-    return message.startswith(("bad request (400)", "request rejected (422)"))
+    bad_request = failure.message.startswith(("bad request (400)", "request rejected (422)"))
+    return isinstance(exc, (TypeError, NotImplementedError)) or bad_request

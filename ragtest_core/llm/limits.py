@@ -44,25 +44,21 @@ class RequestLimits(Protocol):
 class AdaptiveConcurrency:
     """A bound on calls in flight that adapts to the provider (AIMD, as TCP does), with one priority queue.
 
-    On a rate-limit reply the limit is multiplied by `decrease` (at most once per round trip: 429s from calls
+    On a rate-limit reply the limit is halved (at most once per round trip: 429s from calls
     that started before the last cut do not cut again), and no new call starts until the server's Retry-After
     has passed (calls sent into a window known to be full would only collect more 429s); each success adds
     `1 / limit`, so a full window of successes raises it by one. The limit stays within [floor, ceiling].
 
     Every call of a client waits in one queue: a freed slot goes to the waiting call with the smallest key
-    (`LLMRequest.queue_key`: `-priority`, then `order`), then to the one that came first. A call that others wait
+    (`-priority`, then `order`, of its `LLMRequest`), then to the one that came first. A call that others wait
     for (a statement extraction before its verdicts) asks with a higher priority, so chains finish early and the
     last wave of a run is full of independent calls.
     """
 
-    def __init__(
-        self, ceiling: int, floor: int = 1, decrease: float = 0.5, increase: float = 1.0, start: int | None = None
-    ) -> None:
+    def __init__(self, ceiling: int, floor: int = 1) -> None:
         self.ceiling = max(1, ceiling)
         self.floor = max(1, min(floor, self.ceiling))
-        self.decrease = decrease
-        self.increase = increase
-        self.limit = float(start if start is not None else self.ceiling)
+        self.limit = float(self.ceiling)
         self.in_flight = 0
         self.cuts = 0
         self.lowest = self.limit
@@ -119,7 +115,7 @@ class AdaptiveConcurrency:
         self._wake()
 
     def on_success(self) -> None:
-        self.limit = min(float(self.ceiling), self.limit + self.increase / max(1.0, self.limit))
+        self.limit = min(float(self.ceiling), self.limit + 1.0 / max(1.0, self.limit))
         if self._waiters:
             self._wake()
 
@@ -130,7 +126,7 @@ class AdaptiveConcurrency:
             return
         self._epoch += 1
         self.cuts += 1
-        self.limit = max(float(self.floor), self.limit * self.decrease)
+        self.limit = max(float(self.floor), self.limit * 0.5)
         self.lowest = min(self.lowest, self.limit)
 
 
@@ -148,8 +144,7 @@ class TokenBucket:
         self.capacity = float(per_minute)
         self.tokens = float(per_minute)
         self._stamp = time.monotonic()
-        self._lock: asyncio.Lock | None = None
-        self.waited_s = 0.0
+        self._lock = asyncio.Lock()  # bound to a loop on first use (Python 3.10+)
 
     def _refill(self) -> None:
         now = time.monotonic()
@@ -157,15 +152,11 @@ class TokenBucket:
         self._stamp = now
 
     async def acquire(self, tokens: int) -> None:
-        if self._lock is None:
-            self._lock = asyncio.Lock()
         need = min(float(tokens), self.capacity)
         async with self._lock:  # first come, first served: a large request is not starved by small ones
             self._refill()
             while self.tokens < need:
-                delay = (need - self.tokens) / self.rate
-                self.waited_s += delay
-                await asyncio.sleep(delay)
+                await asyncio.sleep((need - self.tokens) / self.rate)
                 self._refill()
             self.tokens -= need
 

@@ -25,17 +25,8 @@ def io_loop() -> asyncio.AbstractEventLoop:
     global _loop
     with _lock:
         if _loop is None or _loop.is_closed():
-            loop = asyncio.new_event_loop()
-            ready = threading.Event()
-
-            def serve() -> None:
-                asyncio.set_event_loop(loop)
-                loop.call_soon(ready.set)
-                loop.run_forever()
-
-            threading.Thread(target=serve, name="ragtest-llm-io", daemon=True).start()
-            ready.wait()
-            _loop = loop
+            _loop = asyncio.new_event_loop()  # what is scheduled on it before it starts runs once it does
+            threading.Thread(target=_loop.run_forever, name="ragtest-llm-io", daemon=True).start()
         return _loop
 
 

@@ -30,9 +30,7 @@ def to_messages(prompt: Prompt) -> list[BaseMessage]:
 def split_prompt(instructions: str, data: str) -> list[BaseMessage]:
     """Stable instructions first (a system message), the call's own data last; no system message without
     instructions."""
-    if not instructions:
-        return [HumanMessage(content=data)]
-    return [SystemMessage(content=instructions), HumanMessage(content=data)]
+    return [*([SystemMessage(content=instructions)] if instructions else []), HumanMessage(content=data)]
 
 
 def with_instructions(messages: list[BaseMessage], instructions: str) -> list[BaseMessage]:

@@ -25,6 +25,11 @@ _SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "
 _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*:)")
 _THINK_END = re.compile(r"</(?:think|thinking|reasoning)>", re.IGNORECASE)
 _THINK_OPEN = re.compile(r"^\s*<(think|thinking|reasoning)>", re.IGNORECASE)
+#: A double-quoted string (to its end, or the text's) or a bracket; a string (kept) or a comment (dropped).
+_STRING_OR_BRACKET = re.compile(r'"(?:\\.?|[^"\\])*(?:"|\Z)|[{}\[\]]', re.DOTALL)
+_STRING_OR_COMMENT = re.compile(
+    r'("(?:\\.?|[^"\\])*(?:"|\Z)|\'(?:\\.?|[^\'\\])*(?:\'|\Z))|//[^\n]*|/\*.*?(?:\*/|\Z)', re.DOTALL
+)
 
 
 def json_schema(schema: type[BaseModel], strict: bool = False) -> dict[str, Any]:
@@ -61,11 +66,7 @@ def strip_reasoning(text: str) -> str:
     """The reply after a reasoning model's `<think>...</think>` block (the closing tag alone counts too: some
     chat templates open the block in the prompt). An unclosed block holds no answer."""
     ends = list(_THINK_END.finditer(text))
-    if ends:
-        return text[ends[-1].end() :]
-    if _THINK_OPEN.match(text):
-        return ""
-    return text
+    return text[ends[-1].end() :] if ends else "" if _THINK_OPEN.match(text) else text
 
 
 def extract_json(text: str) -> Any:
@@ -103,25 +104,10 @@ def _json_snippets(text: str) -> Iterator[str]:
 
 def _matching_close(text: str, start: int, opener: str, closer: str) -> int | None:
     depth = 0
-    in_string = False
-    escaped = False
-    for index in range(start, len(text)):
-        char = text[index]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char == opener:
-            depth += 1
-        elif char == closer:
-            depth -= 1
-            if depth == 0:
-                return index
+    for match in _STRING_OR_BRACKET.finditer(text, start):
+        depth += {opener: 1, closer: -1}.get(match.group(), 0)
+        if depth == 0:
+            return match.start()
     return None
 
 
@@ -129,41 +115,14 @@ def _repairs(snippet: str) -> Iterator[str]:
     """The snippet, then versions with common faults fixed: smart quotes, trailing commas, comments,
     single quotes, bare keys, Python literals."""
     yield snippet
-    fixed = _TRAILING_COMMA.sub(r"\1", strip_comments(snippet.translate(_SMART_QUOTES)))
+    uncommented = _STRING_OR_COMMENT.sub(lambda match: match.group(1) or "", snippet.translate(_SMART_QUOTES))
+    fixed = _TRAILING_COMMA.sub(r"\1", uncommented)
     yield fixed
     pythonish = re.sub(r"\bTrue\b", "true", re.sub(r"\bFalse\b", "false", re.sub(r"\bNone\b", "null", fixed)))
     yield pythonish
     if "'" in pythonish and '"' not in pythonish:
         yield pythonish.replace("'", '"')
     yield _BARE_KEY.sub(r'\1"\2"\3', pythonish)
-
-
-def strip_comments(text: str) -> str:
-    """`text` without `//` line comments and `/* */` block comments outside strings ("..." or '...')."""
-    out: list[str] = []
-    index, quote = 0, ""
-    while index < len(text):
-        char = text[index]
-        if quote:
-            out.append(char)
-            if char == "\\" and index + 1 < len(text):
-                out.append(text[index + 1])
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif text.startswith("//", index):
-            end = text.find("\n", index)
-            index = len(text) if end == -1 else end
-            continue
-        elif text.startswith("/*", index):
-            end = text.find("*/", index + 2)
-            index = len(text) if end == -1 else end + 2
-            continue
-        else:
-            quote = char if char in "\"'" else ""
-            out.append(char)
-        index += 1
-    return "".join(out)
 
 
 def parse_structured(text: str, schema: type[T]) -> T:

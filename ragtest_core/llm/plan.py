@@ -1,11 +1,10 @@
 """A planned LLM call: what a stage WILL send, built by the same code that sends it (for `--dry-run` estimates).
 
 Stage packages return `PlannedCall`s from their public planning functions (`testgen.planning.plan_llm_calls`,
-`evaluation.planning.plan_llm_calls`); the estimator only counts them. A stage sends a call with `messages()`, so
-what is
-planned is what is sent. `text()` is every message's content joined, as `LLMClient.structured` sends it: the
-instructions (a system message) with the schema's JSON instructions after them, then the prompt; or, without
-instructions, the prompt followed by the schema's JSON instructions.
+`evaluation.planning.plan_llm_calls`); the estimator only counts them. A stage sends a call's `base_messages()`
+(the client adds the schema), so what is planned is what is sent. `text()` is every message's content joined, as
+`LLMClient.structured` sends it: the instructions (a system message) with the schema's JSON instructions after
+them, then the prompt; or, without instructions, the prompt followed by the schema's JSON instructions.
 """
 
 from __future__ import annotations
@@ -41,11 +40,7 @@ class PlannedCall:
         """The instructions and the prompt, before any schema text: what a stage passes to the client."""
         return split_prompt(self.instructions, self.prompt)
 
-    def messages(self, native: bool = False) -> list[BaseMessage]:
-        """The messages as sent; `native`: the provider takes the schema as a parameter, not as text."""
+    def text(self) -> str:
+        """The message text as sent with the schema in the prompt (all contents joined)."""
         base = self.base_messages()
-        return base if self.schema is None else structured_messages(base, self.schema, native)
-
-    def text(self, native: bool = False) -> str:
-        """The message text as sent (all contents joined)."""
-        return prompt_text(self.messages(native))
+        return prompt_text(base if self.schema is None else structured_messages(base, self.schema, native=False))

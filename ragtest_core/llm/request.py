@@ -15,8 +15,6 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from ragtest_core.llm.cache import cache_key
-from ragtest_core.llm.limits import QueueKey
-from ragtest_core.llm.replies import message_dict
 from ragtest_core.llm.usage import estimate_tokens
 
 
@@ -48,30 +46,18 @@ class LLMRequest:
         when it is above 0. Nothing else: not the label, the priority, the order, or a retry's larger max_tokens."""
         temperature = default_temperature if self.temperature is None else self.temperature
         params: dict[str, Any] = {"temperature": temperature, "max_tokens": self.max_tokens}
-        if self.native:
-            params["format"] = format_key(self.native)
+        if self.native:  # the format asked for, whatever carries it to the provider
+            carried = self.native.get("extra_body", self.native)
+            params["format"] = {name: carried[name] for name in ("response_format", "format") if name in carried}
         if self.repeat:
             params["repeat"] = self.repeat
-        return cache_key(model_id, [message_dict(m) for m in self.messages], params)
+        return cache_key(model_id, [{"role": m.type, "content": str(m.content)} for m in self.messages], params)
 
     def invoke_kwargs(self) -> dict[str, Any]:
         """The keywords the chat model is invoked with (and a batch line's body is built from)."""
-        kwargs: dict[str, Any] = {} if self.temperature is None else {"temperature": self.temperature}
-        kwargs.update(self.native or {})
-        if self.max_tokens is not None:
-            kwargs["max_tokens"] = self.max_tokens
-        return kwargs
-
-    @property
-    def queue_key(self) -> QueueKey:
-        return (-self.priority, self.order)
+        given = {"temperature": self.temperature, **(self.native or {}), "max_tokens": self.max_tokens}
+        return {name: value for name, value in given.items() if value is not None}
 
     def prompt_tokens(self) -> int:
         """The prompt's tokens, estimated (for the tokens-per-minute limit)."""
         return sum(estimate_tokens(str(m.content)) for m in self.messages)
-
-
-def format_key(native: Mapping[str, Any]) -> dict[str, Any]:
-    """The format a native request asks for, as it goes into the cache key (whatever carries it to the provider)."""
-    carried = native.get("extra_body", native)
-    return {name: carried[name] for name in ("response_format", "format") if name in carried}

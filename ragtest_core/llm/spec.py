@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import SecretStr
 
 from ragtest_core.errors import RagtestError
 from ragtest_core.llm.batch import BatchRunner
@@ -19,15 +20,13 @@ from ragtest_core.redact import redact_url
 
 DEFAULT_BASE_URL_MODEL = "default"
 _EXTRAS = ("openai", "ollama", "anthropic")  # optional-dependency groups in pyproject.toml
+_PROVIDERS = (
+    "openai azure_openai anthropic ollama groq mistralai together fireworks deepseek xai perplexity google_genai "
+    "google_vertexai bedrock bedrock_converse cohere huggingface nvidia ibm upstage openrouter litellm"
+)
 #: LangChain provider prefixes (`init_chat_model`'s "provider:model"): an OpenAI-compatible server gets the model
 #: name without them (`openai:gpt-4o-mini` -> `gpt-4o-mini`). A colon inside a name (`llama3.1:8b`) stays.
-PROVIDER_PREFIXES = frozenset(
-    {
-        "openai", "azure_openai", "anthropic", "ollama", "groq", "mistralai", "together", "fireworks", "deepseek",
-        "xai", "perplexity", "google_genai", "google_vertexai", "bedrock", "bedrock_converse", "cohere",
-        "huggingface", "nvidia", "ibm", "upstage", "openrouter", "litellm",
-    }
-)  # fmt: skip
+PROVIDER_PREFIXES = frozenset(_PROVIDERS.split())
 
 
 def model_name(spec: str) -> str:
@@ -48,7 +47,16 @@ def make_chat_model(spec: str | None, base_url: str | None = None, config: LLMCo
     if spec and spec.startswith(("http://", "https://")):
         base_url, spec = spec, None
     if base_url:
-        return _openai_compatible(base_url, model_name(spec) if spec else DEFAULT_BASE_URL_MODEL, config)
+        try:
+            from langchain_openai import ChatOpenAI
+        except ImportError as exc:
+            raise RagtestError(
+                "an OpenAI-compatible URL needs langchain-openai: pip install 'ragtest[openai]'"
+            ) from exc
+        key = SecretStr(os.environ.get("RAGTEST_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or "not-needed")
+        name = model_name(spec) if spec else DEFAULT_BASE_URL_MODEL
+        return ChatOpenAI(model=name, base_url=base_url, api_key=key, temperature=config.temperature, max_retries=0,
+                          timeout=config.timeout)  # fmt: skip
     if not spec:
         raise RagtestError("no LLM configured: pass --llm SPEC (e.g. openai:gpt-4o-mini) or --llm-base-url URL")
     from langchain.chat_models import init_chat_model
@@ -70,22 +78,6 @@ def _model_error(spec: str, exc: Exception) -> str:
         extra = f"'ragtest[{provider}]' or " if provider in _EXTRAS else ""
         return f"the provider package for {spec!r} is not installed: pip install {extra}{package} ({exc})"
     return f"could not create the chat model {spec!r}: {exc}"
-
-
-def _openai_compatible(base_url: str, model_name: str, config: LLMConfig) -> BaseChatModel:
-    try:
-        from langchain_openai import ChatOpenAI
-    except ImportError as exc:
-        raise RagtestError("an OpenAI-compatible URL needs langchain-openai: pip install 'ragtest[openai]'") from exc
-    api_key = os.environ.get("RAGTEST_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or "not-needed"
-    return ChatOpenAI(
-        model=model_name,
-        base_url=base_url,
-        api_key=api_key,  # type: ignore[arg-type]
-        temperature=config.temperature,
-        max_retries=0,
-        timeout=config.timeout,
-    )
 
 
 def model_identity(spec: str | None, base_url: str | None) -> str:
@@ -124,17 +116,6 @@ def build_client(
     if cache_path is not None:
         cache = LLMCache(cache_path)
     usage = UsageTracker(model_id=model_id) if prices is None else UsageTracker(model_id, prices=prices)
-    batch = None
-    if config.batch:
-        journal = BatchJournal(Path(batch_journal or BATCH_JOURNAL_FILE))
-        batch = BatchRunner(OpenAIBatches(chat_model), journal, config, cache, model_id)
-    return LLMClient(
-        chat_model,
-        model_id=model_id,
-        config=config,
-        cache=cache,
-        usage=usage,
-        batch=batch,
-        concurrency=concurrency,
-        limits=limits,
-    )
+    journal = BatchJournal(Path(batch_journal or BATCH_JOURNAL_FILE))
+    batch = BatchRunner(OpenAIBatches(chat_model), journal, config, cache, model_id) if config.batch else None
+    return LLMClient(chat_model, model_id, config, cache, usage, batch, concurrency=concurrency, limits=limits)

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import tomllib
+
 from ragtest_core.errors import RagtestError
 
 #: USD per million tokens (input, output). Extend or override with `--prices FILE` or RAGTEST_PRICES=FILE.
@@ -46,34 +48,24 @@ def estimate_tokens(text: str) -> int:
 def load_prices(path: str | Path | None = None) -> dict[str, tuple[float, float]]:
     """The default table updated from `path` (or $RAGTEST_PRICES): JSON or TOML mapping a model name prefix to
     `[input, output]` or `{input = .., output = ..}` in USD per million tokens (optionally under a `prices` key)."""
-    prices = dict(DEFAULT_PRICES)
     source = path or os.environ.get(PRICES_ENV)
     if not source:
-        return prices
+        return dict(DEFAULT_PRICES)
     file = Path(source)
     try:
         text = file.read_text(encoding="utf-8")
-        if file.suffix.lower() == ".toml":
-            import tomllib
-
-            data: Any = tomllib.loads(text)
-        else:
-            data = json.loads(text)
+        data: Any = tomllib.loads(text) if file.suffix.lower() == ".toml" else json.loads(text)
     except (OSError, ValueError) as exc:
         raise RagtestError(f"could not read the price table {file}: {exc}") from exc
     table = data.get("prices", data) if isinstance(data, dict) else None
     if not isinstance(table, dict):
         raise RagtestError(f"{file}: expected a table of model -> [input, output] USD per million tokens")
-    for model, value in table.items():
-        prices[str(model)] = _price_pair(file, str(model), value)
-    return prices
+    return DEFAULT_PRICES | {str(model): _price_pair(file, str(model), value) for model, value in table.items()}
 
 
 def _price_pair(file: Path, model: str, value: Any) -> tuple[float, float]:
     try:
-        if isinstance(value, Mapping):
-            return float(value["input"]), float(value["output"])
-        input_price, output_price = value
+        input_price, output_price = (value["input"], value["output"]) if isinstance(value, Mapping) else value
         return float(input_price), float(output_price)
     except (KeyError, TypeError, ValueError):
         raise RagtestError(
@@ -103,9 +95,6 @@ class StageUsage:
             setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
 
 
-Listener = Callable[[], None]
-
-
 @dataclass
 class CallTiming:
     """When requests were in flight: how many, their summed latency, the first start and the last end."""
@@ -123,16 +112,13 @@ class CallTiming:
 
     @property
     def span_s(self) -> float:
-        if self.first_start is None or self.last_end is None:
-            return 0.0
-        return self.last_end - self.first_start
+        return 0.0 if self.first_start is None or self.last_end is None else self.last_end - self.first_start
 
     def utilisation(self, concurrency: int) -> float | None:
         """Achieved requests/s over what `concurrency` calls in flight could do at the mean latency:
         (requests / span) / (concurrency / (busy / requests)) = busy / (span * concurrency)."""
-        if not self.requests or self.span_s <= 0 or concurrency <= 0:
-            return None
-        return self.busy_s / (self.span_s * concurrency)
+        measured = self.requests and self.span_s > 0 and concurrency > 0
+        return self.busy_s / (self.span_s * concurrency) if measured else None
 
     def as_dict(self, concurrency: int) -> dict[str, Any]:
         utilisation = self.utilisation(concurrency)
@@ -160,42 +146,32 @@ class UsageTracker:
     concurrency: int = 0
     #: Request timings per phase and over the whole run ("all").
     timings: dict[str, CallTiming] = field(default_factory=dict)
-    listeners: list[Listener] = field(default_factory=list, repr=False)
+    listeners: list[Callable[[], None]] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def _update(self, stage: str, **deltas: int) -> None:
+    def count(self, stage: str, **deltas: int) -> None:
+        """Add counts (`StageUsage` fields: `failures=1`, ...) to a call label and to the current phase."""
+        change = StageUsage(**deltas)
         with self._lock:
-            targets = [self.stages.setdefault(stage, StageUsage())]
+            self.stages.setdefault(stage, StageUsage()).add(change)
             if self.phase is not None:
-                targets.append(self.phases.setdefault(self.phase, StageUsage()))
-            for usage in targets:
-                for name, delta in deltas.items():
-                    setattr(usage, name, getattr(usage, name) + delta)
+                self.phases.setdefault(self.phase, StageUsage()).add(change)
         for listener in list(self.listeners):
             listener()
 
     def record_call(
         self, stage: str, input_tokens: int, output_tokens: int, estimated: bool, batch: bool = False
     ) -> None:
-        self._update(
-            stage,
-            calls=1,
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            estimated_calls=int(estimated),
-            batch_calls=int(batch),
-            batch_input_tokens=input_tokens if batch else 0,
-            batch_output_tokens=output_tokens if batch else 0,
-        )
+        counts = {"calls": 1, "input_tokens": input_tokens, "output_tokens": output_tokens}
+        if batch:
+            counts |= {"batch_calls": 1, "batch_input_tokens": input_tokens, "batch_output_tokens": output_tokens}
+        self.count(stage, estimated_calls=int(estimated), **counts)
 
     def merge(self, stages: Mapping[str, Mapping[str, int]]) -> None:
         """Add counts recorded elsewhere (the workers of a distributed run), per call label, to this tracker (and
         to its current phase)."""
         for stage, counts in stages.items():
-            self._update(stage, **{name: int(value) for name, value in counts.items()})
-
-    def record_batch_failure(self, stage: str) -> None:
-        self._update(stage, batch_failed_lines=1)
+            self.count(stage, **{name: int(value) for name, value in counts.items()})
 
     def record_request(self, started: float, ended: float) -> None:
         """One request's time in flight (time.monotonic() values), for utilisation."""
@@ -207,15 +183,6 @@ class UsageTracker:
     def utilisation(self, phase: str = "all") -> float | None:
         timing = self.timings.get(phase)
         return None if timing is None else timing.utilisation(self.concurrency)
-
-    def record_cache_hit(self, stage: str) -> None:
-        self._update(stage, cache_hits=1)
-
-    def record_retry(self, stage: str, rate_limited: bool = False) -> None:
-        self._update(stage, retries=1, rate_limited=int(rate_limited))
-
-    def record_failure(self, stage: str) -> None:
-        self._update(stage, failures=1)
 
     def total(self) -> StageUsage:
         total = StageUsage()
@@ -244,11 +211,8 @@ class UsageTracker:
 
     def _price(self) -> tuple[float, float] | None:
         name = self.model_id.rsplit("#", 1)[-1]  # an OpenAI-compatible server's model, after its URL
-        for candidate in (name, name.split(":", 1)[-1]):  # then without a provider prefix
-            for key in sorted(self.prices, key=len, reverse=True):
-                if candidate.startswith(key):
-                    return self.prices[key]
-        return None
+        candidates, keys = (name, name.split(":", 1)[-1]), sorted(self.prices, key=len, reverse=True)  # then unprefixed
+        return next((self.prices[key] for c in candidates for key in keys if c.startswith(key)), None)
 
     def price_note(self) -> str | None:
         """`no_price_note` when no price is known for the model (every cost is then n/a), else None."""

@@ -3,7 +3,7 @@ encoding it was read with, and, for formats with structure, its sections.
 
 - .md / .markdown: markdown-it-py + mdit-py-plugins (`markdown`); .rst: docutils (`rst`); .ipynb: nbformat
   (`notebook`); .html / .htm: BeautifulSoup (`html`); .docx: python-docx (`docx`);
-- .txt and .pdf: plain text, as before (no sections: the chunker cuts the whole text).
+- .txt and .pdf: plain text (no sections: the chunker cuts the whole text).
 
 `SkippedFile` says why a file is not read (binary, unknown encoding); any other exception is a parse error that
 `testgen.files` names with its file.
@@ -11,10 +11,10 @@ encoding it was read with, and, for formats with structure, its sections.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from testgen.structure import Section, sections_text
 
@@ -54,8 +54,7 @@ def decode_text(data: bytes) -> tuple[str, str]:
     except UnicodeDecodeError:
         from charset_normalizer import from_bytes
 
-        best = from_bytes(data).best()
-        if best is None:
+        if (best := from_bytes(data).best()) is None:
             raise SkippedFile("binary file or unknown text encoding") from None
         text, encoding = str(best), best.encoding
     sample = text[:SNIFF_BYTES]
@@ -79,31 +78,18 @@ def read_text(path: Path) -> Parsed:
     return Parsed(text, encoding)
 
 
-def _structured(path: Path, parse: Callable[[str, str], tuple[Any, ...]]) -> Parsed:
-    """A text file read by `parse` for its structure: its sections and dropped markers (and, for
-    reStructuredText, its section labels)."""
-    text, encoding = decode_text(path.read_bytes())
-    title = page_title(path)
-    sections, dropped, *labels = parse(text, title)
-    return Parsed(sections_text(sections, title), encoding, sections, dropped, *labels)
+def _structured(module: str) -> Callable[[Path], Parsed]:
+    """The reader of text files that `testgen.loaders.<module>.parse_<module>` parses for their structure: their
+    sections and dropped markers (and, for reStructuredText, their section labels)."""
 
+    def read(path: Path) -> Parsed:
+        parse = getattr(importlib.import_module(f"testgen.loaders.{module}"), f"parse_{module}")
+        text, encoding = decode_text(path.read_bytes())
+        title = page_title(path)
+        sections, dropped, *labels = parse(text, title)
+        return Parsed(sections_text(sections, title), encoding, sections, dropped, *labels)
 
-def read_markdown(path: Path) -> Parsed:
-    from testgen.loaders.markdown import parse_markdown
-
-    return _structured(path, parse_markdown)
-
-
-def read_rst(path: Path) -> Parsed:
-    from testgen.loaders.rst import parse_rst
-
-    return _structured(path, parse_rst)
-
-
-def read_notebook(path: Path) -> Parsed:
-    from testgen.loaders.notebook import parse_notebook
-
-    return _structured(path, parse_notebook)
+    return read
 
 
 def read_html(path: Path) -> Parsed:
@@ -145,10 +131,10 @@ def read_pdf(path: Path) -> Parsed:
 
 READERS: dict[str, Callable[[Path], Parsed]] = {
     ".txt": read_text,
-    ".md": read_markdown,
-    ".markdown": read_markdown,
-    ".rst": read_rst,
-    ".ipynb": read_notebook,
+    ".md": _structured("markdown"),
+    ".markdown": _structured("markdown"),
+    ".rst": _structured("rst"),
+    ".ipynb": _structured("notebook"),
     ".html": read_html,
     ".htm": read_html,
     ".docx": read_docx,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from testgen.structure import Block, BlockKind, Section
+from testgen.structure import Block, BlockKind, Section, under_heading
 
 
 def parse_docx(path: Path, title: str) -> list[Section]:
@@ -20,11 +20,9 @@ def parse_docx(path: Path, title: str) -> list[Section]:
         style = (paragraph.style.name if paragraph.style is not None else "") or ""
         if not text:
             continue
-        level = _heading_level(style)
-        if level is not None:
-            headings = [(lvl, t) for lvl, t in headings if lvl < level] + [(level, text)]
-            names = [t for _, t in headings]
-            sections.append(Section(tuple(names) if headings[0][0] <= 1 else (root, *names)))
+        if (level := _heading_level(style)) is not None:
+            headings, section = under_heading(headings, level, text, root)
+            sections.append(section)
             continue
         if not sections:
             sections.append(Section((root,)))
@@ -42,9 +40,6 @@ def parse_docx(path: Path, title: str) -> list[Section]:
 
 
 def _heading_level(style: str) -> int | None:
-    if style == "Title":
-        return 1
-    if style.startswith("Heading "):
-        number = style.removeprefix("Heading ").strip()
-        return int(number) if number.isdigit() else None
-    return None
+    """1 for "Title", N for "Heading N", None for other styles."""
+    number = style.removeprefix("Heading ").strip()
+    return 1 if style == "Title" else int(number) if style.startswith("Heading ") and number.isdigit() else None

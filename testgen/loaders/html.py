@@ -3,17 +3,10 @@ paragraphs, list items, definition lists, table rows and `pre` code blocks."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from testgen.structure import Block, Section
+from testgen.structure import Block, Section, under_heading
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _BLOCKS = ("p", "li", "dt", "dd", "pre", "tr", *_HEADINGS)
-
-
-def visible_text(soup: Any) -> str:
-    lines = (line.strip() for line in soup.get_text("\n").splitlines())
-    return "\n".join(line for line in lines if line)
 
 
 def parse_html(text: str, title: str) -> tuple[list[Section], str]:
@@ -37,10 +30,8 @@ def parse_html(text: str, title: str) -> tuple[list[Section], str]:
             continue  # read with the block around it
         words = " ".join(element.get_text(" ", strip=True).split())
         if element.name in _HEADINGS:
-            level = int(element.name[1])
-            path = [(lvl, t) for lvl, t in path if lvl < level] + [(level, words)]
-            names = [t for _, t in path]
-            sections.append(Section(tuple(names) if path[0][0] == 1 else (root, *names)))
+            path, section = under_heading(path, int(element.name[1]), words, root)
+            sections.append(section)
             continue
         if not sections:
             sections.append(Section((root,)))
@@ -65,4 +56,5 @@ def parse_html(text: str, title: str) -> tuple[list[Section], str]:
             sections[-1].blocks.append(Block("item", " ".join(" ".join(own).split())))
         else:
             sections[-1].blocks.append(Block("prose", words))
-    return [s for s in sections if s.has_text()], visible_text(soup)
+    visible = (line.strip() for line in soup.get_text("\n").splitlines())
+    return [s for s in sections if s.has_text()], "\n".join(line for line in visible if line)

@@ -25,7 +25,7 @@ from markdown_it.token import Token
 
 from testgen.loaders.mkdocs import DROPPED_TOKENS, mkdocs_plugin
 from testgen.loaders.sphinx_compat import directive_kind, role_text, version_words
-from testgen.structure import Block, Section, table_row_text
+from testgen.structure import Block, Section, row_block, under_heading
 
 _ITEM_SEPARATORS = (" - ", " – ", " — ", ": ", " : ")
 
@@ -49,13 +49,11 @@ def parser() -> MarkdownIt:
 
 def html_text(html: str) -> str:
     """The visible text of an HTML fragment (no tags, comments, scripts or styles), one paragraph a line."""
-    from bs4 import BeautifulSoup, Comment
+    from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(html, "html.parser")
     for tag in soup(["script", "style", "noscript"]):
         tag.decompose()
-    for comment in soup.find_all(string=lambda s: isinstance(s, Comment)):
-        comment.extract()
     lines = (" ".join(line.split()) for line in soup.get_text("\n").splitlines())
     return "\n".join(line for line in lines if line)
 
@@ -71,9 +69,7 @@ def inline_text(token: Token) -> str:
         elif child.type == "myst_role":  # {func}`attrs.define` -> `attrs.define()`; {term}`slots` -> slots
             shown, code = role_text(str(child.meta.get("name", "")), child.content)
             parts.append(f"`{shown}`" if code else shown)
-        elif child.type == "html_inline" or child.type in ("image", "footnote_ref", "icon"):
-            continue
-        elif child.type == "text":
+        elif child.type == "text":  # not html_inline, image, footnote_ref, icon
             parts.append(child.content)
     return " ".join("".join(parts).split())
 
@@ -131,21 +127,15 @@ class _Walk:
 
     def section(self) -> Section:
         if not self.sections:
-            self.sections.append(Section(self._path()))
+            self.sections.append(Section((self.title,)))
         return self.sections[-1]
-
-    def _path(self) -> tuple[str, ...]:
-        headings = [text for _, text in self.path]
-        if self.path and self.path[0][0] == 1:
-            return tuple(headings)
-        return (self.title, *headings)
 
     def heading(self, level: int, text: str) -> None:
         self.flush_item()
         if level == 1 and not self.path and not any(s.has_text() for s in self.sections):
             self.sections.clear()
-        self.path = [(lvl, t) for lvl, t in self.path if lvl < level] + [(level, text)]
-        self.sections.append(Section(self._path()))
+        self.path, section = under_heading(self.path, level, text, self.title)
+        self.sections.append(section)
 
     def add(self, block: Block) -> None:
         if block.text.strip():
@@ -219,10 +209,8 @@ def walk_tokens(tokens: Sequence[Token], walk: _Walk) -> None:
             walk.heading(int(token.tag[1:]), heading_text(tokens[index + 1]))
             index += 3
             continue
-        if kind in ("admonition_title_open",):
-            walk.in_title += 1
-        elif kind in ("admonition_title_close",):
-            walk.in_title -= 1
+        if kind in ("admonition_title_open", "admonition_title_close"):
+            walk.in_title += 1 if kind.endswith("open") else -1
         elif kind in DROPPED_TOKENS:
             walk.dropped += 1
         elif kind == "fence" and token.info.startswith("{"):
@@ -242,10 +230,8 @@ def walk_tokens(tokens: Sequence[Token], walk: _Walk) -> None:
             walk.item_depth -= 1
             if walk.item_depth:
                 walk.item = []
-        elif kind in ("thead_open",):
-            walk.in_head = True
-        elif kind in ("thead_close",):
-            walk.in_head = False
+        elif kind in ("thead_open", "thead_close"):
+            walk.in_head = kind == "thead_open"
         elif kind == "tr_open":
             walk.row = []
         elif kind == "tr_close":
@@ -318,11 +304,5 @@ def _finish_row(walk: _Walk) -> None:
     row, walk.row = walk.row or [], None
     if walk.in_head:
         walk.header = row
-        return
-    if not row:
-        return
-    if len(row) == 1:
-        walk.add(Block("item", row[0]))
-        return
-    names = walk.header[1:] if len(walk.header) == len(row) else []
-    walk.add(Block("item", table_row_text(names, row[1:]), term=row[0]))
+    elif block := row_block(walk.header, row):
+        walk.add(block)

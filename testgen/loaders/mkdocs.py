@@ -50,6 +50,14 @@ def _indented_end(state: StateBlock, start: int, end: int, indent: int) -> int:
     return line
 
 
+def _leaf(state: StateBlock, kind: str, start: int, after: int, content: str, info: str = "") -> bool:
+    """One `kind` token for lines `start` to `after` (never text)."""
+    token = state.push(kind, "", 0)
+    token.content, token.info, token.map = content, info, [start, after]
+    state.line = after
+    return True
+
+
 def content_tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     if _is_code(state, start_line):
         return False
@@ -69,17 +77,9 @@ def snippet_include(state: StateBlock, start_line: int, end_line: int, silent: b
     if _is_code(state, start_line):
         return False
     text = _line(state, start_line).strip()
-    snippets = text.startswith("--8<--")
-    include = text.startswith("{!") and text.endswith("!}")
-    if not (snippets or include):
+    if not (text.startswith("--8<--") or (text.startswith("{!") and text.endswith("!}"))):
         return False
-    if silent:
-        return True
-    token = state.push("snippet_include", "", 0)
-    token.content = text
-    token.map = [start_line, start_line + 1]
-    state.line = start_line + 1
-    return True
+    return silent or _leaf(state, "snippet_include", start_line, start_line + 1, text)
 
 
 def autodoc(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -89,14 +89,8 @@ def autodoc(state: StateBlock, start_line: int, end_line: int, silent: bool) -> 
     name = text[4:].strip() if text.startswith("::: ") else ""
     if not name or " " in name:
         return False
-    if silent:
-        return True
     next_line = _indented_end(state, start_line, end_line, state.sCount[start_line] + 1)
-    token = state.push("autodoc", "", 0)
-    token.content = name
-    token.map = [start_line, next_line]
-    state.line = next_line
-    return True
+    return silent or _leaf(state, "autodoc", start_line, next_line, name)
 
 
 def abbreviation(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -106,14 +100,7 @@ def abbreviation(state: StateBlock, start_line: int, end_line: int, silent: bool
     close = text.find("]:")
     if not text.startswith("*[") or close < 3:
         return False
-    if silent:
-        return True
-    token = state.push("abbreviation", "", 0)
-    token.info = text[2:close]
-    token.content = text[close + 2 :].strip()
-    token.map = [start_line, start_line + 1]
-    state.line = start_line + 1
-    return True
+    return silent or _leaf(state, "abbreviation", start_line, start_line + 1, text[close + 2 :].strip(), text[2:close])
 
 
 #: "/// admonition | Title", "//// tab | Label": three or more slashes, a block name, an optional title.
@@ -127,12 +114,10 @@ _ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:|:[a-z
 def generic_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     if _is_code(state, start_line):
         return False
-    opening = _BLOCK_START.match(_line(state, start_line).strip())
-    if opening is None:
+    if (opening := _BLOCK_START.match(_line(state, start_line).strip())) is None:
         return False
     fence = opening.group("fence")
-    close = next((n for n in range(start_line + 1, end_line) if _line(state, n).strip() == fence), None)
-    if close is None:
+    if (close := next((n for n in range(start_line + 1, end_line) if _line(state, n).strip() == fence), None)) is None:
         return False
     if silent:
         return True
@@ -146,12 +131,9 @@ def _container(state: StateBlock, kind: str, info: str, start: int, body: range,
     """`kind`_open and `kind`_close tokens around the Markdown of the `body` lines, parsed as the page is (`indent`
     deep); the container runs from line `start` to `after`."""
     old_parent, old_max, old_indent = state.parentType, state.lineMax, state.blkIndent
-    state.parentType = kind
-    state.lineMax = body.stop
-    state.blkIndent = indent
+    state.parentType, state.lineMax, state.blkIndent = kind, body.stop, indent
     token = state.push(f"{kind}_open", "div", 1)
-    token.info = info
-    token.map = [start, after]
+    token.info, token.map = info, [start, after]
     state.md.block.tokenize(state, body.start, body.stop)
     state.push(f"{kind}_close", "div", -1)
     state.parentType, state.lineMax, state.blkIndent = old_parent, old_max, old_indent
@@ -162,8 +144,7 @@ def _container(state: StateBlock, kind: str, info: str, start: int, body: range,
 def icon(state: StateInline, silent: bool) -> bool:
     if state.src[state.pos] != ":":
         return False
-    found = _ICON.match(state.src, state.pos)
-    if found is None:
+    if (found := _ICON.match(state.src, state.pos)) is None:
         return False
     if not silent:
         state.push("icon", "", 0).content = found.group(0)

@@ -6,8 +6,7 @@ is written as a mark holding its label (`label_mark`), and each reStructuredText
 title (the document's metadata "ref_labels"). Once every file is read, `resolve_documents` writes each mark as the
 title its label names anywhere in the corpus, in quotation marks as a title cited in prose is ("sent to “Spiders”
 for processing"; `testgen.writers.extractive` leaves quoted titles out of a document's casing, so their title-case
-words are not read as names), or as the label's words when no page defines it ("topics spiders"). Reading one file
-on its own resolves against that file's labels.
+words are not read as names), or as the label's words when no page defines it ("topics spiders").
 """
 
 from __future__ import annotations
@@ -51,18 +50,13 @@ def resolve_text(text: str, labels: Mapping[str, str]) -> str:
 def merge_labels(pages: Iterable[Mapping[str, str]]) -> dict[str, str]:
     """The labels of several pages, in page order, first definition kept (Sphinx warns on duplicates and keeps
     one)."""
-    found: dict[str, str] = {}
-    for labels in pages:
-        for label, title in labels.items():
-            found.setdefault(label, title)
-    return found
+    return {label: title for labels in reversed(list(pages)) for label, title in labels.items()}
 
 
-def resolve_documents(documents: list[Document], labels: Mapping[str, str] | None = None) -> list[Document]:
-    """The documents with their reference marks resolved against `labels` (default: the labels they define),
-    their sections likewise, and the labels taken out of their metadata."""
-    if labels is None:
-        labels = merge_labels(document.metadata.get(LABELS_KEY) or {} for document in documents)
+def resolve_documents(documents: list[Document]) -> list[Document]:
+    """The documents with their reference marks resolved against the labels they define, their sections likewise,
+    and the labels taken out of their metadata."""
+    labels = merge_labels(document.metadata.get(LABELS_KEY) or {} for document in documents)
     return [resolve_document(document, labels) for document in documents]
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ragtest_core.text import words
 from testgen.loaders.sphinx_compat import DROPPED, docutils_patched, inline_text
-from testgen.structure import Block, Section, table_row_text
+from testgen.structure import Block, Section, row_block
 
 _SKIPPED = words(
     "system_message comment substitution_definition target image raw pending transition title footnote citation"
@@ -123,8 +123,7 @@ def _item(node: Any, walk: _Walk, name_tag: str | None, body_tag: str | None) ->
     """A list entry as one item: the words of its body's paragraphs (named by its `name_tag` child, if any), then
     its body's other children (code, nested lists)."""
     term = next((inline_text(c) for c in node.children if c.tagname == name_tag), "")
-    body = next((c for c in node.children if c.tagname == body_tag), None) if body_tag else node
-    if body is None:
+    if (body := next((c for c in node.children if c.tagname == body_tag), None) if body_tag else node) is None:
         return
     words: list[str] = []
     rest: list[Any] = []
@@ -146,11 +145,5 @@ def _table(node: Any, walk: _Walk) -> None:
         cells = [" ".join(inline_text(p) for p in entry.traverse(nodes.paragraph)) for entry in row.children]
         if isinstance(row.parent, nodes.thead):
             header = cells
-            continue
-        if not any(cells):
-            continue
-        if len(cells) == 1:
-            walk.add(Block("item", cells[0]))
-            continue
-        names = header[1:] if len(header) == len(cells) else []
-        walk.add(Block("item", table_row_text(names, cells[1:]), term=cells[0] or None))
+        elif block := row_block(header, cells):
+            walk.add(block)

@@ -91,13 +91,11 @@ class Version(_Base):
     kind = "version"
 
     def run(self) -> list[nodes.Node]:
-        said = version_words(self.name)
-        version = " ".join(self.arguments)
+        number, *inline = " ".join(self.arguments).split() or [""]
         node = nodes.container()
-        inline = " ".join(version.split()[1:]) if len(version.split()) > 1 else ""
-        node += nodes.paragraph(text=f"{said} {version.split()[0] if version else ''}.".replace(" .", "."))
+        node += nodes.paragraph(text=f"{version_words(self.name)} {number}.".replace(" .", "."))
         if inline:
-            node += nodes.paragraph(text=inline)
+            node += nodes.paragraph(text=" ".join(inline))
         return [self.content_node(node)]
 
 
@@ -119,17 +117,16 @@ class ObjectDescription(_Base):
         return [nodes.definition_list("", item)]
 
 
+_BY_NAME: dict[str, type[Directive]] = {
+    **dict.fromkeys(_CODE, Code),
+    **dict.fromkeys(_VERSIONS, Version),
+    **dict.fromkeys(_OBJECTS, ObjectDescription),
+}
+
+
 def _directive_for(name: str) -> type[Directive] | None:
     short = name.split(":")[-1]
-    if name in _DROP or short in _DROP:
-        return Dropped
-    if short in _CODE:
-        return Code
-    if short in _VERSIONS:
-        return Version
-    if short in _OBJECTS:
-        return ObjectDescription
-    return None
+    return Dropped if name in _DROP or short in _DROP else _BY_NAME.get(short)
 
 
 def directive_kind(name: str) -> str:
@@ -181,8 +178,7 @@ def docutils_patched() -> Iterator[None]:
     original_directive, original_role = directives.directive, roles.role
 
     def directive(name: str, language: Any, document: Any) -> tuple[Any, list[Any]]:
-        ours = _directive_for(name.lower())
-        if ours is not None:
+        if (ours := _directive_for(name.lower())) is not None:
             return ours, []
         found, messages = original_directive(name, language, document)
         return (found or Container), ([] if found is None else messages)

@@ -29,11 +29,8 @@ class Draft:
     that the corpus neighbourhood does NOT support it.
     `answer_span`: the short answer (a name, date or phrase) for exact match and token F1; `answer` is the full
     reference sentence(s).
-    `evidence`: the source sentences the answer rests on, when the writer knows them (the offline writer): the
-    groundedness check reads these instead of the answer, whose connecting words ("X was released first") are the
-    writer's own.
-    `strategy`: the offline writer's strategy (the manifest counts questions and rejections by strategy).
-    `tier`: see the field.
+    `evidence`: the source sentences the answer rests on, when the writer knows them (the offline writer), which the
+    groundedness check reads instead of the answer and its connecting words ("X was released first").
     """
 
     question: str
@@ -44,7 +41,8 @@ class Draft:
     hypothesis: str | None = None
     answer_span: str | None = None
     evidence: tuple[str, ...] = ()
-    #: How the offline writer made the question ("howto", "option", "sentence", ...); None for the LLM writer.
+    #: How the offline writer made the question ("howto", "option", "sentence", ...; the manifest counts by it); None
+    #: for the LLM writer.
     strategy: str | None = None
     #: How early the draft is screened: 0 first. Drafts of kinds that read well less often (the offline writer's
     #: `testgen.writers.docs.tiers.draft_tier`) wait until the earlier tiers cannot fill the test set
@@ -53,46 +51,38 @@ class Draft:
 
 
 class QuestionWriter(Protocol):
-    """Writes up to `n` drafts of one question type for a context; `name` fills each sample's `writer` column.
+    """Writes up to `n` drafts of one question type for a context; `name` fills each sample's `writer` column. What
+    else a writer can do is declared here with its default, and a writer inherits this class to take the defaults it
+    keeps (the generator asks every writer the same things)."""
 
-    What else a writer can do is declared here with its default, and a writer inherits this class to take the
-    defaults it keeps (the generator asks every writer the same things):
-
-    - `supported_types`: the question types it writes honestly; the generator renormalises the asked-for mix over
-      them and, when the user chose the mix, warns about the others with `unsupported_reason`;
-    - `default_questions_per_context`: questions asked of one context unless the settings say;
-    - `llm`: the writer's LLM client (None offline): the "auto" critic is then the LLM critic; `last_error`, the
-      last failed call's error, for the message of a run whose calls failed (failed calls: `stats["calls"]`,
-      `stats["failed_calls"]`);
-    - `learn(store)`: what it needs from the corpus before writing (the offline writer: casing, headings);
-    - `can_write(root, question_type)`: whether a root chunk gives it anything to write from; a root that gives
-      nothing is passed over without counting against the stop rules;
-    - `can_join(root, partner)`: whether a multi-hop question can join a root and one of its corpus-graph partners
-      (`testgen.graph.along_graph` keeps the partners it can).
-    """
-
+    #: The question types it writes honestly: the generator renormalises the asked-for mix over them and, when the
+    #: user chose the mix, warns about the others with `unsupported_reason`.
     supported_types: frozenset[str] = frozenset(QUESTION_TYPES)
     unsupported_reason: str = ""
+    #: Questions asked of one context unless the settings say.
     default_questions_per_context: int = 1
+    #: The writer's LLM client (None offline): the "auto" critic is then the LLM critic; `last_error`, the last failed
+    #: call's error, for the message of a run whose calls failed (`stats["calls"]`, `stats["failed_calls"]`).
     llm: LLMClient | None = None
     last_error: str | None = None
 
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def stats(self) -> Counter[str]: ...
+    name: str
+    #: Counts of what the writer did (the manifest reports them; refusals as `rejected_<reason>`).
+    stats: Counter[str]
 
     def learn(self, store: ChunkStore) -> None:
-        """Learn what writing needs from the corpus in `store` (by default nothing)."""
-        return None
+        """Learn what writing needs from the corpus in `store` (the offline writer: casing, headings; by default
+        nothing)."""
+        return None  # not abstract: an empty body would make the method abstract to a type checker
 
     def can_write(self, root: Chunk, question_type: QuestionType = "simple") -> bool:
-        """Whether `root` gives anything to write a `question_type` question from (by default: always)."""
+        """Whether `root` gives anything to write a `question_type` question from (by default: always); a root that
+        gives nothing is passed over without counting against the stop rules."""
         return True
 
     def can_join(self, root: Chunk, partner: Chunk) -> bool:
-        """Whether a multi-hop question can join `root` and `partner` (by default: always)."""
+        """Whether a multi-hop question can join `root` and one of its corpus-graph partners (by default: always;
+        `testgen.graph.along_graph` keeps the partners it can)."""
         return True
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]: ...

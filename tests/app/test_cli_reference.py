@@ -1,8 +1,8 @@
-"""The docs site's CLI reference is generated from the settings declarations (`ragtest.cli_reference`, written into
-docs/cli.md by the MkDocs hook docs/hooks/reference_pages.py): a setting added the way a developer adds one, a field of
-a section model in `ragtest.config`, is on the page with its flag, keyword, default, environment variable and help,
-and the site builds strictly with it. The same hook writes the metrics page's table of definitions
-(`ragtest.metric_reference`): a metric registered before the build is on it."""
+"""The docs site's CLI reference is generated from the settings declarations (docs/hooks/cli_reference.py, written
+into docs/cli.md by the MkDocs hook docs/hooks/reference_pages.py): a setting added the way a developer adds one, a
+field of a section model in `ragtest.config`, is on the page with its flag, keyword, default, environment variable and
+help, and the site builds strictly with it. The same hook writes the metrics page's table of definitions
+(docs/hooks/metric_reference.py): a metric registered before the build is on it."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import html as html_text
 from pathlib import Path
 from typing import Annotated
 
+import cli_reference
 import pytest
+from cli_reference import render_cli_reference, subcommands
 from pydantic import Field
 
-import ragtest.cli_reference
 from evaluation import register_metric, unregister_metric
 from evaluation.registry import metric_explanation
 from ragtest.cli_args import build_parser
-from ragtest.cli_reference import render_cli_reference, subcommands
 from ragtest.config import GenerationConfig, RunConfig
 from ragtest.settings import Opt, iter_settings
 from tests.app.test_metric_reference import WobbleMetric
@@ -83,7 +83,7 @@ def test_the_site_builds_strictly_with_the_generated_page(tmp_path: Path, monkey
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    monkeypatch.setattr(ragtest.cli_reference, "RunConfig", WobbleConfig)
+    monkeypatch.setattr(cli_reference, "RunConfig", WobbleConfig)
     site = tmp_path / "site"
     register_metric(WobbleMetric)  # and a metric, registered as a user registers one: on the metrics page
     try:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ragtest.compare_report import format_comparison, paired_breakdowns, write_compare_report
-from ragtest.comparison import compare, shows_changed
+from ragtest.compare_report import compare, format_comparison, paired_breakdowns, write_compare_report
+from ragtest.comparison import shows_changed
 
 
 def scored(path: Path, scores: list[float], sources: list[str]) -> Path:

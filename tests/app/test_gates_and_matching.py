@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from ragtest.cli import main
-from ragtest.comparison import compare
+from ragtest.compare_report import compare
 from ragtest.gates import GateRule, check_fail_under, parse_fail_if, parse_fail_under
 from ragtest.outputs import locate_scored, ragas_columns, write_rows
 from ragtest.scored_runs import IncomparableRunsError, match_rows

@@ -1,5 +1,5 @@
 """The docs' table of metric definitions is rendered from the metric classes' own declarations
-(`ragtest.metric_reference`, written into docs/metrics.md by the MkDocs hook): every registered metric is on it with
+(docs/hooks/metric_reference.py, written into docs/metrics.md by the MkDocs hook): every registered metric is on it with
 the definition and scale note the report prints beside its score, and a metric registered the way a user registers
 one is on it too. The site build with it is in tests/app/test_cli_reference.py."""
 
@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from metric_reference import render_metric_reference
+
 from evaluation import JudgeFreeMetric, register_metric, unregister_metric
 from evaluation.metric import NO_DEFINITION
 from evaluation.registry import available_metrics, metric_explanation
 from evaluation.sample import Sample
 from ragtest.markdown_text import markdown_inline
-from ragtest.metric_reference import render_metric_reference
 from ragtest_core.schema import MetricResult
 
 

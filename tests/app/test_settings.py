@@ -112,7 +112,7 @@ def test_environment_variables_are_declared_and_explicit_values_win(monkeypatch:
     monkeypatch.setenv("RAGTEST_CACHE_DIR", "/cache")
     config = ragtest.make_config("Brown bear")
     assert config.sources.wiki_cache == "/pages" and config.sources.offline is True
-    assert config.llm.resolved_cache_dir() == "/cache"
+    assert config.llm.cache_dir == "/cache"
     assert ragtest.make_config(wiki_cache="/mine", offline=False).sources.wiki_cache == "/mine"
     monkeypatch.setenv("RAGTEST_OFFLINE", "0")
     assert ragtest.make_config().sources.offline is False
@@ -153,6 +153,9 @@ def test_secret_settings_are_redacted_in_the_record() -> None:
 
     record = settings_record(WithSecret(api_token="sk-123"))
     assert record["api_token"] == "<redacted>"
+    # a yes/no flag takes no word: the secret flag after it still has its value hidden
+    argv = ["--offline", "--api-token", "plain42", "--no-offline", "--size", "5"]
+    assert redact_argv(argv, WithSecret) == ["--offline", "--api-token", "<redacted>", "--no-offline", "--size", "5"]
 
 
 def test_secrets_are_redacted_in_the_record_the_flags_and_the_command_line() -> None:

@@ -70,3 +70,9 @@ def test_redact_text_and_scrub() -> None:
     assert scrub("the server said: key sk-live-999 is revoked", ["sk-live-999"]) == (
         f"the server said: key {REDACTED} is revoked"
     )
+
+
+def test_a_url_urlsplit_rejects_is_still_redacted() -> None:
+    message = "cannot reach http://user:PASSWORD@[::1 with Bearer abcdefgh12345678"
+    assert scrub(message, []) == f"cannot reach http://{REDACTED}@[::1 with Bearer {REDACTED}"
+    assert redact_url("http://[::1") == "http://[::1"

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from ragtest.cli_args import build_parser, config_from_args
-from ragtest.distributed.logs import RAY_LOG_FILE, RayLog, note
+from ragtest.distributed.logs import RAY_LOG_FILE, RayLog, logger
 
 
 def say(marker: str) -> None:
     """A line from each of Ray's voices: its core logger, Ray Data's, ragtest's note, native code on fd 2."""
     logging.getLogger("ray").warning("%s from ray", marker)
     logging.getLogger("ray.data._internal.execution").info("%s from ray.data", marker)
-    note("%s from ragtest", marker)
+    logger.info("%s from ragtest", marker)
 
 
 @pytest.mark.parametrize("echo", [False, True])
@@ -31,7 +31,7 @@ def test_ray_lines_go_to_the_run_log_and_to_the_console_only_when_asked(
     ray_logger.addHandler(console)
     level = ray_logger.level
     ray_logger.setLevel(logging.INFO)
-    log = RayLog.in_folder(tmp_path / "run", echo=echo)
+    log = RayLog(tmp_path / "run" / RAY_LOG_FILE, echo=echo)
     try:
         with log.captured():
             say("during")
@@ -55,7 +55,7 @@ def test_ray_lines_go_to_the_run_log_and_to_the_console_only_when_asked(
 
 
 def test_an_error_ray_logged_is_pointed_at_on_the_console(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    log = RayLog.in_folder(tmp_path, echo=False)
+    log = RayLog(tmp_path / RAY_LOG_FILE, echo=False)
     with log.captured():
         logging.getLogger("ray.data").error("a worker died")
     err = capfd.readouterr().err
@@ -71,7 +71,7 @@ def test_a_handler_left_on_a_closed_stream_is_set_aside_too(tmp_path: Path, capf
     handler = logging.StreamHandler(stale)
     ray_data.addHandler(handler)
     try:
-        log = RayLog.in_folder(tmp_path, echo=False)
+        log = RayLog(tmp_path / RAY_LOG_FILE, echo=False)
         with log.captured():
             ray_data.error("a worker died")
     finally:

@@ -78,6 +78,7 @@ def test_ray_ingest_into_a_chroma_server_and_scores_equal_one_process(
         " :ref:`topics-spiders` for processing, and the requests and items that come out of them.\n",
         "utf-8",
     )
+    (corpus / "notes.xyz").write_text("not a document type ragtest reads", "utf-8")  # named in the manifest
     ingest_and_score(ray_cluster, chroma_server, corpus, 4, test_data, tmp_path, embedder, monkeypatch)
 
 
@@ -125,6 +126,7 @@ def ingest_and_score(
     one_process = tmp_path / "local" / "testset.jsonl"
     assert main([*generate, "--output", str(one_process)]) == 0  # the same collection, found full
     assert stats(one_process)["chunks_embedded"] == 0 and read(one_process) == read(testset)
+    assert first["skipped_files"] == stats(one_process)["skipped_files"]  # each skipped file by its path
 
     answers = tmp_path / "answers.jsonl"
     assert (

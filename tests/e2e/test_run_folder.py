@@ -16,6 +16,7 @@ from ragtest_core.embeddings import Embedder
 from testgen import ChunkStore
 from testgen.wikipedia_source import API_URL_ENV, CACHE_ENV, OFFLINE_ENV
 from tests.testgen.mediawiki_stub import mediawiki_server
+from tests.testgen.whole_corpus import all_chunks
 
 PREFIX = 4000  # the first 4,000 characters of an article: a small real corpus
 
@@ -40,9 +41,9 @@ def test_two_runs_in_one_folder_never_mix(tmp_path: Path, wiki_dir: Path, embedd
     store_a = ChunkStore(run / "chroma", embedder, collection=corpus_a, create=False)
     store_b = ChunkStore(run / "chroma", embedder, collection=corpus_b, create=False)
     assert {corpus_a, corpus_b} <= set(store_a.collection_names())
-    ids_a = {c.chunk_id for c in store_a.all_chunks()}
-    ids_b = {c.chunk_id for c in store_b.all_chunks()}
-    assert {c.source for c in store_a.all_chunks()} == {str(bears)} and not ids_a & ids_b
+    ids_a = {c.chunk_id for c in all_chunks(store_a)}
+    ids_b = {c.chunk_id for c in all_chunks(store_b)}
+    assert {c.source for c in all_chunks(store_a)} == {str(bears)} and not ids_a & ids_b
     assert all(set(s.reference_context_ids) <= ids_a for s in first.samples)
     assert all(set(s.reference_context_ids) <= ids_b for s in second.samples)
     assert {s.source for s in second.samples} == {str(python)} and second.manifest["stats"]["chunks"] > 0

@@ -33,7 +33,7 @@ def test_bfloat16_embeddings_match_float32() -> None:
     assert vectors.dtype == np.float32 and vectors.shape == full.shape
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)  # normalised in float32
     assert float((vectors * full).sum(axis=1).min()) >= 0.999
-    assert half.embed_one(SENTENCES[2]).shape == (full.shape[1],)
+    assert half.embed([SENTENCES[2]])[0].shape == (full.shape[1],)
 
 
 def test_default_precision_is_float32_and_env_overrides(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from evaluation import local_relevance, local_scoring
+from evaluation import local_relevance
 from evaluation.engine import evaluate_dataset, score_samples
 from evaluation.local_judge import ANSWER_RELEVANCY, LocalJudge, LocalJudgeSettings
 from evaluation.refusal import is_refusal, is_unanswerable_reference
@@ -115,7 +115,7 @@ def test_shipped_precision_grades_each_context_by_its_similarity_to_the_referenc
     assert perfect > gold_first > noise_first > only_noise  # the gold chunks ranked first read highest
     assert only_noise <= 0.1
     base = LocalJudgeSettings().context_precision  # the ablation's choice ("overlap": the reference's word share)
-    v = local_scoring.similarities(LocalJudge(embedder), base, MULTI["ground_truth"], GOLD_FIRST["contexts"]).tolist()
+    v = LocalJudge(embedder).similarity(MULTI["ground_truth"], GOLD_FIRST["contexts"], base).tolist()
     assert v[1] <= 0.1 < min(v[0], v[2])  # the polar bear shares nothing with MyHDL and PyPy
     expected = (v[0] * v[0] + (v[0] + v[1]) / 2 * v[1] + (v[0] + v[1] + v[2]) / 3 * v[2]) / sum(v)
     assert gold_first == pytest.approx(expected, abs=1e-6)  # RAGAS' average precision with graded verdicts

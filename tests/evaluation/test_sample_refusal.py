@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from evaluation.metrics.answer_relevancy import question_parts
 from evaluation.refusal import is_noncommittal, is_refusal
 from evaluation.sample import Sample
+from ragtest_core.relevance import question_parts
 
 
 def test_sample_from_row_cleans_missing_values() -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evaluation.agreement import pairwise_accuracy
 from evaluation.intervals import mean_ci
-from evaluation.label_stats import Undefined, kappa_at
+from evaluation.label_stats import Undefined, kappa_at, pairwise_accuracy
 from evaluation.stats import summarise
 from ragtest_core.schema import MetricResult
 

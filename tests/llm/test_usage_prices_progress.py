@@ -20,8 +20,8 @@ def test_usage_by_phase_and_metric() -> None:
     usage.phase = "evaluate"
     usage.record_call("faithfulness.statements", 50, 5, estimated=False)
     usage.record_call("faithfulness.verdicts", 70, 7, estimated=True)
-    usage.record_retry("faithfulness.verdicts", rate_limited=True)
-    usage.record_cache_hit("context_recall.attribution")
+    usage.count("faithfulness.verdicts", retries=1, rate_limited=1)
+    usage.count("context_recall.attribution", cache_hits=1)
 
     data = usage.as_dict()
     assert data["phases"]["generate"]["input_tokens"] == 100
@@ -76,12 +76,12 @@ def test_price_table_from_the_environment_and_bad_files(tmp_path: Path, monkeypa
 def test_llm_progress_counts_calls_and_cache_hits() -> None:
     usage = UsageTracker("m")
     usage.record_call("before", 1, 1, estimated=False)  # not this stage's
-    with llm_progress(usage, "evaluate", total=3, enabled=True) as progress:
+    with llm_progress(usage, "evaluate", total=3, enabled=True) as bar:
         usage.record_call("a", 10, 2, estimated=False)
-        usage.record_retry("a", rate_limited=True)
-        usage.record_cache_hit("b")
-        assert progress.bar.n == 2
-        assert progress.bar.postfix and "1(1x429)" in progress.bar.postfix
+        usage.count("a", retries=1, rate_limited=1)
+        usage.count("b", cache_hits=1)
+        assert bar.n == 2
+        assert bar.postfix and "1(1x429)" in bar.postfix
     assert usage.phase is None and not usage.listeners
     assert usage.phases["evaluate"].calls == 1
 

@@ -22,6 +22,7 @@ from testgen import (
 )
 from testgen.filters import QuestionRules, is_compound, is_specific
 from testgen.sources import make_document
+from tests.testgen.whole_corpus import all_chunks
 
 SIZE = 50
 THRESHOLD = 0.9
@@ -50,10 +51,10 @@ def _check_set(samples: list[TestSample], generator: TestsetGenerator, store: Ch
     similarity = vectors @ vectors.T
     np.fill_diagonal(similarity, 0.0)
     assert float(similarity.max()) <= THRESHOLD
-    sources = {chunk.source for chunk in store.all_chunks()}
+    sources = {chunk.source for chunk in all_chunks(store)}
     assert {s.source for s in samples} == sources and len(sources) == 7
     rules = QuestionRules()
-    chunks = {chunk.chunk_id: chunk for chunk in store.all_chunks()}
+    chunks = {chunk.chunk_id: chunk for chunk in all_chunks(store)}
     for sample in samples:
         contexts = sample.reference_contexts
         assert rules.reason(sample.question, sample.ground_truth, language="en", contexts=contexts) is None
@@ -69,7 +70,7 @@ def _check_set(samples: list[TestSample], generator: TestsetGenerator, store: Ch
             assert sample.answer_span in " ".join(sample.reference_contexts[0].split())
         else:
             assert sample.question_type == "multi_context" and len(sample.reference_context_ids) == 2
-    stats = generator.stats_dict()
+    stats = generator.stats.to_dict()
     assert stats["accepted"] == SIZE and sum(stats["coverage"].values()) == SIZE
     mix = GenerationSettings(question_types="simple=0.5,reasoning=0.5", size=4, seed=42)
     asked = TestsetGenerator(generator.store, ExtractiveWriter(seed=42), mix)

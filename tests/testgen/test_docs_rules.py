@@ -18,7 +18,7 @@ from testgen.writers.docs.specific import (
     thin_answer,
 )
 from testgen.writers.docs.text import markup_problem, split_prose
-from testgen.writers.english import vague_answer
+from testgen.writers.english.grammar import vague_answer
 from testgen.writers.english.morphology import gerund_base
 
 

@@ -21,8 +21,9 @@ from testgen.filters import QuestionRules
 from testgen.screening import Candidate, Screen
 from testgen.structure import embedding_text, table_row_text
 from testgen.writers.base import Draft
-from testgen.writers.docs import doc_facts
-from testgen.writers.english import Casing
+from testgen.writers.docs.facts import doc_facts
+from testgen.writers.english.clause import Casing
+from tests.testgen.whole_corpus import prepare
 
 ARTEFACTS = re.compile(r"```|\{!|!\}|--8<--|:::|\.\. \w|:[a-z]+:`|</?[a-zA-Z][^>]*>|\|")
 
@@ -117,7 +118,7 @@ def test_one_question_per_documentation_reference(embedder: Embedder) -> None:
 def test_questions_come_from_prose_never_from_code(test_data: Path) -> None:
     chunks = chunk_documents(read_files(test_data / "docs" / "httpx" / "quickstart.md").documents)
     writer = ExtractiveWriter()
-    writer.prepare(chunks)
+    prepare(writer, chunks)
     questions = [(f.question, f.reference) for c in chunks for f in writer.documentation_facts(c)]
     assert len(questions) >= 5
     code = "\n".join(line for c in chunks for line in c.text.split("```")[1::2])
@@ -143,7 +144,8 @@ def test_forty_offline_questions_from_product_docs(
     """Done-when: 40 questions from each documentation set, a third how-to, no markup or code artefacts; a second
     generate into a new folder embeds no chunk (every vector comes from the embedding cache)."""
     monkeypatch.setenv("RAGTEST_CACHE_DIR", str(tmp_path / "cache"))
-    rows = _generate(test_data / "docs" / corpus, tmp_path / "a" / "testset.jsonl")
+    monkeypatch.chdir(test_data)  # a relative source: chunk ids (and so the questions) do not depend on the checkout
+    rows = _generate(Path("docs") / corpus, tmp_path / "a" / "testset.jsonl")
     assert len(rows) == 40
     assert sum(1 for r in rows if str(r["question"]).startswith("How do you")) >= 40 / 3
     for row in rows:
@@ -151,7 +153,7 @@ def test_forty_offline_questions_from_product_docs(
     manifest = json.loads((tmp_path / "a" / "testset.manifest.json").read_text(encoding="utf-8"))
     generation = manifest["stats"]["generation"]
     assert generation["accepted_by_strategy"] and sum(generation["accepted_by_strategy"].values()) == 40
-    again = _generate(test_data / "docs" / corpus, tmp_path / "b" / "testset.jsonl")
+    again = _generate(Path("docs") / corpus, tmp_path / "b" / "testset.jsonl")
     assert [r["question"] for r in again] == [r["question"] for r in rows]
     second = json.loads((tmp_path / "b" / "testset.manifest.json").read_text(encoding="utf-8"))["stats"]
     assert second["embedding_cache"]["vectors_computed"] == 0

@@ -15,7 +15,7 @@ import pytest
 from ragtest import make_config
 from ragtest.cli import main
 from ragtest_core.errors import RagtestError
-from testgen.writers.docs import DocFact
+from testgen.writers.docs.descriptions import DocFact
 from testgen.writers.docs.tiers import draft_tier, names_whole_task
 
 PAGES = ("quickstart.rst", "testing.rst", "config.rst", "templating.rst")

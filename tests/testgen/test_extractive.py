@@ -12,8 +12,9 @@ from ragtest_core.text import split_sentences, word_count
 from testgen import ChunkingConfig, ExtractiveWriter, chunk_documents, load_files
 from testgen.contexts import Context
 from testgen.filters import QuestionRules, is_specific
-from testgen.writers.english import Casing, Skip
-from testgen.writers.sentences import turn_all
+from testgen.writers.english.clause import Casing, Skip
+from testgen.writers.sentences.patterns import turn_all
+from tests.testgen.whole_corpus import prepare
 
 PYTHON_FILE = "Python_(programming_language).txt"
 ARTICLES = (
@@ -62,7 +63,7 @@ def test_writer_is_deterministic_and_cites_the_sentence_block(wiki_dir: Path) ->
     chunks = chunk_documents(load_files(wiki_dir / PYTHON_FILE), ChunkingConfig())
     context = Context(root=chunks[1], neighbours=(chunks[0], chunks[40]))
     writer = ExtractiveWriter(seed=3)
-    writer.prepare(chunks)
+    prepare(writer, chunks)
     first = asyncio.run(writer.write(context, 3))
     again = asyncio.run(ExtractiveWriter(seed=3).write(context, 3))
     assert first == again and first

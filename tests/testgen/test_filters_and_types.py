@@ -6,7 +6,8 @@ import pytest
 
 from ragtest_core.embeddings import Embedder
 from ragtest_core.errors import RagtestError
-from ragtest_core.support import is_supported, recall, support
+from ragtest_core.support import is_supported, support
+from ragtest_core.textunits import content_keys
 from testgen.filters import QuestionRules, copied_run, is_compound, is_specific
 from testgen.question_types import allocate, parse_distribution, renormalise
 from testgen.writers.english.clause import Casing
@@ -14,6 +15,12 @@ from testgen.writers.sentences.combine import Fact, combine
 from testgen.writers.sentences.patterns import turn_all
 
 CONTEXT = "Python 3.0, released in 2008, was a major revision of the language that is not completely compatible."
+
+
+def recall(claim: str, text: str) -> float:
+    """Share of the claim's content keys found in `text` (1.0 for a claim without any)."""
+    wanted = content_keys(claim)
+    return len(wanted & content_keys(text)) / len(wanted) if wanted else 1.0
 
 
 @pytest.mark.parametrize(
@@ -36,10 +43,7 @@ CONTEXT = "Python 3.0, released in 2008, was a major revision of the language th
     ],
 )
 def test_question_rules(question: str, reason: str | None) -> None:
-    rules = QuestionRules()
-    assert rules.check(question, "2008", language="en", contexts=[CONTEXT]) == reason
-    if reason is not None:
-        assert rules.rejections == {reason: 1}
+    assert QuestionRules().reason(question, "2008", language="en", contexts=[CONTEXT]) == reason
 
 
 @pytest.mark.parametrize(

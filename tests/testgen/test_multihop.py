@@ -29,7 +29,7 @@ from testgen.hop_critic import ONE_CONTEXT
 from testgen.writers.base import Draft
 from testgen.writers.extractive import MOST_COMPARED
 from testgen.writers.llm.prompt import MULTI_HOP_TASKS
-from testgen.writers.multihop import Claim, hop_drafts
+from testgen.writers.multihop.shapes import Claim, hop_drafts
 from tests.stubs.scripted import ScriptedChatModel
 from tests.testgen.scripted_llm import ANSWERABLE_MARK, numbered, respond
 
@@ -145,7 +145,7 @@ def test_offline_multi_hop_questions_on_httpx_keep_both_sections(httpx_store: Ch
     generator = TestsetGenerator(httpx_store, ExtractiveWriter(seed=42), settings)
     samples = generator.generate(allow_fewer=True)
     hops = [s for s in samples if (s.model_extra or {}).get(HOPS) == 2]
-    assert hops, generator.stats_dict()
+    assert hops, generator.stats.to_dict()
     for sample in hops:
         headings = {text.split("\n")[0] for text in sample.reference_contexts}
         assert len(sample.reference_context_ids) == 2 and len(headings) == 2

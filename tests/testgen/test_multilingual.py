@@ -15,6 +15,7 @@ from testgen.filters import QuestionRules
 from testgen.writers.english.clause import Skip
 from testgen.writers.sentences.cjk import turn_cjk
 from tests.stubs.scripted import ScriptedChatModel
+from tests.testgen.whole_corpus import prepare
 
 ZH = "zh_wikipedia_operating_system.txt"
 JA_WIKI = "ja_wikipedia_artificial_intelligence.txt"
@@ -41,7 +42,7 @@ def test_chinese_definitions_become_chinese_questions(multilingual: Path) -> Non
     chunks = chunk_documents(load_files(multilingual / ZH))
     assert chunks[0].language == "zh"
     writer = ExtractiveWriter(seed=1)
-    writer.prepare(chunks)
+    prepare(writer, chunks)
     drafts = asyncio.run(writer.write(Context(root=chunks[0]), 3))
     assert ("什么是操作系统？", "管理计算机硬件与软件资源的系统软件") in [(d.question, d.answer_span) for d in drafts]
     rules = QuestionRules()
@@ -110,7 +111,7 @@ def test_blog_posts_and_wikipedia_give_questions_in_their_language(
 ) -> None:
     chunks = chunk_documents(load_files(multilingual / name))
     writer = ExtractiveWriter(seed=1)
-    writer.prepare(chunks)
+    prepare(writer, chunks)
     facts = {fact.turned.question: fact for chunk in chunks for fact in writer.facts(chunk)}
     assert question in facts, sorted(facts)
     fact = facts[question]

@@ -83,7 +83,7 @@ def test_each_persona_asks_about_its_parts(store: ChunkStore, personas_file: Pat
     samples = generator.generate()
     rows = [sample.model_dump() for sample in samples]
     asked = Counter(row["persona"] for row in rows)
-    assert set(asked) == set(PARTS) and generator.stats_dict()["personas"] == dict(asked)
+    assert set(asked) == set(PARTS) and generator.stats.to_dict()["personas"] == dict(asked)
     for persona, pages in PARTS.items():
         own = [row for row in rows if row["persona"] == persona]
         share = sum(Path(row["source"]).name in pages for row in own) / len(own)
@@ -126,7 +126,7 @@ def test_persona_and_style_prompts_with_the_scripted_llm(store: ChunkStore, pers
     for row in samples:
         assert row["question"] == f"{row['canonical_question'].rstrip('?').lower()} (rewritten)"
         assert row["query_length"] == "long" and row["query_style"] in {"perfect", "web"}
-    assert generator.stats_dict()["query_styles"]["rewrite_calls"] == 6
+    assert generator.stats.to_dict()["query_styles"]["rewrite_calls"] == 6
 
 
 def _describe(prompt: str) -> str:
@@ -147,6 +147,6 @@ def test_personas_derived_from_clusters_of_the_corpus(store: ChunkStore) -> None
     names = [persona.name for persona in generator.personas]
     assert len(set(names)) == 3 and all(name.endswith("reader") or name.endswith(")") for name in names)
     assert {row["persona"] for row in samples} <= set(names)
-    assert generator.stats_dict()["llm_calls"] >= 3
+    assert generator.stats.to_dict()["llm_calls"] >= 3
     with pytest.raises(RagtestError, match="needs an LLM"):
         TestsetGenerator(store, ExtractiveWriter(), GenerationSettings(size=2, personas="auto")).generate()

@@ -18,8 +18,10 @@ from testgen.chunking import Chunk
 from testgen.contexts import Context
 from testgen.critic import Answerabilities, LLMCritic, grounded_call
 from testgen.writers import Draft
+from testgen.writers.llm import writer_call
 from tests.stubs.scripted import ScriptedChatModel
 from tests.testgen.scripted_llm import respond
+from tests.testgen.whole_corpus import all_chunks
 
 WRITER_MARK = "question/answer pair(s) from the given context"
 
@@ -39,7 +41,7 @@ def test_plan_types_is_the_first_batch_per_type() -> None:
 
 
 def test_plan_batch_walks_the_seeded_roots_per_type(store: ChunkStore) -> None:
-    chunks = store.all_chunks()
+    chunks = all_chunks(store)
     pairs = testgen.planning.plan_batch(chunks, size=6, seed=3, question_types={"simple": 1, "multi_context": 1})
     assert [kind for _, kind in pairs] == ["simple"] * 3 + ["multi_context"] * 3
     assert len({root.chunk_id for root, _ in pairs}) == 6
@@ -53,7 +55,7 @@ def test_planned_writer_calls_are_what_the_generator_sends(store: ChunkStore) ->
     """With the store, the planned writer prompts are exactly the first batch's prompts (schema included)."""
     types = {"simple": 0.5, "multi_context": 0.25, "unanswerable": 0.25}
     planned = testgen.planning.plan_llm_calls(
-        store.all_chunks(), size=8, seed=4, k_neighbours=2, question_types=types, store=store
+        all_chunks(store), size=8, seed=4, k_neighbours=2, question_types=types, store=store
     )
     writes = [call for call in planned if call.stage == "testgen"]
     critics = [call for call in planned if call.stage == "testgen_critic"]
@@ -80,7 +82,7 @@ def test_planned_writer_calls_are_what_the_generator_sends(store: ChunkStore) ->
 
 
 def test_plan_without_a_store_or_critic(store: ChunkStore) -> None:
-    chunks = store.all_chunks()
+    chunks = all_chunks(store)
     calls = testgen.planning.plan_llm_calls(chunks, size=5, questions_per_context=2, k_neighbours=3, critic=False)
     assert {call.stage for call in calls} == {"testgen"}
     assert sum(call.items for call in calls) >= 5 and all(call.items == 2 for call in calls)
@@ -94,10 +96,12 @@ def test_plan_without_a_store_or_critic(store: ChunkStore) -> None:
 def test_writer_and_critic_build_their_calls_with_the_planning_functions() -> None:
     chunk = Chunk(chunk_id="c0", text="Python 3.0 was released in 2008.", doc_id="d", source="Python", position=0)
     context = Context(root=chunk)
-    writer = LLMWriter(LLMClient(ScriptedChatModel(responses=["{}"]), model_id="scripted"), max_words=12)
-    call = writer.planned_call(context, 2, "reasoning")
-    assert call.prompt == writer.prompt(context, 2, "reasoning") and call.items == 2
-    assert call.text().startswith(call.prompt) and '"pairs"' in call.text()
+    writer_model = ScriptedChatModel(responses=['{"pairs": []}'])
+    writer = LLMWriter(LLMClient(writer_model, model_id="scripted"), max_words=12)
+    asyncio.run(writer.write(context, 2, "reasoning"))
+    call = writer_call(context, 2, "reasoning", max_words=12)
+    assert call.items == 2 and call.text().startswith(call.prompt) and '"pairs"' in call.text()
+    assert call.prompt in writer_model.prompts[0]
 
     model = ScriptedChatModel(
         responses=['{"verdicts": [{"pair": 1, "supported": true}, {"pair": 2, "supported": false}]}']

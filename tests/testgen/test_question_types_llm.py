@@ -58,7 +58,7 @@ def test_every_type_in_the_asked_distribution(store: ChunkStore) -> None:
             assert sample.reference_context_ids == [sample.root_id]
     for kind, task in TASKS.items():  # each type is its own prompt
         assert any(task in prompt for prompt in model.prompts), kind
-    stats = generator.stats_dict()
+    stats = generator.stats.to_dict()
     assert stats["critic"] == "llm" and stats["produced_types"] == allocate(20, DISTRIBUTION)
     # llm_calls counts the generator's calls; identical calls in flight at once share one request (LLMClient),
     # so the model may see fewer prompts than that, never more.

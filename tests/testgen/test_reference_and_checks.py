@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ragtest_core.embeddings import Embedder
 from testgen.relevance import answer_relevance, is_relevant
-from testgen.writers.english import vague_answer
-from testgen.writers.sentences import resolve, topic_of
+from testgen.writers.english.grammar import vague_answer
+from testgen.writers.sentences.topic import resolve, topic_of
 
 
 def test_vague_answers_are_refused() -> None:

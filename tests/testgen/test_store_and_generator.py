@@ -28,6 +28,7 @@ from testgen.critic import OfflineCritic
 from testgen.sources import make_document
 from testgen.stopping import ShortfallError
 from tests.stubs.scripted import ScriptedChatModel
+from tests.testgen.whole_corpus import all_chunks
 
 PYTHON = "Python (programming language)"
 
@@ -60,20 +61,20 @@ def test_second_add_embeds_nothing(tmp_path: Path, wiki_dir: Path, embedder: Emb
     reopened = ChunkStore(tmp_path / "s", counting)  # type: ignore[arg-type]
     assert reopened.add(chunks) == 0 and counting.embedded == 20
     assert reopened.count() == 20
-    assert reopened.all_chunks() == sorted(chunks, key=lambda c: c.position)
+    assert all_chunks(reopened) == sorted(chunks, key=lambda c: c.position)
     assert reopened.get([chunks[3].chunk_id, "missing"]) == [chunks[3]]
 
 
 def test_batched_query_finds_the_chunk_itself(python_store: ChunkStore) -> None:
-    chunks = python_store.all_chunks()
+    chunks = all_chunks(python_store)
     hits = python_store.query([chunks[0].text, chunks[50].text], k=3)
     assert [row[0].id for row in hits] == [chunks[0].chunk_id, chunks[50].chunk_id]
-    assert hits[0][0].score > 0.99 and hits[0][0].distance <= hits[0][1].distance
+    assert hits[0][0].distance < 0.01 and hits[0][0].distance <= hits[0][1].distance
     assert hits[0][0].metadata["source"] == PYTHON
 
 
 def test_contexts_exclude_root_and_adjacent_chunks(python_store: ChunkStore) -> None:
-    roots = draw_roots(python_store.all_chunks(), seed=7)[:10]
+    roots = draw_roots(all_chunks(python_store), seed=7)[:10]
     for context in build_contexts(python_store, roots, k_neighbours=3):
         assert len(context.neighbours) == 3
         for chunk in context.neighbours:
@@ -86,7 +87,7 @@ def test_extractive_generation_on_the_python_article(python_store: ChunkStore, t
     generator = TestsetGenerator(python_store, ExtractiveWriter(seed=42), settings)
     samples = generator.generate()
     assert len(samples) == 10
-    stored = {c.chunk_id for c in python_store.all_chunks()}
+    stored = {c.chunk_id for c in all_chunks(python_store)}
     for sample in samples:
         assert sample.question.endswith("?")
         assert sample.reference_context_ids and set(sample.reference_context_ids) <= stored
@@ -95,10 +96,10 @@ def test_extractive_generation_on_the_python_article(python_store: ChunkStore, t
         assert sample.writer == "extractive" and sample.source == PYTHON and sample.question_type == "simple"
         assert sample.source_url == "https://en.wikipedia.org/wiki/Python_(programming_language)"
     assert len({s.question.lower() for s in samples}) == 10
-    stats = generator.stats_dict()
+    stats = generator.stats.to_dict()
     assert stats["accepted"] == 10 and stats["writer"]["turned"] > 0
     fresh = ChunkStore(tmp_path / "fresh", python_store.embedder)  # a second store built from the same source
-    fresh.add(python_store.all_chunks())
+    fresh.add(all_chunks(python_store))
     again = TestsetGenerator(fresh, ExtractiveWriter(seed=42), settings).generate()
     first_file = write_dataset([s.model_dump() for s in samples], tmp_path / "a.jsonl")
     second_file = write_dataset([s.model_dump() for s in again], tmp_path / "b.jsonl")
@@ -128,7 +129,7 @@ def test_llm_generation_filters_and_marks_multi_context(python_store: ChunkStore
         {"pairs": [{"question": "When was python 3.0 released?", "answer": "2008"}]},
         {"pairs": [{"question": "What is one very long question that goes on for many more words?", "answer": "x"}]},
     ]
-    roots = draw_roots(python_store.all_chunks(), seed=1)[:5]
+    roots = draw_roots(all_chunks(python_store), seed=1)[:5]
     by_root = {root.text: reply for root, reply in zip(roots, replies, strict=True)}
 
     def responder(prompt: str) -> str:  # calls run concurrently: answer by the root shown as block [1]
@@ -140,7 +141,7 @@ def test_llm_generation_filters_and_marks_multi_context(python_store: ChunkStore
     settings = GenerationSettings(question_types="simple", size=5, seed=1, questions_per_context=1, k_neighbours=2)
     generator = TestsetGenerator(python_store, writer, settings, critic=AcceptAll())
     samples = generator.generate(allow_fewer=True)
-    assert [s.question for s in samples] == ["When was Python 3.0 released?"], str(generator.stats_dict())
+    assert [s.question for s in samples] == ["When was Python 3.0 released?"], str(generator.stats.to_dict())
     [sample] = samples
     assert sample.question_type == "simple" and len(sample.reference_context_ids) == 2  # both cited blocks
     assert sample.reference_context_ids[0] == sample.root_id and sample.writer == "llm:m"
@@ -223,7 +224,7 @@ def test_corpora_get_their_own_collections_on_a_chroma_server(chroma_server: str
     first = ChunkStore.for_corpus(None, embedder, python, url=chroma_server)
     second = ChunkStore.for_corpus(None, embedder, java, url=chroma_server)
     assert first.collection_name != second.collection_name
-    assert {c.source for c in first.all_chunks()} == {"a"} and {c.source for c in second.all_chunks()} == {"b"}
+    assert {c.source for c in all_chunks(first)} == {"a"} and {c.source for c in all_chunks(second)} == {"b"}
     again = ChunkStore.for_corpus(None, embedder, python, url=chroma_server)
     assert again.collection_name == first.collection_name and again.embedded == 0 and first.embedded == len(python)
     assert set(first.collection_names()) >= {first.collection_name, second.collection_name}

@@ -12,6 +12,7 @@ from ragtest_core.embeddings import Embedder
 from testgen import ChunkStore, ExtractiveWriter, GenerationSettings, TestsetGenerator, chunk_documents, load_wikipedia
 from testgen.chunking import ChunkingConfig
 from testgen.contexts import draw_roots
+from tests.testgen.whole_corpus import all_chunks, prepare
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def small_store(tmp_path_factory: pytest.TempPathFactory, wiki_dir: Path, embedd
 
 
 def test_paged_reads_equal_one_read(small_store: ChunkStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    whole = small_store.all_chunks()
+    whole = all_chunks(small_store)
     keys = small_store.chunk_keys()
     assert len(whole) == small_store.count() > 100
     monkeypatch.setattr(store_module, "PAGE_SIZE", 7)
@@ -39,7 +40,7 @@ def test_paged_reads_equal_one_read(small_store: ChunkStore, monkeypatch: pytest
         return original(*args, **kwargs)
 
     monkeypatch.setattr(small_store._collection, "get", counting_get)
-    assert small_store.all_chunks() == whole
+    assert all_chunks(small_store) == whole
     assert small_store.chunk_keys() == keys
     assert all(n is not None and n <= 7 for n in calls)  # never an unbounded read
     assert len(calls) > len(whole) // 7
@@ -54,7 +55,7 @@ def test_paged_reads_equal_one_read(small_store: ChunkStore, monkeypatch: pytest
 
 
 def test_keys_draw_the_roots_chunks_draw(small_store: ChunkStore) -> None:
-    chunks = small_store.all_chunks()
+    chunks = all_chunks(small_store)
     keys = small_store.chunk_keys()
     assert [k.chunk_id for k in keys] == [c.chunk_id for c in chunks]
     assert [k.chunk_id for k in draw_roots(keys, seed=3)] == [c.chunk_id for c in draw_roots(chunks, seed=3)]
@@ -65,7 +66,7 @@ def test_writer_reading_documents_on_demand_writes_what_the_whole_corpus_gives(s
 
     class WholeCorpusWriter(ExtractiveWriter):
         def learn(self, store: ChunkStore) -> None:
-            self.prepare(store.all_chunks())
+            prepare(self, all_chunks(store))
 
     settings = GenerationSettings(critic="offline", size=6, seed=5)
     on_demand = TestsetGenerator(small_store, ExtractiveWriter(seed=1), settings).generate()

@@ -7,6 +7,7 @@ one more thing beside the task, another way, or a task that undoes the heading's
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from testgen.structure import ChunkLine
@@ -14,7 +15,6 @@ from testgen.writers.docs.instructions import (
     EMPTY_WORDS,
     LETS_YOU,
     adds_to,
-    clause_verb,
     instructs,
     main_clause,
     main_verb,
@@ -28,8 +28,15 @@ from testgen.writers.english.morphology import content_lemmas, lemma
 OPENING_STATEMENTS = 4
 TOPICAL_STATEMENTS = 8
 
-#: A statement about what to do once the task is done ("Once the environment is active, you can run ...").
-_AFTERWARDS = re.compile(r"^(?:once|after)\b", re.IGNORECASE)
+#: Openings of a statement that answers no how-to question as its first step: a continuation ("However you can
+#: also ...", "Conversely, ..."), what to do once the task is done ("Once the environment is active, you can run ..."),
+#: a condition on what the statement before said ("If that is not the desired behavior, use a deep copy instead.") or
+#: a reason given first ("Since multipart format is recursive, you can use ..."): it answers that statement.
+_NOT_FIRST = re.compile(
+    r"^(?:however|conversely|alternatively|otherwise|also|additionally|similarly|likewise|in addition|finally|"
+    r"once|after|if (?:that|this|so|not)|in that case|since|because)\b",
+    re.IGNORECASE,
+)
 #: What points a reader elsewhere for the answer.
 _POINTER = re.compile(
     r"\b(?:below|above|the following|the link|for more (?:information|details)|visit|refer to|check out|"
@@ -45,10 +52,6 @@ _THEN_YOU = re.compile(r"^you(?:'ll|’ll| can| will| would| may| should)? then\
 #: An instruction for when something goes wrong ("... if the application does not start").
 _TROUBLE = re.compile(r"\bif\b.*\b(?:not|n't|fails?|errors?)\b", re.IGNORECASE)
 
-#: A condition on what the statement before said ("If that is not the desired behavior, use a deep copy instead."),
-#: or a reason given first ("Since multipart format is recursive, you can use ..."): it answers that statement, not
-#: the heading's task.
-_ANAPHORIC_CONDITION = re.compile(r"^(?:if (?:that|this|so|not)|in that case|since|because)\b", re.IGNORECASE)
 #: Words that name an instruction's means when its verb is the task's own ("Install Flask using pip").
 _MEANS = re.compile(r"\b(?:with|using|via|through|by) (?!the same\b|the following\b)\w")
 #: Content words beyond the task's own below which an instruction with the task's verb and no means says the task
@@ -56,24 +59,9 @@ _MEANS = re.compile(r"\b(?:with|using|via|through|by) (?!the same\b|the followin
 _RESTATING_WORDS = 5
 
 
-def _restates(main: str, topic_words: frozenset[str]) -> bool:
-    """Whether a main clause with the task's own verb says the task again: no means named, and fewer than
-    `_RESTATING_WORDS` content words beyond the task's ("Pass the minimal amount of data necessary to fetch or
-    recreate any complex data" for "Passing data to tasks" says more)."""
-    if _MEANS.search(main):
-        return False
-    return len(content_lemmas(main) - topic_words - EMPTY_WORDS) < _RESTATING_WORDS
-
-
 #: A statement about what older versions need ("... that work on Scrapy versions lower than 2.13, ...").
 _VERSION_NOTE = re.compile(
     r"\bversions? (?:lower|older|earlier|prior|before|below|up to)\b|\b(?:before|prior to) (?:version )?\d+\.\d",
-    re.IGNORECASE,
-)
-#: Openings of a statement that continues another ("However you can also ...", "Conversely, ..."): not the first
-#: thing to do, so no answer to a section's how-to question.
-_CONTINUING = re.compile(
-    r"^(?:however|conversely|alternatively|otherwise|also|additionally|similarly|likewise|in addition|finally)\b",
     re.IGNORECASE,
 )
 
@@ -84,41 +72,31 @@ def opening_answer(
     topic_words: frozenset[str] = frozenset(),
     opening: bool = True,
     task_verb: str = "",
-) -> tuple[str, str] | None:
-    """(reference, span) from a section's opening chunk: the first of its first four prose statements that
-    instructs (`instructing`), or one of the next four that instructs and names one of `topic_words` (the
-    task's lemmas); else simply the first statement (a FAQ's "Why ...?"); None when there is none. A chunk that
-    does not open its section (`opening` False) answers only with an instruction naming one of `topic_words`. An
-    instruction whose verb is the task's own (`task_verb`) answers only when it names its means (code, or "with /
-    using / via / through / by" something) or says a good deal more than the task ("Retrieve all information from
-    facilities table." for "Retrieve everything" says the task again)."""
-    statements: list[str] = []
-    for line in body:
-        if line.kind != "prose":
-            continue
-        for sentence in split_prose(line.text):
-            cleaned = clean_sentence(sentence)
-            introduces = sentence.rstrip().endswith(":") and "`" not in sentence
-            if introduces and lemma(main_verb(sentence)) in topic_words:
-                continue  # "Run an HTTP proxy locally:" + code: the task again; its means is in the code, never read
-            if cleaned is not None and len(statements) < TOPICAL_STATEMENTS:
-                statements.append(cleaned)
-        if len(statements) >= TOPICAL_STATEMENTS:
-            break
+) -> str | None:
+    """The answer (reference and span) from a section's opening chunk: the first of its first four prose statements
+    that instructs (`instructing`), or one of the next four that instructs and names one of `topic_words` (the task's
+    lemmas); else simply the first statement (a FAQ's "Why ...?"); None when there is none. A chunk that does not
+    open its section answers only with an instruction naming one of `topic_words`, and an instruction whose verb is
+    the task's own (`task_verb`) only when it names its means or says a good deal more than the task."""
+    sentences = (s for line in body if line.kind == "prose" for s in split_prose(line.text))
+    # not "Run an HTTP proxy locally:" + code: the task again; its means is in the code, never read
+    said = (s for s in sentences if "`" in s or not s.rstrip().endswith(":") or lemma(main_verb(s)) not in topic_words)
+    statements = list(itertools.islice(filter(None, map(clean_sentence, said)), TOPICAL_STATEMENTS))
     for number, statement in enumerate(statements):
         if not instructing:
             if _POINTER.search(statement) or _LIST_LEAD.search(statement):
                 continue  # "Visit the link below ...", "... organizations, including:": the answer is elsewhere
-            return statement, statement
-        if _CONTINUING.match(statement) or _AFTERWARDS.match(statement) or _ANAPHORIC_CONDITION.match(statement):
+            return statement
+        if _NOT_FIRST.match(statement):
             continue
         main = main_clause(statement)
-        verb = clause_verb(main_clause(" ".join(statement.replace("`", "").split())))
+        verb = main_verb(statement)
         if _ALSO_YOU.match(main) and "`" not in statement and lemma(verb) not in topic_words:
             continue  # "You can also tell Nox to run ..." for "Configuring a session's virtualenv": one more thing
         if _THEN_YOU.match(main):
             continue  # "You can then call its `get_document()` method ...": a later step of something said before
-        if task_verb and lemma(verb) == task_verb and "`" not in statement and _restates(main, topic_words):
+        restates = not _MEANS.search(main) and len(content_lemmas(main) - topic_words - EMPTY_WORDS) < _RESTATING_WORDS
+        if task_verb and lemma(verb) == task_verb and "`" not in statement and restates:
             continue  # "To start using the models you must first create the tables." for "Creating Tables"
         if _VERSION_NOTE.search(statement):
             continue  # "To write middlewares that work on versions lower than 2.13, define ...": an old version's way
@@ -135,11 +113,10 @@ def opening_answer(
         if topic_words and not adds_to(statement, topic_words):
             continue  # "you'll often want to use JSON encoding" for "send JSON encoded data": the task again
         own = stated_task(statement)  # "If you need to include non-file data fields, use ...": its own task
-        undoes = opposite_task(own[0] if own else purpose(statement), topic_words)
-        if undoes or opposite_task(verb, topic_words):
+        if opposite_task(own[0] if own else purpose(statement), topic_words) or opposite_task(verb, topic_words):
             continue  # "You can type `exit` to leave the environment" for "Entering environments"
         if own is None or same_task(content_lemmas(own[0]), topic_words, strict=own[1]):
-            return statement, statement
+            return statement
     return None
 
 

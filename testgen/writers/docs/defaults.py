@@ -1,15 +1,11 @@
-"""Yes/no questions about a product's defaults, from documentation sentences that state one.
+"""Yes/no questions about a product's defaults, from documentation sentences that state one ("File uploads are
+streaming by default, meaning ..." -> "Are file uploads streaming by default?"): what a product does when nothing
+is configured is among the first things its users ask, and the sentence answers it either way.
 
-"Unlike `requests`, HTTPX does not follow redirects by default." -> "Does HTTPX follow redirects by default?";
-"By default, the GET method is used." -> "Is the GET method used by default?"; "File uploads are streaming by
-default, meaning ..." -> "Are file uploads streaming by default?". What a product does when nothing is configured is
-among the first things its users ask, and the sentence answers it either way.
-
-The main clause is read with the part-of-speech tagger (`testgen.writers.english.tagger`): its subject is what comes
-before the first finite verb ("does", "is", "will", a present-tense verb), and must name something on its own
-(`specific.anchored`: code, a name, a term of the section's heading; no pronoun, no "you"); the question keeps the
-rest of the clause up to "by default" or the clause's end (a comma, "which", "meaning", ...). Sentences whose clause
-is too long for a question, or that hedge ("may", "can"), give none.
+The main clause (`_main_clause`) is read with the part-of-speech tagger: its subject is what comes before the first
+finite verb ("does", "is", "will", a present-tense verb), and must name something on its own (`specific.anchored`;
+no pronoun, no "you"); the question keeps the rest of the clause up to "by default" or the clause's end. Sentences
+whose clause is too long for a question, or that hedge ("may", "can"), give none.
 """
 
 from __future__ import annotations
@@ -21,7 +17,7 @@ from testgen.writers.docs.specific import anchored
 from testgen.writers.docs.text import clean_sentence, markup_problem, mask_code
 from testgen.writers.english.clause import Casing
 from testgen.writers.english.lexicon import JOINING_WORDS, words
-from testgen.writers.english.morphology import base_of_third_person, is_base_verb
+from testgen.writers.english.morphology import is_base_verb, is_third_person, verb_lemmas
 from testgen.writers.english.tagger import tag_words
 
 _BY_DEFAULT = re.compile(r"\bby default\b,?", re.IGNORECASE)
@@ -59,10 +55,9 @@ def default_fact(sentence: str, heading: str, casing: Casing, max_words: int) ->
     subject = tokens[:at]
     if not 1 <= len(subject) <= 5 or any(word.lower() in _PRONOUNS | {"not"} for word in subject):
         return None
-    if len(subject) == 2 and subject[0].lower() in ("a", "an"):
-        return None  # "Is a suffix required by default?": which suffix?
-    if subject[0].lower() in _SUBORDINATORS:
-        return None  # "By default, if Material for MkDocs is used, custom icons ...": a condition, not a subject
+    # "Is a suffix required by default?": which suffix?; "By default, if Material for MkDocs is used, ...": a condition
+    if (len(subject) == 2 and subject[0].lower() in ("a", "an")) or subject[0].lower() in _SUBORDINATORS:
+        return None
     if not any(re.search(r"[A-Za-z]{2}", word) for word in subject):
         return None  # "By default 200 is assumed": 200 what?
     rest = [word for word in rest if word.lower() not in ("also", "still", "now")]
@@ -82,8 +77,7 @@ def _main_clause(text: str) -> str | None:
     """The clause stating the default, with "by default" taken out: "By default, the GET method is used" -> "the
     GET method is used"; "Unlike `requests`, HTTPX does not follow redirects by default" -> "HTTPX does not follow
     redirects"; None when it is not in the main clause."""
-    text = re.sub(r"^By default,? ", "", text)
-    text = _FRONTED.sub("", text)
+    text = _FRONTED.sub("", re.sub(r"^By default,? ", "", text))
     end = _CLAUSE_END.search(text)
     clause = text[: end.start()] if end else text
     if not _BY_DEFAULT.search(clause) and _BY_DEFAULT.search(text):
@@ -110,16 +104,15 @@ def _finite(tokens: list[str], tagged: tuple[str, ...]) -> tuple[int, str, list[
         if tag in _DO or (tag == "VM0" and lowered == "will"):
             if not after or not is_base_verb(after[0]):
                 return None
-            opening = _DO.get(tag, "Do" if plural else "Does")
-            return at, opening, [after[0].lower(), *after[1:]]
+            return at, _DO.get(tag, "Do" if plural else "Does"), [after[0].lower(), *after[1:]]
         if tag in _BE:  # "is used", "are streaming", "is enabled": a state; "is `FLASK_`" asks what, not whether
             state = [t for w, t in zip(tokens[at + 1 :], tagged[at + 1 :], strict=True) if w.lower() != "not"][:1]
             return (at, _BE[tag], after) if state and state[0] in _STATE else None
         if tag in ("VVZ", "VVB") and any(word.lower() in _FINITE_LATER for word in after):
             continue  # "Falcon's built-in CORS support is disabled": "built-in" is no verb; "is" is
         if tag == "VVZ" or (tag == "VVB" and plural):
-            base = lowered if tag == "VVB" else base_of_third_person(lowered)
-            return (at, "Does" if tag == "VVZ" else "Do", [base, *after]) if base else None
+            bases = (lowered,) if tag == "VVB" else verb_lemmas(lowered) if is_third_person(lowered) else ()
+            return (at, "Does" if tag == "VVZ" else "Do", [bases[0], *after]) if bases else None
         if tag.startswith("V") and tag not in ("VVG", "VVN", "VVI", "VVB"):
             return None  # "may", "can", a past tense: no default stated
     return None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ragtest_core.text import STOPWORDS
 from testgen.writers.english.lexicon import LISTS, words
-from testgen.writers.english.morphology import known_word
+from testgen.writers.english.morphology import parts_of_speech
 from testgen.writers.english.tagger import tags
 
 
@@ -59,7 +59,7 @@ def ordinary_word(name: str) -> bool:
     `samesite`, `httpcore` and `DEBUG` are names."""
     if name in _TYPE_NAMES:
         return True  # a parameter table's type column ("`str`: the text to convert"), not a name
-    return name.isalpha() and name.islower() and (known_word(name) or name in STOPWORDS)
+    return name.isalpha() and name.islower() and (bool(parts_of_speech(name)) or name in STOPWORDS)
 
 
 #: Built-in type names of common languages: a table listing them lists types, not options.

@@ -1,27 +1,14 @@
-"""Questions from a documentation chunk's structure: the strategies of the offline writer for product docs.
-
-A chunk of a structured document (`Chunk.heading_path` set) is read back into headings, prose, items and code
-(`testgen.structure.parse_chunk`); code is never read. Each strategy makes `DocFact`s: a question, a short answer
-(`span`), the reference (the source sentences, cleaned) and the strategy's name.
-
-- `howto`: a heading that names a task ("Sending JSON Encoded Data", "Upload files") gives "How do you send JSON
-  encoded data?", answered by the section's opening sentences (only from the chunk that opens the section);
-- `faq`: a heading phrased as a question ("Why use a Client?") is used as it is, answered the same way;
-- `concept`: a heading that names a thing, with a sentence that defines it ("A transport is ..."), or a glossary
-  entry whose description is a noun phrase, gives "What is X?";
-- `option` (`testgen.writers.docs.options`): an item naming an option, parameter or setting (`timeout` - ..., a
-  definition-list term, a table row) gives "What does the `timeout` option control?";
-- `instruction`: "To X, use Y", "Use Y to X", "If you need to X, Y" give "How do you X?";
-- `default`: "HTTPX does not follow redirects by default." gives "Does HTTPX follow redirects by default?".
-
-Every question then passes `doc_problem` (no markup or code artefacts, no unresolved pronoun, a clean slot) and the
-writer's usual checks; what fails is counted by reason.
+"""Questions from a documentation chunk's structure, by strategy (the table of docs/generation.md, Documentation
+corpora): `howto` and `faq` from headings (answered by the section's opening statements, `answers`), `concept`
+from definitions and glossary items, `option` (`options`), `instruction` (`instructions`) and `default`
+(`defaults`). A chunk is read back into headings, prose, items and code (`testgen.structure.parse_chunk`); code is
+never read. Each `DocFact` then passes `strategy_problem` and the writer's usual checks; what fails is counted.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from ragtest_core.text import STOPWORDS, word_count
 from testgen.structure import PATH_SEPARATOR, ChunkLine, parse_chunk
@@ -50,33 +37,25 @@ VALUES_LEAD = re.compile(
 )
 
 
-def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Iterator[DocFact]:
+def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> list[DocFact]:
     """Every strategy's facts for one chunk's text (`opening`: the chunk opens its section)."""
     lines = parse_chunk(text)
     heading = next((line.text for line in lines if line.kind == "heading"), "")
-    path = heading.split(PATH_SEPARATOR)
-    leaf = path[-1].strip() if heading else ""
+    leaf = heading.split(PATH_SEPARATOR)[-1].strip() if heading else ""
     body = [line for line in lines if line.kind in ("prose", "item")]
+    found: list[DocFact | None] = []
     if leaf:
-        faq = leaf.endswith("?")
         task = task_phrase(leaf, casing) or ""
-        topic = frozenset(content_lemmas(task))
-        instructing = not faq or leaf.lower().startswith("how ")
+        instructing = not leaf.endswith("?") or leaf.lower().startswith("how ")
         # a later chunk of the section answers only with an instruction that names the task
         verb = task.split()[0].lower() if task else ""
+        topic = frozenset(content_lemmas(task))
         wanted = opening or instructing
         answer = opening_answer(body, instructing, topic, opening=opening, task_verb=verb) if wanted else None
-        if answer is not None:
-            yield from _heading_facts(leaf, task or None, answer, casing, body)
+        found.append(_heading_fact(leaf, task or None, answer, casing, body) if answer is not None else None)
     if leaf and opening:
-        yield from _concept(leaf, body, casing)
-        named = name_heading_fact(leaf, body)
-        if named is not None:
-            yield named
-        if re.fullmatch(r"`[^`\s]+`", leaf):
-            fact = code_heading_fact(leaf, body, heading)
-            if fact is not None:
-                yield fact
+        found += [_concept(leaf, body, casing), name_heading_fact(leaf, body)]
+        found.append(code_heading_fact(leaf, body, heading) if re.fullmatch(r"`[^`\s]+`", leaf) else None)
     lead = ""
     values = False  # a list of the values of one option: its items are no options
     for line in body:
@@ -84,34 +63,24 @@ def doc_facts(text: str, casing: Casing, max_words: int, opening: bool) -> Itera
             lead = line.text  # the sentence that introduces a list ("... accepts these parameters:")
             values = values or bool(VALUES_LEAD.search(lead))
         if line.kind == "item" and line.term and not values:
-            fact = option_fact(line, f"{leaf} {lead}") or glossary_fact(line)
-            if fact is not None:
-                yield fact
-        for sentence in split_prose(line.text):
-            fact = instruction_fact(sentence) or default_fact(sentence, leaf, casing, max_words)
-            if fact is not None:
-                yield fact
+            found.append(option_fact(line, f"{leaf} {lead}") or glossary_fact(line))
+        found += [instruction_fact(s) or default_fact(s, leaf, casing, max_words) for s in split_prose(line.text)]
+    return [fact for fact in found if fact is not None]
 
 
-def _heading_facts(
-    leaf: str, task: str | None, answer: tuple[str, str], casing: Casing, body: Sequence[ChunkLine] = ()
-) -> Iterator[DocFact]:
-    reference, span = answer
+def _heading_fact(
+    leaf: str, task: str | None, answer: str, casing: Casing, body: Sequence[ChunkLine]
+) -> DocFact | None:
+    """The FAQ or how-to question a heading asks, answered by the section's opening statement `answer`."""
     if leaf.endswith("?"):
         question = faq_question(leaf, casing)
-        if question is not None and _defines_nothing(question, span):
-            return  # "What is messaging?" -> "In times long ago people didn't have email.": no answer yet
-        if question is not None:
-            yield DocFact(question, span, reference, "faq")
-        return
-    if task is not None and not named_as_thing(leaf, body):
-        yield DocFact(f"How do you {task}?", span, reference, "howto")
-
-
-def _defines_nothing(question: str, span: str) -> bool:
-    """Whether a FAQ's "What is X?" is answered by a statement that does not name X."""
-    asked = re.match(r"(?:What|Who) (?:is|are) (?P<thing>.+)\?$", question)
-    return asked is not None and not content_lemmas(asked.group("thing")) & content_lemmas(span)
+        asked = re.match(r"(?:What|Who) (?:is|are) (?P<thing>.+)\?$", question or "")
+        if question is None or (asked and not content_lemmas(asked.group("thing")) & content_lemmas(answer)):
+            return None  # "What is messaging?" -> "In times long ago people didn't have email.": no answer yet
+        return DocFact(question, answer, answer, "faq")
+    if task is None or named_as_thing(leaf, body):
+        return None
+    return DocFact(f"How do you {task}?", answer, answer, "howto")
 
 
 def named_as_thing(leaf: str, body: Sequence[ChunkLine]) -> bool:
@@ -148,34 +117,27 @@ def faq_question(heading: str, casing: Casing) -> str | None:
     return " ".join([words[0], *rest]) + "?"
 
 
-def _concept(leaf: str, body: list[ChunkLine], casing: Casing) -> Iterator[DocFact]:
+def _concept(leaf: str, body: list[ChunkLine], casing: Casing) -> DocFact | None:
     """ "Transports" + "A transport is ..." -> "What is a transport?"."""
     words = leaf.split()
     if not 1 <= len(words) <= 4 or leaf.endswith("?") or gerund_base(words[0]) or markup_problem(leaf):
-        return
+        return None
     key = _singular(leaf.replace("`", "").lower())
-    for line in body[:3]:
-        if line.kind != "prose":
+    for sentence in (s for line in body[:3] if line.kind == "prose" for s in split_prose(line.text)[:2]):
+        if sentence.rstrip().endswith(":"):
+            continue  # "Kubernetes is a minimal worker Deployment fragment:" + code: a label for the code
+        match = re.match(
+            r"^(?:(?P<article>An?|The) )?(?P<subject>[^,;:]{2,60}?) (?P<be>is|are) (?P<rest>.+)$", sentence
+        )
+        if not match or _singular(match.group("subject").replace("`", "").lower()) != key:
             continue
-        for sentence in split_prose(line.text)[:2]:
-            if sentence.rstrip().endswith(":"):
-                continue  # "Kubernetes is a minimal worker Deployment fragment:" + code: a label for the code
-            match = re.match(
-                r"^(?:(?P<article>An?|The) )?(?P<subject>[^,;:]{2,60}?) (?P<be>is|are) (?P<rest>.+)$", sentence
-            )
-            if not match or _singular(match.group("subject").replace("`", "").lower()) != key:
-                continue
-            description = match.group("rest").rstrip(".")
-            if definition_problem(description) is not None or markup_problem(sentence):
-                continue
-            subject = match.group("subject")
-            article = (match.group("article") or "").lower()
-            named = f"{article} {_recase_phrase(subject, casing)}".strip()
-            question = f"What {match.group('be')} {named}?"
-            reference = clean_sentence(sentence)
-            if reference is not None:
-                yield DocFact(question, description, reference, "concept")
-            return
+        description = match.group("rest").rstrip(".")
+        if definition_problem(description) is not None or markup_problem(sentence):
+            continue
+        named = f"{(match.group('article') or '').lower()} {_recase_phrase(match.group('subject'), casing)}".strip()
+        reference = clean_sentence(sentence)
+        return DocFact(f"What {match.group('be')} {named}?", description, reference, "concept") if reference else None
+    return None
 
 
 def glossary_fact(line: ChunkLine) -> DocFact | None:
@@ -188,19 +150,25 @@ def glossary_fact(line: ChunkLine) -> DocFact | None:
         return None
     description = line.text[len(term) :].lstrip(":- ").strip() if line.text.startswith(term) else ""
     first = split_prose(description)[:1]
-    if not first or markup_problem(first[0]) or not re.match(r"^(?:The|A|An) \w", first[0]):
+    return None if not first or run_together(first[0]) else _definition_fact(term, name, first[0])
+
+
+def _definition_fact(term: str, name: str, sentence: str) -> DocFact | None:
+    """ "What is `term`?" answered by `sentence` when it defines the thing (`name`, without backticks): a noun
+    phrase opening with an article, of four words or more, that passes `definition_problem`."""
+    if markup_problem(sentence) or not re.match(r"^(?:An?|The) \w", sentence):
         return None
-    definition = first[0].rstrip(".")
-    if definition_problem(definition[0].lower() + definition[1:]) is not None or word_count(definition) < 4:
-        return None
+    definition = sentence.rstrip(".")
+    lowered = definition[0].lower() + definition[1:]
     if set(tags(re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0])[1:]) & (FINITE | PLURAL_PRESENT):
         return None  # "`_exit` - The os._exit() function exits the process ...": a sentence about something else
-    if data_type(definition) or run_together(definition):
+    if word_count(definition) < 4 or definition_problem(lowered) is not None:
+        return None
+    if data_type(definition):
         return None  # "`status_code` - An integer HTTP status code": a parameter's type, not what a thing is
     if restates(definition, name):
         return None  # "`type_parameters` - The type parameters of the class": the name spelled out
-    reference = f"{term} is {definition[0].lower()}{definition[1:]}."
-    return DocFact(f"What is {term}?", definition, reference, "concept")
+    return DocFact(f"What is {term}?", definition, f"{term} is {lowered}.", "concept")
 
 
 #: Lines of an option's section that label a value, not describe the option ("Valid values: a filename").
@@ -219,15 +187,14 @@ def code_heading_fact(leaf: str, body: Sequence[ChunkLine], heading: str) -> Doc
     if not statements:
         return None
     first = statements[0]
-    fact = option_fact(ChunkLine("item", f"{leaf} {first}", leaf), heading, own_section=True)
-    if fact is not None:
+    if (fact := option_fact(ChunkLine("item", f"{leaf} {first}", leaf), heading, own_section=True)) is not None:
         return fact
     name = leaf.strip("`")
     noun = option_noun(name, heading)
     if noun is None or ordinary_word(name) or markup_problem(first) or word_count(first) < 5:
         return None
     said = re.sub(rf"\bthis {noun}\b", leaf, first, flags=re.IGNORECASE)  # "If this environment variable is set"
-    if not said.startswith(leaf) and leaf not in said:
+    if leaf not in said:
         return None
     reference = clean_sentence(said)
     if reference is None or pronoun_problem(reference.replace(leaf, "X")):
@@ -242,25 +209,17 @@ def name_heading_fact(leaf: str, body: Sequence[ChunkLine]) -> DocFact | None:
     name = leaf.strip("`")
     if not re.fullmatch(r"[A-Za-z][\w.+-]*", name) or (ordinary_word(name.lower()) and name[1:].islower()):
         return None
-    first = next((line for line in body if line.kind == "prose"), None)
-    sentences = split_prose(first.text)[:1] if first is not None else []
-    if not sentences or markup_problem(sentences[0]) or not re.match(r"^(?:An?|The) \w", sentences[0]):
+    sentences = next((split_prose(line.text)[:1] for line in body if line.kind == "prose"), [])
+    if not sentences:
         return None
     definition = sentences[0].rstrip(".")
-    head = re.split(r"\b(?:that|which|who|where|when|to)\b|,", definition)[0]
-    if set(tags(head)[1:]) & (FINITE | PLURAL_PRESENT) or word_count(definition) < 4:
-        return None  # "The package adds caching ...": a sentence, not what the thing is
     bare = re.sub(r"\([^)]*\)", "", definition).split()
     finite = sum(1 for tag in tags(" ".join(bare))[1:] if tag in FINITE | PLURAL_PRESENT | {"VDB", "VDZ"})
     if finite > len(re.findall(r"\b(?:that|which|who)\b", definition)):
         return None  # "The ELK stack (...) from Elastic is a great way ...": a main verb after the noun phrase
-    lowered = definition[0].lower() + definition[1:]
-    if definition_problem(lowered) is not None or vague_answer(lowered) or data_type(definition):
+    if vague_answer(definition[:1].lower() + definition[1:]):
         return None
-    if restates(definition, name):
-        return None
-    term = f"`{name}`" if leaf.startswith("`") else name
-    return DocFact(f"What is {term}?", definition, f"{term} is {lowered}.", "concept")
+    return _definition_fact(f"`{name}`" if leaf.startswith("`") else name, name, sentences[0])
 
 
 def section_name_fact(text: str) -> DocFact | None:

@@ -2,17 +2,10 @@
 data", "Install Flask" -> "install Flask"; "Template Inheritance", "Debug Mode", "Networking layer" and
 "Application Dispatching" name concepts and give none.
 
-The heading is tagged as a sentence by a part-of-speech tagger (`testgen.writers.english.tagger`); lemminflect gives the
-verb's base form. A heading is a task when it opens with
-- an imperative: a verb's base form tagged as a verb ("Install Flask", "Run the Development Server"), or one that
-  can be a verb followed by an article or possessive ("Upload a file", "Register A User");
-- a gerund tagged as one ("Sending JSON Encoded Data", "Using a proxy"), or a word the tagger reads as a noun or
-  adjective but that is an -ing form of a verb taking a plural or number-neutral object ("Uploading Files",
-  "Building URLs", "Accessing Request Data"); with a singular count noun after it ("Caching Decorator",
-  "Networking layer") it modifies that noun and the heading names a thing.
-Advice ("Prefer canonical imports", "Avoid forward references") is no task. Several tasks ("Setting and
-disabling timeouts", "Registering Filters, Tests, and Globals"), a verb with nothing after it but an adverb ("See
-also") and headings with code give none.
+The heading is tagged as a sentence (`testgen.writers.english.tagger`). It is a task when it opens with an
+imperative (a base verb tagged as one, or one that can be a verb before an article: "Upload a file") or a gerund
+(tagged as one, or an -ing form before a plural or number-neutral object: "Uploading Files", "Building URLs"; not
+before a singular count noun: "Caching Decorator"). Advice, several tasks and headings with code give none.
 """
 
 from __future__ import annotations
@@ -41,8 +34,8 @@ _ADVISING = frozenset({"prefer", "avoid", "consider", "favor", "favour", "beware
 
 def task_phrase(heading: str, casing: Casing) -> str | None:
     """The task a heading names, as a verb phrase in sentence case; None when it names no task."""
-    heading = _HOW_TO.sub("", heading)  # "How to install Flask" -> "install Flask"
-    heading = _ASIDE.sub("", heading)  # "Using a virtual environment (recommended)" -> "Using a virtual environment"
+    # "How to install Flask" -> "install Flask"; "Using a virtual environment (recommended)": the aside dropped
+    heading = _ASIDE.sub("", _HOW_TO.sub("", heading))
     words = heading.split(": ")[0].strip().rstrip(":.!").split()  # "Erase data: coverage erase" -> "Erase data"
     if words and words[0].islower():
         words[0] = words[0].capitalize()
@@ -69,19 +62,14 @@ def _task_verb(words: list[str], tagged: tuple[str, ...]) -> str | None:
     later_verb_forms = any(gerund_base(w) or (w.lower().endswith("ed") and len(w) > 4) for w in words[1:])
     base = gerund_base(first)
     if base is not None:
-        if tagged[0] == "VVG":
-            return base
-        # read as a noun or adjective: a task only when what follows is its object, not the noun it modifies
         if tagged[0] == "AJ0" and "ADJ" in parts_of_speech(first.lower()):
             return None  # "Missing imports", "Existing projects": a participle describing the noun
-        if tagged[-1] in _TASK_OBJECT and not later_verb_forms:
-            return base
-        return None
+        # read as a noun or adjective: a task only when what follows is its object, not the noun it modifies
+        return base if tagged[0] == "VVG" or (tagged[-1] in _TASK_OBJECT and not later_verb_forms) else None
     if not first[:1].isupper() or not is_base_verb(first) or later_verb_forms:
         return None
-    if (tagged[0] in BASE_VERB and not (len(words) == 2 and tagged[1] == "AV0")) or tagged[1] in DETERMINER:
-        return first.lower()
-    return None
+    imperative = tagged[0] in BASE_VERB and not (len(words) == 2 and tagged[1] == "AV0")
+    return first.lower() if imperative or tagged[1] in DETERMINER else None
 
 
 def recase(word: str, tag: str, casing: Casing) -> str:
@@ -92,6 +80,6 @@ def recase(word: str, tag: str, casing: Casing) -> str:
         return word.lower()
     if word[:1].isupper() and word[1:].islower() and word.isalpha():
         lowered = word.lower()
-        if casing.inner_capital[lowered] <= casing.lower[lowered] or casing.inner_capital[lowered] == 0:
+        if casing.inner_capital[lowered] <= casing.lower[lowered]:
             return lowered
     return word

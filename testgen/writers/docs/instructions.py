@@ -6,10 +6,8 @@ use the `connect()` method"), or "X lets / allows you to VERB ...". Hedges ("you
 pointers to text the reader cannot see ("the following command", "see Request instances", "the instructions
 below"), light and catenative verbs ("you can have ...", "you may choose to use ...") and pronoun objects ("you
 can import and remove it") do not instruct. The imperative is read by the part-of-speech tagger
-(`testgen.writers.english.tagger`), the verb's base form by lemminflect.
-
-`instruction_fact` turns "To X, use Y", "Use Y to X", "If you need to X, Y", "You can X using Y", "Y can be used
-to X" into "How do you X?", when the task is a verb phrase and the answer instructs (or names the thing to use).
+(`testgen.writers.english.tagger`), the verb's base form by lemminflect. `instruction_fact` asks "How do you X?" of
+the shapes of `_INSTRUCTIONS` ("To X, use Y", "Use Y to X", ...) when the answer instructs or names what to use.
 """
 
 from __future__ import annotations
@@ -88,8 +86,7 @@ def main_clause(sentence: str) -> str:
         later = [match.start() for match in _YOU_LATER.finditer(text) if match.start() > opening]
         if later:
             return text[later[-1] :]
-        if ", " in text:
-            text = text.split(", ", 1)[1]
+        text = text.split(", ", 1)[-1]
     tokens = text.split()
     if len(tokens) > 2 and tag_words(tuple(tokens[:3]))[0] == "AV0" and not tokens[1][:1].isupper():
         text = " ".join(tokens[1:]).removeprefix(",").strip()  # not "Most Hatch environment types ...": a name
@@ -99,11 +96,7 @@ def main_clause(sentence: str) -> str:
 def main_verb(sentence: str) -> str:
     """The verb of an instruction's main clause, lower case: "You can also upload files ..." -> "upload", "Run an
     HTTP proxy locally:" -> "run" ("" when the clause is too short)."""
-    return clause_verb(main_clause(" ".join(sentence.replace("`", "").split())))
-
-
-def clause_verb(main: str) -> str:
-    """`main_verb` of a main clause already taken from its sentence (inline code unquoted)."""
+    main = main_clause(" ".join(sentence.replace("`", "").split()))
     found = _YOU_AUX.match(main)
     if found is not None:
         return found.group("verb").lower()
@@ -124,16 +117,12 @@ def instructs(sentence: str) -> bool:
     match = _YOU_AUX.match(main)
     if match is not None:
         aux = match.group("aux").lower()
-        if " want to" in aux and not re.search(r"'ll|will", aux):
-            return False  # "you may want to ...": a hedge; "you'll want to click ..." instructs
-        if re.search(r" (?:may|might) need to", aux):
-            return False  # "Occasionally you may need to call ...": a need, not what to do
+        if (" want to" in aux and not re.search(r"'ll|will", aux)) or re.search(r" (?:may|might) need to", aux):
+            return False  # "you may want to ...": a hedge ("you'll want to click ..." instructs); "you may need to ..."
         if match.group("verb").lower() == "need":  # "you'll need an `AsyncClient`": a thing to use
             return not match.group("rest").lstrip().startswith(("to ", "is ", "are "))
-        if match.group("rest").lower().startswith((" it ", " them ")):
+        if match.group("rest").lower().startswith((" it ", " them ")) or match.group("verb").lower() in _NOT_DOING:
             return False  # "You can catch it like a normal KeyError": it is something said before
-        if match.group("verb").lower() in _NOT_DOING:
-            return False
         return _does(match.group("verb"), match.group("rest"))
     recommended = _RECOMMEND.search(main)
     if recommended is not None:
@@ -178,19 +167,16 @@ def adds_to(statement: str, topic_words: frozenset[str]) -> bool:
         return True
     stems = {word[:6] for word in topic_words if len(word) >= 6}  # "constraints" says no more than "constrain"
     for word in re.findall(r"[A-Za-z][\w-]+", main.lower()):
-        forms = lemmas(word)
-        new = word not in STOPWORDS and len(word) > 2 and not forms & (topic_words | EMPTY_WORDS)
+        new = word not in STOPWORDS and len(word) > 2 and not lemmas(word) & (topic_words | EMPTY_WORDS)
         if new and not (len(word) >= 6 and word[:6] in stems):
             return True
     return False
 
 
 def same_task(task: set[str] | frozenset[str], topic: set[str] | frozenset[str], strict: bool = True) -> bool:
-    """Whether a sentence's own task is the heading's: a task that is the sentence's point ("If you need to
-    include non-file data fields in the multipart form, ...", "You can access the name of the signal with ...")
-    shares at least half of the heading's content words, and two of them ("send multipart file uploads", "create
-    signals"); a purpose named after the means ("Use the `json` property ... to decode the request's body as
-    JSON") shares at least one ("receive JSON in views"). True when no heading words are known."""
+    """Whether a sentence's own task is the heading's: a task that is the sentence's point (`strict`: "If you need
+    to include non-file data fields ...") shares at least half of the heading's content words, and two of them; a
+    purpose named after the means ("Use the `json` property ... to decode ...") shares one. True without them."""
     if not topic:
         return True
     shared = len(task & topic)
@@ -257,50 +243,37 @@ def _verb_phrase(task: str) -> str:
     return " ".join([gerund_base(first) or first, *words[1:]])
 
 
-def _two_tasks(words: list[str]) -> bool:
-    """ "discuss coverage.py or get help": two verb phrases joined by "or" / "and"."""
-    tagged = tag_words(tuple(words))
-    return any(
-        word.lower() in ("or", "and") and after in BASE_VERB for word, after in zip(words, tagged[1:], strict=False)
-    )
-
-
 def instruction_fact(sentence: str) -> DocFact | None:
     """ "To enable debug mode, use the `--debug` option." -> "How do you enable debug mode?", answered "use the
     `--debug` option"."""
     text = " ".join(sentence.split()).rstrip(".:")
-    if markup_problem(text):
+    found = next(((n, m) for n, pattern in enumerate(_INSTRUCTIONS) if (m := pattern.match(text))), None)
+    if markup_problem(text) or found is None or found[0] == _WHEN:
+        return None  # "When creating a worker, you can pass in a custom serializer": an option of the task, not how
+    number, match = found
+    task = _verb_phrase(match.group("task").strip())
+    task_words = task.split()
+    if not 2 <= len(task_words) <= MAX_TASK_WORDS or not _does(task_words[0], " ".join(["", *task_words[1:]])):
         return None
-    for number, pattern in enumerate(_INSTRUCTIONS):
-        match = pattern.match(text)
-        if match is None:
-            continue
-        task = _verb_phrase(match.group("task").strip())
-        task_words = task.split()
-        if not 2 <= len(task_words) <= MAX_TASK_WORDS or not _does(task_words[0], " ".join(["", *task_words[1:]])):
-            return None
-        if task_needs_context(task) or _two_tasks(task_words) or _LEANING.search(task):
-            return None  # "How do you use the active connection mode instead?": instead of what was said before?
-        if task_words[0] == "use" and " to " in task and text.lower().startswith(("you can use", "you can also use")):
-            return None  # "How do you use `ProxyManager` to tunnel requests?": the question names its own means
-        if tag_words(tuple(task_words))[-1] in _OPEN_END:
-            return None  # "search PyPI for packages tagged" (with ...): the task was cut short
-        how = match.group("how").strip()
-        if vague_answer(how) or len(how.split()) < 3 or pronoun_problem(f"How {task}"):
-            return None
-        if number == _WHEN:
-            return None  # "When creating a worker, you can pass in a custom serializer": an option of the task, not how
-        if len(how.split()) <= 4 and tag_words(tuple(how.split()))[-1] == "AV0":
-            return None  # "with Flask easily": a manner, not a means
-        # "The `history` property ... can be used to ...", "The Jinja sandbox can be used to ...": the thing to use;
-        # "is used to" describes what a thing does, and names something to use only when it is code
-        named = "`" in how or (" can be used to " in text and any(w[:1].isupper() for w in how.split()[1:]))
-        thing = number == _USED_TO and named and not text.lower().startswith("by default")
-        thing = thing and not _NOT_INSTRUCTING.search(text)  # "The `runner` fixture you wrote above is used to"
-        if not (thing or instructs(text)):
-            return None
-        if not adds_to(how, frozenset(content_lemmas(task))):
-            return None  # "Use build constraints to constrain build dependencies": the task said again
-        reference = clean_sentence(sentence)
-        return DocFact(f"How do you {task}?", how, reference, "instruction") if reference is not None else None
-    return None
+    tagged = tag_words(tuple(task_words))  # "discuss coverage.py or get help": two verb phrases, two tasks
+    two = any(w.lower() in ("or", "and") and tag in BASE_VERB for w, tag in zip(task_words, tagged[1:], strict=False))
+    if task_needs_context(task) or two or _LEANING.search(task):
+        return None  # "How do you use the active connection mode instead?": instead of what was said before?
+    if task_words[0] == "use" and " to " in task and text.lower().startswith(("you can use", "you can also use")):
+        return None  # "How do you use `ProxyManager` to tunnel requests?": the question names its own means
+    if tagged[-1] in _OPEN_END:
+        return None  # "search PyPI for packages tagged" (with ...): the task was cut short
+    how = match.group("how").strip()
+    if vague_answer(how) or len(how.split()) < 3 or pronoun_problem(f"How {task}"):
+        return None
+    if len(how.split()) <= 4 and tag_words(tuple(how.split()))[-1] == "AV0":
+        return None  # "with Flask easily": a manner, not a means
+    # "The `history` property ... can be used to ...", "The Jinja sandbox can be used to ...": the thing to use;
+    # "is used to" describes what a thing does, and names something to use only when it is code
+    named = "`" in how or (" can be used to " in text and any(w[:1].isupper() for w in how.split()[1:]))
+    thing = number == _USED_TO and named and not text.lower().startswith("by default")
+    thing = thing and not _NOT_INSTRUCTING.search(text)  # "The `runner` fixture you wrote above is used to"
+    if not (thing or instructs(text)) or not adds_to(how, frozenset(content_lemmas(task))):
+        return None  # "Use build constraints to constrain build dependencies": the task said again
+    reference = clean_sentence(sentence)
+    return DocFact(f"How do you {task}?", how, reference, "instruction") if reference is not None else None

@@ -10,7 +10,7 @@ from ragtest_core.text import word_count
 from testgen.structure import ChunkLine
 from testgen.writers.docs.descriptions import FINITE, PLURAL_PRESENT, DocFact, ordinary_word, run_together, says_more
 from testgen.writers.docs.text import LIGHT_VERBS, markup_problem, split_prose
-from testgen.writers.english.morphology import is_base_verb, is_third_person, parts_of_speech, third_person
+from testgen.writers.english.morphology import inflections, is_base_verb, is_third_person, parts_of_speech
 from testgen.writers.english.tagger import tags
 
 _SPEC_WORDS = {
@@ -41,10 +41,10 @@ def option_fact(line: ChunkLine, heading: str, own_section: bool = False) -> Doc
     if not first or word_count(first[0]) < 3 or markup_problem(first[0]):
         return None
     noun = option_noun(name, heading)
-    if noun is None:
+    if noun is None or not says_more(first[0], name):
         return None
     reference = option_reference(f"The `{name}` {noun}", first[0].rstrip("."))
-    if reference is None or not says_more(first[0], name):
+    if reference is None:
         return None
     return DocFact(f"What does the `{name}` {noun} control?", first[0].rstrip("."), reference, "option")
 
@@ -64,10 +64,8 @@ def option_noun(name: str, context: str) -> str | None:
 def option_reference(subject: str, description: str) -> str | None:
     """A sentence saying what the option does, from its description: "Whether X" -> "S controls whether X";
     "The name of X" -> "S is the name of X"; "Enables X" -> "S enables X"; "Enable X" -> "S enables X"."""
-    words = description.split()
-    first = words[0]
-    lowered = first.lower()
-    rest = " ".join(words[1:])
+    first, *others = description.split()
+    lowered, rest = first.lower(), " ".join(others)
     if lowered in ("whether", "how", "which", "what"):
         return f"{subject} controls {lowered} {rest}."
     if lowered in ("a", "an", "the"):
@@ -88,8 +86,8 @@ def option_reference(subject: str, description: str) -> str | None:
         return None  # "Google Cloud Storage for feed exports": a name, though "google" is also a verb
     if is_third_person(first) and not is_base_verb(first):
         return f"{subject} {lowered} {rest}."
-    verb = third_person(first)
-    return f"{subject} {verb} {rest}." if verb is not None else None
+    forms = inflections(lowered, "VBZ") if is_base_verb(first) else ()  # "Enable X" -> "S enables X"
+    return f"{subject} {forms[0]} {rest}." if forms else None
 
 
 #: Head nouns of a description naming a callable ("The CURRENT_DATE() SQL function"): the item is that callable, not

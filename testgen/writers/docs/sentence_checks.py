@@ -6,10 +6,11 @@ or give one answer of several; and what the writer knows of the documentation as
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 
 from testgen.chunking import Chunk
-from testgen.structure import PATH_SEPARATOR, prose_lines
+from testgen.structure import PATH_SEPARATOR
 from testgen.writers.base import Turned
 from testgen.writers.docs.descriptions import DocFact
 from testgen.writers.docs.specific import anchored, example_answer, ranking, relative_subject, thin_answer
@@ -50,46 +51,21 @@ def heading_parts(chunk: Chunk) -> list[str]:
     return [part.strip() for part in (chunk.heading_path or "").split(PATH_SEPARATOR)]
 
 
+@dataclass(frozen=True)
 class PageIndex:
-    """The documentation as a whole, for the checks: its headings (lower case) and how many of its pages use a
-    phrase, from the pages' prose (lower case) or from `count_pages` (the store's `documents_containing`, for a
-    corpus not held in memory); `pages` is how many structured pages it has."""
+    """The documentation as a whole, for the checks: its headings (lower case), how many of its pages use a phrase
+    (`count_pages`: the store's `documents_containing`) and how many structured pages it has."""
 
-    def __init__(
-        self,
-        headings: Collection[str] = (),
-        prose: Sequence[str] = (),
-        count_pages: Callable[[str], int] | None = None,
-        pages: int | None = None,
-    ) -> None:
-        self.headings = frozenset(headings)
-        self._prose = list(prose)
-        self._count_pages = count_pages
-        self.pages = len(self._prose) if pages is None else pages
-
-    @classmethod
-    def of_chunks(cls, chunks: Iterable[Chunk]) -> PageIndex:
-        """The index of a corpus held in memory: the headings of its structured chunks, and each structured
-        document's prose (code and markup left out)."""
-        headings: set[str] = set()
-        prose: dict[str, list[str]] = {}
-        for chunk in chunks:
-            if chunk.heading_path is not None:
-                headings.update(part.lower() for part in heading_parts(chunk))
-                prose.setdefault(chunk.doc_id, []).append(" ".join(prose_lines(chunk.text)).lower())
-        return cls(headings, [" ".join(parts) for parts in prose.values()])
+    headings: frozenset[str] = frozenset()
+    count_pages: Callable[[str], int] = lambda _: 0
+    pages: int = 0
 
     def pages_using(self, phrase: str) -> int:
-        if self._count_pages is not None:
-            return self._count_pages(f" {phrase} ")
-        lowered = f" {phrase.lower()} "  # the prose was kept lower case
-        return sum(1 for text in self._prose if lowered in f" {text} ")
+        return self.count_pages(f" {phrase} ")
 
     def common(self, name: str) -> bool:
         """Whether a name is on at least `COMMON_SHARE` of the documentation's pages (the product's own name)."""
-        if not self.pages:
-            return False
-        return self.pages_using(name) >= max(AMBIGUOUS_PAGES, COMMON_SHARE * self.pages)
+        return bool(self.pages) and self.pages_using(name) >= max(AMBIGUOUS_PAGES, COMMON_SHARE * self.pages)
 
     def rare(self, word: str) -> bool:
         """Whether fewer than `AMBIGUOUS_PAGES` pages of the docs use a word."""
@@ -114,9 +90,9 @@ def docs_problem(turned: Sequence[Turned], sentence: str, headings: Collection[s
     if "..." in sentence or "…" in sentence:
         return "ellipsis"  # "Dequeues use select ... for update skip locked.": words left out
     tokens = sentence.replace("`", "").split()
-    imperative = len(tokens) > 2 and tokens[0].istitle() and tag_words(tuple(tokens[:4]))[0] in BASE_VERB
-    imperative = imperative or tokens[0].lower() in ("let's", "let’s")
-    if imperative:
+    if tokens[0].lower() in ("let's", "let’s") or (
+        len(tokens) > 2 and tokens[0].istitle() and tag_words(tuple(tokens[:4]))[0] in BASE_VERB
+    ):
         return "imperative"  # "Assume conftest.py provides two named factories.": no subject to ask about
     if any(_PERSON.match(t.subject) for t in turned):
         return "person"  # "Nathaniel J. Smith is the Trio BDFL.": "What is ...?" of a person; who, in docs
@@ -130,11 +106,8 @@ def docs_problem(turned: Sequence[Turned], sentence: str, headings: Collection[s
 
 
 def specific_problem(turned: Turned, sentence: str, heading: str, casing: Casing, pages: PageIndex) -> str | None:
-    """Why a documentation question leans on its section (None: it does not): a pronoun ("How many main reasons
-    for this are there?"), a subject that names nothing on its own (`specific.anchored`: code, a name, a term of
-    its section's heading; not "the response body"), a definite subject without a name or code that many pages
-    use ("the base class", "the return value"), or an answer that is one of several or holds only under a
-    condition."""
+    """Why a documentation question leans on its section (None: it does not): a pronoun, a subject that names
+    nothing on its own (`specific.anchored`) or that many pages use, an answer of several or under a condition."""
     if pronoun_problem(turned.question):
         return "unresolved_pronoun"
     if re.search(r"\b(?:would|could|might)\b", turned.question):
@@ -158,6 +131,5 @@ def specific_problem(turned: Turned, sentence: str, heading: str, casing: Casing
         return "example_answer"  # "The __all__ list marks hello as public": the example's module
     subject = turned.subject.removeprefix("the ").strip()
     definite = turned.subject.startswith("the ") and subject == subject.lower()
-    if definite and not any(c.isdigit() for c in subject) and pages.pages_using(subject) >= AMBIGUOUS_PAGES:
-        return "ambiguous_subject"
-    return None
+    many = definite and not any(c.isdigit() for c in subject) and pages.pages_using(subject) >= AMBIGUOUS_PAGES
+    return "ambiguous_subject" if many else None

@@ -1,22 +1,9 @@
 """Whether a documentation question names what it asks about on its own, and which sections give no questions.
 
-A sentence of a documentation page talks about its section's topic, often without naming it: "The base class
-provides default implementations", "The response body contains the blackened Python code", "The first run uses
-the C implementation". Turned into a question ("What does the response body contain?") it needs its section to
-mean anything. A documentation question's subject must therefore hold an *anchor*, something that names one thing
-in the product:
-- code: a name the sentence writes as inline code (`expose_value`, `PATH_INFO`), or a word shaped like an
-  identifier (`sys.monitoring`, `CandidateEvaluator`, `--pre`, `pip._internal.cli`);
-- a name: a capitalised word inside the question (Flask, Jinja, PEP 557, the HTTPException class) or a word no
-  dictionary knows (`virtualenv`, `ctrace`, `gevent`);
-- a term of its own section's heading ("the echo function" under "Echoing", "block assignment" under "Block
-  Assignments", "file path patterns" under "File patterns"): the section is about that thing, so the sentence
-  says something about what the heading names.
-"The base class", "the response headers", "the built-in implementations", "different loaders" have none.
-
-Release notes and upgrade notes ("Version 5.2.1 — 2020-07-23", "0.21.0 (September 26, 2022)", "Upgrading to
-3.2", a page titled "Changelog") describe changes at one point in the product's past ("The dark mode HTML report
-still used light colors"): no user asks them of the product as it is; they give no questions.
+A documentation sentence often talks about its section's topic without naming it ("The response body contains the
+blackened Python code"): turned into a question ("What does the response body contain?"), it needs its section to
+mean anything. So a documentation question's subject must hold an *anchor* (`anchored`) that names one thing in the
+product ("The base class", "the response headers", "different loaders" have none).
 """
 
 from __future__ import annotations
@@ -31,7 +18,7 @@ from testgen.structure import PATH_SEPARATOR
 from testgen.writers.base import Turned
 from testgen.writers.english.clause import Casing
 from testgen.writers.english.lexicon import GENERIC_NOUNS, LISTS, words
-from testgen.writers.english.morphology import gerund_base, known_word, lemmas
+from testgen.writers.english.morphology import gerund_base, lemmas, parts_of_speech
 from testgen.writers.english.tagger import tag_words
 
 #: A dotted version number, optionally with a pre-release suffix: "2.0", "0.21.0", "3.0b1", "7.x".
@@ -86,18 +73,13 @@ def relative_subject(subject: str) -> bool:
 
 
 def release_notes(heading_path: str | None) -> bool:
-    """Whether a chunk's section is release notes or upgrade notes (see the module's notes)."""
+    """Whether a chunk's section is release or upgrade notes ("Version 5.2.1 — 2020-07-23", "Upgrading to 3.2", a page
+    titled "Changelog"): they describe the product's past, which no user asks of the product as it is."""
     if not heading_path:
         return False
     parts = [part.strip() for part in heading_path.split(PATH_SEPARATOR)]
-    if _RELEASE_TITLE.search(parts[0].rstrip(":")) or any(part.lower() == "unreleased" for part in parts):
-        return True
-    return any(_RELEASE_HEADING.search(part) for part in parts)
-
-
-def code_names(sentence: str) -> list[str]:
-    """The inline code of a documentation sentence, without its backticks."""
-    return [span.strip() for span in re.findall(r"`([^`]+)`", sentence) if span.strip()]
+    titled = _RELEASE_TITLE.search(parts[0].rstrip(":"))
+    return bool(titled) or any(part.lower() == "unreleased" or _RELEASE_HEADING.search(part) for part in parts)
 
 
 def anchored(
@@ -115,7 +97,8 @@ def anchored(
     section's own heading). A name or code that most pages use (`common`: the product's own name, "Flask",
     `httpx`) is no anchor: every page is about it ("What does Black prefer?" asks about any of its choices)."""
     bare = phrase.replace("`", "")
-    if any(name in bare and not common(name) for name in code_names(sentence)):
+    code = [span.strip() for span in re.findall(r"`([^`]+)`", sentence) if span.strip()]
+    if any(name in bare and not common(name) for name in code):
         return True
     tokens = [re.sub(r"['’]s$", "", token) for token in re.findall(r"\w[\w.'’/()+#-]*", bare)]
     tagged = tag_words(tuple(tokens))
@@ -129,11 +112,12 @@ def anchored(
         if word[:1].isupper() and (number > 0 or token != opening or named(word) or tagged[0] not in _COMMON):
             return True  # not "Static analysis ...", "Modifications are ...": capitalised as the sentence's first word
         lowered = word.lower()
-        if word.isalpha() and lowered not in STOPWORDS and not known_word(lowered) and rare(lowered):
+        if word.isalpha() and lowered not in STOPWORDS and not parts_of_speech(lowered) and rare(lowered):
             return True
     if len(tokens) == 1 and tagged[0] == "NN2" and len(heading.split()) == 1:
         return False  # "Sources are located in ..." under "Sources": which sources? the page's own
-    own = heading_lemmas(heading)
+    words = [word for word in re.findall(r"[A-Za-z]+", heading.lower()) if word not in STOPWORDS and len(word) > 2]
+    own = frozenset(lemma for word in words for lemma in lemmas(word))  # "Echoing" -> echo
     return any(
         own & lemmas(token.lower())
         for token, tag in zip(tokens, tagged, strict=True)
@@ -153,8 +137,7 @@ def sentence_case(turned: Turned, casing: Casing) -> Turned:
     if casing.inner_capital[words[0].lower()] > 0 or not (gerund or tag_words(tuple(words))[0] in _ADJECTIVE):
         return turned
     subject = " ".join([words[0].lower(), *words[1:]])
-    question = turned.question.replace(turned.subject, subject, 1)
-    return replace(turned, question=question, subject=subject)
+    return replace(turned, question=turned.question.replace(turned.subject, subject, 1), subject=subject)
 
 
 _THIN_NOUNS = GENERIC_NOUNS | words(LISTS["specific.THIN_NOUNS"])
@@ -204,10 +187,3 @@ def ranking(phrase: str) -> bool:
     tokens = phrase.lower().split()[:4]
     tagged = tag_words(tuple(tokens))
     return any(tag == "AJS" or token in ("most", "least") for token, tag in zip(tokens, tagged, strict=True))
-
-
-def heading_lemmas(heading: str) -> frozenset[str]:
-    """The lemmas of a heading's content words ("Block Assignments" -> block, assignment; `"network_stream"` ->
-    network, stream; "Echoing" -> echo)."""
-    words = re.findall(r"[A-Za-z]+", heading.lower())
-    return frozenset(lemma for word in words if word not in STOPWORDS and len(word) > 2 for lemma in lemmas(word))

@@ -3,6 +3,7 @@ and a source sentence cleaned into a reference."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -38,8 +39,7 @@ def markup_problem(text: str) -> bool:
 
 def pronoun_problem(question: str) -> bool:
     """Whether the question leans on words that need the context ("it", "this", "these", "here", ...)."""
-    words = re.findall(r"[A-Za-z']+", question.replace("`", " ").lower())
-    return any(word in _PRONOUNS for word in words[1:])
+    return any(word in _PRONOUNS for word in re.findall(r"[A-Za-z']+", question.replace("`", " ").lower())[1:])
 
 
 def clean_sentence(sentence: str) -> str | None:
@@ -56,21 +56,12 @@ def clean_sentence(sentence: str) -> str | None:
         return None  # "a class that you register in your ." : inline text the loader could not show
     if text.endswith(":") and re.search(r"\b(?:following|as follows|these|below)\b", lowered):
         return None  # "Werkzeug parses the data under the following situations:": the answer is the list
-    if text.endswith(":") and _cut_before_colon(text[:-1].rstrip()):
+    lead = text[:-1].rstrip()  # before a closing colon: it may stop before its object, which the code after it holds
+    verb = _CUT_BEFORE_VERB.search(lead)
+    if text.endswith(":") and (_CUT_BEFORE_LIST.search(lead) or (verb and is_base_verb(verb.group("verb")))):
         return None  # "To install the Xcode command-line tools, open a terminal window and run:": what to run is code
-    if text.endswith(":"):
-        text = text[:-1].rstrip() + "."
-    if not text.endswith((".", "!")):
-        text += "."
-    return text
-
-
-def _cut_before_colon(text: str) -> bool:
-    """Whether a statement ending in a colon stops before its object, which the code or list after it holds."""
-    if _CUT_BEFORE_LIST.search(text):
-        return True
-    verb = _CUT_BEFORE_VERB.search(text)
-    return verb is not None and is_base_verb(verb.group("verb"))
+    text = lead + "." if text.endswith(":") else text
+    return text if text.endswith((".", "!")) else text + "."
 
 
 _CODE_SPAN = re.compile(r"`[^`]+`")
@@ -80,13 +71,8 @@ _CODE_PLACEHOLDER = re.compile(r"qqcode(\d+)qq")
 def mask_code(text: str) -> tuple[str, Callable[[str], str]]:
     """`text` with each inline code span replaced by one placeholder word, and the function that puts the spans back
     into any text made from the masked one (the sentence splitter and the tagger never see inside code)."""
-    spans: list[str] = []
-
-    def hide(match: re.Match[str]) -> str:
-        spans.append(match.group(0))
-        return f"qqcode{len(spans) - 1}qq"
-
-    masked = _CODE_SPAN.sub(hide, text)
+    spans, numbers = _CODE_SPAN.findall(text), itertools.count()
+    masked = _CODE_SPAN.sub(lambda _: f"qqcode{next(numbers)}qq", text)
     return masked, lambda part: _CODE_PLACEHOLDER.sub(lambda m: spans[int(m.group(1))], part)
 
 

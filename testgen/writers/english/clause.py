@@ -4,11 +4,7 @@ capitalised words a document writes as names (`Casing`).
 The main verb is the first word after the subject that is an auxiliary, a modal or a form of one of the lexicon's
 verbs (`testgen.writers.english.lexicon`), not preceded by a determiner, possessive or "to". Sentences whose shape
 is not clean (a pronoun subject, a subject with a comma or too many words, a fragment) raise `Skip` with a reason.
-
-The verb is found by the lexicon, not by the part-of-speech tagger the documentation strategy reads headings with:
-on 2,307 sentences the rules were never tuned on (WikiEval and FiQA contexts, `bench/sentence_rules_bench.py`), the
-lexicon's verbs turned 87 sentences into 88 questions, HanTa's tags 84 into 85 (the one question only the tagger
-wrote is a misleading "Who announced the city was suffering?"), and every verb form lemminflect knows 79 into 80.
+Why the lexicon and not the tagger finds the verb: docs/development.md.
 """
 
 from __future__ import annotations
@@ -42,7 +38,8 @@ DATE = (
     rf"(?:\d{{1,2}} {_MONTH} \d{{4}}|{_MONTH} \d{{1,2}}, \d{{4}}|(?:early |mid-|mid |late )?{_MONTH} \d{{4}}"
     r"|(?:the )?(?:early |mid-|mid |late )?\d{3,4}s|\d{3,4}(?: BC| AD| BCE| CE)?)(?![\w%-])"
 )
-_PAREN = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
+#: A parenthesis or a bracketed citation with the space before it.
+PAREN = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
 _FRONTED = re.compile(
     r"^(?P<prep>In|On|By|During|Since|As of|Until|From|After|Before|Around|At|Within|Across|Throughout|Among)"
     rf" (?P<phrase>{_MONTH} \d{{1,2}}, \d{{4}}|[^,]{{1,45}}), (?P<body>.+)$"
@@ -87,16 +84,11 @@ class Casing:
         )
 
     def first_word(self, word: str, next_word: str = "") -> str:
-        if word[:1].isupper() and word[1:].islower() and word.endswith("ing") and _never_a_name(word.lower()):
-            return word.lower()  # "Using BaseHTTPMiddleware ...": a gerund, whatever follows it
-        if word.lower() in _QUANTIFIERS:
-            return word.lower()  # "Every Starlette application ..."
-        if (
-            next_word[:1].isupper()
-            or not word[:1].isupper()
-            or not word[1:].islower()
-            or not word.replace("-", "").isalpha()
-        ):
+        gerund = word[:1].isupper() and word[1:].islower() and word.endswith("ing") and _never_a_name(word.lower())
+        if gerund or word.lower() in _QUANTIFIERS:
+            return word.lower()  # "Using BaseHTTPMiddleware ...": a gerund, whatever follows it; "Every Starlette ..."
+        spelled = next_word[:1].isupper() or not word[:1].isupper() or not word[1:].islower()
+        if spelled or not word.replace("-", "").isalpha():
             return word  # "CPython", "GPT-3", "U.S." keep their spelling
         key = word.lower()
         if self.lower[key] > 0 and self.lower[key] >= self.inner_capital[key]:
@@ -108,12 +100,9 @@ class Casing:
     def is_name(self, phrase: str) -> bool:
         """Every word capitalised (or a digit/particle), and the first not an ordinary word."""
         tokens = phrase.split()
-        return (
-            bool(tokens)
-            and all(_NAME_WORD.match(t) for t in tokens)
-            and tokens[0][:1].isupper()
-            and self.first_word(tokens[0], tokens[1] if len(tokens) > 1 else "") == tokens[0]
-        )
+        if not tokens or not tokens[0][:1].isupper() or not all(_NAME_WORD.match(t) for t in tokens):
+            return False
+        return self.first_word(tokens[0], tokens[1] if len(tokens) > 1 else "") == tokens[0]
 
 
 @dataclass(frozen=True)
@@ -131,15 +120,11 @@ class Clause:
 
     @property
     def plural(self) -> bool:
-        if self.aux in ("are", "were", "have"):
-            return True
-        if self.aux in ("is", "was", "has"):
-            return False
+        if self.aux in ("are", "were", "have", "is", "was", "has"):
+            return self.aux in ("are", "were", "have")
         if _gerund_phrase(self.subject):
             return False  # "Building man pages requires ...": a gerund phrase is one thing
-        if self.verb is not None and self.verb.tense == "pres":
-            return True
-        return is_plural(self.subject)
+        return (self.verb is not None and self.verb.tense == "pres") or is_plural(self.subject)
 
     @property
     def past(self) -> bool:
@@ -151,8 +136,7 @@ class Clause:
 def _gerund_phrase(subject: str) -> bool:
     """Whether a subject is a gerund with its object ("Building man pages"): one activity, singular."""
     tokens = subject.split()
-    first = tokens[0].lower() if tokens else ""
-    return len(tokens) > 1 and len(first) > 5 and gerund_base(first) is not None
+    return len(tokens) > 1 and len(tokens[0]) > 5 and gerund_base(tokens[0].lower()) is not None
 
 
 def is_plural(subject: str) -> bool:
@@ -173,13 +157,11 @@ def clean_sentence(sentence: str) -> str:
         raise Skip("question")
     if not text.endswith("."):
         raise Skip("fragment")
-    text = _PAREN.sub("", text).strip()
+    text = PAREN.sub("", text).strip()
     if re.search(r"[()\[\]{}^|=<>]|https?:|\bcitation\b|\bet al\b", text):
         raise Skip("parenthesis_or_citation")
-    if not text[:1].isupper() and not text[:1].isdigit():
-        raise Skip("fragment")
     words = word_count(text)
-    if words < 4:
+    if (not text[:1].isupper() and not text[:1].isdigit()) or words < 4:
         raise Skip("fragment")
     if words > MAX_SENTENCE_WORDS:
         raise Skip("sentence_too_long")
@@ -194,18 +176,12 @@ def strip_discourse(text: str) -> str:
     return text
 
 
-def split_fronted(text: str) -> tuple[tuple[str, str] | None, str]:
-    """("In", "2008") and the clause after it, for "In 2008, X did Y"; (None, text) otherwise."""
-    match = _FRONTED.match(text)
-    if not match:
-        return None, text
-    return (match.group("prep"), match.group("phrase")), match.group("body")
-
-
 def parse_clause(sentence: str, casing: Casing) -> Clause:
-    """The clause of `sentence`, or raise Skip."""
+    """The clause of `sentence`, or raise Skip. A fronted modifier ("In 2008, X did Y") is kept as ("In", "2008")."""
     body = strip_discourse(clean_sentence(sentence))
-    fronted, body = split_fronted(body)
+    match = _FRONTED.match(body)
+    fronted = (match.group("prep"), match.group("phrase")) if match else None
+    body = match.group("body") if match else body
     tokens = body.split(" ")
     start = _verb_index(tokens)
     subject_tokens = tokens[:start]
@@ -242,16 +218,8 @@ def parse_clause(sentence: str, casing: Casing) -> Clause:
             raise Skip("no_pattern")
     else:
         verb = FORMS[word]
-    return Clause(
-        sentence=sentence.strip(),
-        subject=subject,
-        subject_as_written=" ".join(subject_tokens),
-        aux=aux,
-        verb=verb,
-        rest=" ".join(rest_tokens).strip(),
-        passive=passive,
-        fronted=fronted,
-    )
+    rest = " ".join(rest_tokens).strip()
+    return Clause(sentence.strip(), subject, " ".join(subject_tokens), aux, verb, rest, passive, fronted)
 
 
 def is_adverb(word: str) -> bool:
@@ -272,8 +240,7 @@ def _skip_adverbs(tokens: list[str]) -> list[str]:
 def _verb_index(tokens: list[str]) -> int:
     """Where the verb group starts (after the subject); raises Skip when there is none in reach."""
     for index in range(1, min(len(tokens), MAX_SUBJECT_WORDS + 3)):
-        raw = tokens[index]
-        word = raw.lower()
+        word = tokens[index].lower()
         if tokens[index - 1].endswith((",", ";", ":")):
             raise Skip("complex_subject")
         if (is_adverb(word) and index + 1 < len(tokens) and _is_verb(tokens, index + 1)) or _is_verb(tokens, index):
@@ -312,9 +279,8 @@ def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> s
     if not tokens or len(tokens) > MAX_SUBJECT_WORDS:
         raise Skip("subject_too_long")
     lowered = [t.lower() for t in tokens]
-    if lowered[0] in VAGUE_HEADS or lowered[0] in PRONOUNS or re.split(r"['’]", lowered[0])[0] in PRONOUNS:
-        raise Skip("pronoun_or_vague_subject")
-    if any(w in PRONOUNS | POSSESSIVES | DEICTIC for w in lowered[1:]) or any(w in ("and", "or") for w in lowered[-1:]):
+    pointing = any(w in PRONOUNS | POSSESSIVES | DEICTIC for w in lowered[1:]) or lowered[-1] in ("and", "or")
+    if lowered[0] in VAGUE_HEADS or re.split(r"['’]", lowered[0])[0] in PRONOUNS or pointing:
         raise Skip("pronoun_or_vague_subject")
     if len(tokens) > 1 and _CARDINAL.match(lowered[0]) and tokens[1].islower():
         raise Skip("pronoun_or_vague_subject")  # "Two techniques were developed ...": which two?
@@ -322,10 +288,8 @@ def check_subject(tokens: list[str], casing: Casing, at_start: bool = True) -> s
         raise Skip("complex_subject")  # "Last but not least echo ...": a discourse phrase, not a subject
     if lettered(tokens):
         raise Skip("pronoun_or_vague_subject")  # "Template B", "the v argument": an example's name
-    if lowered[0] in JOINING_WORDS or any(t in ("-", "–", "—") for t in tokens):
+    if lowered[0] in JOINING_WORDS or any(t in ("-", "–", "—") or not re.match(r"^[\w.'’+#&/-]+$", t) for t in tokens):
         raise Skip("complex_subject")  # "Otherwise X is ...", "BinaryJSONField - stores ...": no subject
-    if any(not re.match(r"^[\w.'’+#&/-]+$", t) for t in tokens):
-        raise Skip("complex_subject")
     if lowered[0] in DETERMINERS:
         rest = tokens[1:]
         if not rest or (len(rest) == 1 and rest[0].islower()) or lowered[0] in ("a", "an"):

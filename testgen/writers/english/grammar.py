@@ -1,10 +1,8 @@
 """Checks of a turned English question against the sentence it was turned from, and of its answer.
 
-`grammar_problem` reads the question's shape: a wh-word first; a subject that starts like a noun phrase (not "in
-2017 graph neural networks") and appears in the source sentence as written; "does/is/was/has" not before a plural
-subject; a base verb after do-support ("does X use", not "does X uses"); no word said twice in a row; and every
-word of the question found in the source sentence (up to inflection) apart from the words the rules add (question
-words, auxiliaries, "many", "first", agent nouns ...).
+`grammar_problem` reads the question's shape (a wh-word first, a subject that starts like a noun phrase and is the
+sentence's as written, agreement, a base verb after do-support) and finds every word of the question in the source
+sentence, up to inflection, apart from the words the rules add (question words, auxiliaries, agent nouns ...).
 
 `definition_problem` checks that the answer to "What is X?" defines X: a noun phrase naming a class ("a
 high-level programming language", "the reference implementation of Python"), not a ranking or another fact about
@@ -90,10 +88,9 @@ def vague_answer(span: str) -> bool:
         return True  # "various applications"; "There are several events which ...": which ones?
     if not 1 <= len(tokens) <= 5 or tokens[-1] not in _GENERIC_HEADS:
         return False
-    tags = tag_words(tuple(tokens))
     return all(
         t in _ARTICLES or t in ("and", "but") or tag in ("AJ0", "AJS", "AJC")
-        for t, tag in zip(tokens[:-1], tags, strict=False)
+        for t, tag in zip(tokens[:-1], tag_words(tuple(tokens)), strict=False)
     )
 
 
@@ -109,63 +106,45 @@ def grammar_problem(question: str, sentence: str, subject: str = "") -> str | No
         return "verb_form"  # "What does including an extension allow to execute ...?": whom does it allow?
     if any(a == b and a not in ("had", "that") for a, b in itertools.pairwise(lowered)):
         return "repeated_word"
-    following = lowered[2] if len(lowered) > 2 else ""
-    if (
-        lowered[0] in ("what", "who")
-        and _plural_verb(lowered[1] if len(lowered) > 1 else "")
-        and not (following in _AUXILIARIES or following in ("of", "did", "do", "does"))
-    ):
+    second, following = [*lowered, "", ""][1:3]
+    if lowered[0] in ("what", "who") and _plural_verb(second) and following not in _AUXILIARIES | {"of"}:
         return "agreement"  # "What create instances of X?": "what" asks for one thing
-    if subject:
-        problem = _subject_problem(question, sentence, subject)
-        if problem is not None:
-            return problem
+    if subject and (problem := _subject_problem(question, sentence, subject)) is not None:
+        return problem
     source = tokenize(sentence)
     missing = [t for t in tokenize(question) if not _in_source(t, source)]
     return f"word_not_in_source:{missing[0]}" if missing else None
 
 
 def _subject_problem(question: str, sentence: str, subject: str) -> str | None:
-    first = subject.split()[0].lower()
-    if first in _NOT_SUBJECT_START or first.endswith("ly"):
+    words, tagged = subject.split(), tags(subject)
+    first = words[0].lower()
+    # "What did Specifies the minimum require ...?": a description with no subject (a verb's third person, as tagged)
+    verb_first = words[0][:1].isupper() and tagged[0] == "VVZ" and is_third_person(first)
+    if first in _NOT_SUBJECT_START or first.endswith("ly") or verb_first:
         return "subject_start"
-    if _verb_first(subject):
-        return "subject_start"  # "What did Specifies the minimum require ...?": a description with no subject
     if subject.lower() not in re.sub(r"\s+", " ", sentence).lower():
         return "subject_not_in_source"
-    if len(subject.split()) > 2 and _finite_inside(subject):
+    if len(words) > 2 and set(tagged[1:]) & _FINITE_TAGS:
         return "verb_in_subject"  # "What do Flask tries to help developers catch?": the verb read as the subject's
     before, _, after = question.partition(f" {subject}")
     aux = before.split()[-1].lower() if before.split() else ""
     if aux in ("does", "is", "was", "has") and is_plural(subject):
         return "agreement"
-    following = after.split()[0].strip("?,").lower() if after.split() else ""
-    form = FORMS.get(following)
+    form = FORMS.get(after.split()[0].strip("?,").lower() if after.split() else "")
     if aux in ("do", "does", "did") and form is not None and form.tense in ("pres3", "past") and form.base:
         return "verb_form"
     return None
-
-
-def _verb_first(subject: str) -> bool:
-    """Whether a subject opens with a verb's third person ("Specifies the minimum ..."), as tagged."""
-    first = subject.split()[0]
-    return first[:1].isupper() and tags(subject)[0] == "VVZ" and is_third_person(first.lower())
 
 
 #: Tags of a present-tense finite verb or a modal (C5): none belongs inside a subject.
 _FINITE_TAGS = frozenset({"VVZ", "VBZ", "VHZ", "VDZ", "VM0"})
 
 
-def _finite_inside(subject: str) -> bool:
-    return bool(set(tags(subject)[1:]) & _FINITE_TAGS)
-
-
 def _plural_verb(word: str) -> bool:
     """A verb's present plural form ("create"), not an auxiliary ("do", "can") and not its third person."""
     form = FORMS.get(word)
-    if word in _AUXILIARIES or (form is not None and form.tense != "pres"):
-        return False
-    return is_base_verb(word)
+    return word not in _AUXILIARIES and (form is None or form.tense == "pres") and is_base_verb(word)
 
 
 def _in_source(token: str, source: list[str]) -> bool:

@@ -26,12 +26,11 @@ def phrases(text: str) -> tuple[str, ...]:
 
 def _read_lists() -> dict[str, str]:
     """The lists of `lexicon.txt` by name: a paragraph a list, "NAME: its words ..." ("#" lines say what it is for)."""
-    found: dict[str, str] = {}
-    for paragraph in files(__package__).joinpath("lexicon.txt").read_text(encoding="utf-8").split("\n\n"):
-        name, _, value = " ".join(line for line in paragraph.splitlines() if not line.startswith("#")).partition(":")
-        if value:
-            found[name.strip()] = value
-    return found
+    text = files(__package__).joinpath("lexicon.txt").read_text(encoding="utf-8")
+    lists = (
+        " ".join(ln for ln in par.splitlines() if not ln.startswith("#")).partition(":") for par in text.split("\n\n")
+    )
+    return {name.strip(): value for name, _, value in lists if value}
 
 
 LISTS = _read_lists()
@@ -83,8 +82,7 @@ class VerbForm:
 def inflect(base: str) -> tuple[str, str, str]:
     """(third person, past, participle) of an English verb, as lemminflect writes them ("keep" -> keeps, kept,
     kept)."""
-    third, past, participle = (inflections(base, tag)[0] for tag in ("VBZ", "VBD", "VBN"))
-    return third, past, participle
+    return inflections(base, "VBZ")[0], inflections(base, "VBD")[0], inflections(base, "VBN")[0]
 
 
 def _index() -> dict[str, VerbForm]:

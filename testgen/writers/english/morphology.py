@@ -24,11 +24,6 @@ def parts_of_speech(word: str) -> frozenset[str]:
     return frozenset(kind for kind, _ in _lemma_table(word))
 
 
-def known_word(word: str) -> bool:
-    """Whether lemminflect knows `word` at all (an English word, not a name or code)."""
-    return bool(_lemma_table(word))
-
-
 @lru_cache(maxsize=65536)
 def lemmas(word: str) -> frozenset[str]:
     """A word and every lemma lemminflect gives it, whatever the part of speech ("echoing" -> echoing, echo;
@@ -40,19 +35,16 @@ def lemma(word: str) -> str:
     """A content word's lemma (noun, verb or adjective first); "" for a function word ("across"); a word lemminflect
     does not know without a plural "s" ("URLs" -> "URL")."""
     table = dict(_lemma_table(word))
-    for kind in ("NOUN", "VERB", "ADJ"):
-        if kind in table:
-            return table[kind][0]
+    found = [table[kind][0] for kind in ("NOUN", "VERB", "ADJ") if kind in table]
     if table:
-        return ""  # an adverb, preposition or other function word
+        return found[0] if found else ""  # "": an adverb, preposition or other function word
     return word[:-1] if word.endswith("s") and len(word) > 3 and not word.endswith("ss") else word
 
 
 def content_lemmas(text: str) -> set[str]:
     """The lemmas of a text's content words (nouns, verbs, adjectives; words lemminflect does not know, such as
     "URLs", singular), lower case."""
-    found = {lemma(word) for word in re.findall(r"[A-Za-z][\w-]+", text.lower()) if word not in STOPWORDS}
-    return {word for word in found if word}
+    return {lemma(word) for word in re.findall(r"[A-Za-z][\w-]+", text.lower()) if word not in STOPWORDS} - {""}
 
 
 def verb_lemmas(word: str) -> tuple[str, ...]:
@@ -92,15 +84,6 @@ def is_base_verb(word: str) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def third_person(verb: str) -> str | None:
-    """ "enable" -> "enables" (None when the word is no verb base)."""
-    if not is_base_verb(verb):
-        return None
-    forms = inflections(verb.lower(), "VBZ")
-    return forms[0] if forms else None
-
-
-@lru_cache(maxsize=8192)
 def is_third_person(word: str) -> bool:
     """Whether `word` is a verb's third-person singular ("controls", "enables"), not only a plural noun."""
     lower = word.lower()
@@ -108,9 +91,3 @@ def is_third_person(word: str) -> bool:
     if "NOUN" in table and table["NOUN"] != (lower,) and "VERB" not in table:
         return False
     return any(lower in inflections(lemma, "VBZ") for lemma in table.get("VERB", ()))
-
-
-def base_of_third_person(verb: str) -> str | None:
-    """ "enforces" -> "enforce" (None when the word is no verb's third person)."""
-    found = verb_lemmas(verb)
-    return found[0] if found and is_third_person(verb) else None

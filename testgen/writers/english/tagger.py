@@ -2,9 +2,8 @@
 English model, trained on the British National Corpus with CLAWS C5 tags, ships inside its PyPI wheel; no model
 to download, pure Python, LGPL-3.0-or-later).
 
-The documentation writer asks it what a heading is ("Template Inheritance": NN1 NN1, a concept; "Install Flask":
-VVB NN1, an instruction; "Sending JSON Encoded Data": VVG ..., a task) and whether a sentence opens with an
-imperative ("Use the `json` property ..."). Tags used here (C5): VVB/VVI a verb's base form, VVG an -ing form,
+The documentation writer asks it what a heading is ("Install Flask": VVB NN1, a task) and whether a sentence opens
+with an imperative. Tags used here (C5): VVB/VVI a verb's base form, VVG an -ing form,
 VVZ/VVD/VVN other verb forms, NN1/NN2 singular/plural nouns, NP0 a proper noun, AJ0 an adjective, AT0 an
 article, DPS a possessive determiner, PRP/PRF a preposition, AV0 an adverb, CJC a coordinating conjunction.
 """
@@ -29,8 +28,6 @@ def _tagger() -> Any:
 @lru_cache(maxsize=16384)
 def tag_words(words: tuple[str, ...]) -> tuple[str, ...]:
     """The C5 tag of each word of a short text, read as one sentence."""
-    if not words:
-        return ()
     return tuple(tag for _word, _lemma, tag in _tagger().tag_sent(list(words)))
 
 

@@ -58,11 +58,6 @@ TASKS: dict[str, str] = {
 PERSONA_TASK = "\nWrite each question as {name} would ask it, in their own words: {description}"
 
 
-def persona_task(context: Context) -> str:
-    persona = context.persona
-    return PERSONA_TASK.format(name=persona.name, description=persona.description) if persona is not None else ""
-
-
 #: Multi-context questions over graph contexts (`Context.along_graph`: blocks from different sections): a root
 #: asks the specific or the abstract kind, by its id (deterministic, about half each).
 MULTI_HOP_TASKS: dict[str, str] = {
@@ -78,17 +73,6 @@ MULTI_HOP_TASKS: dict[str, str] = {
 }
 
 
-def multi_hop_kind(context: Context) -> str:
-    """The multi-hop kind a graph context's root asks for: "specific" or "abstract"."""
-    return "abstract" if zlib.crc32(context.root.chunk_id.encode()) % 2 else "specific"
-
-
-def task_for(context: Context, question_type: QuestionType) -> str:
-    if question_type == "multi_context" and context.along_graph:
-        return MULTI_HOP_TASKS[multi_hop_kind(context)]
-    return TASKS[question_type]
-
-
 class QAPair(BaseModel):
     question: str
     answer: str
@@ -101,26 +85,21 @@ class QAList(BaseModel):
     pairs: list[QAPair]
 
 
-def render_prompt(
-    context: Context, n: int, question_type: QuestionType = "simple", max_words: int = DEFAULT_MAX_WORDS
-) -> str:
-    """The writer's prompt for `n` pairs of `question_type` from `context` (before the JSON instructions)."""
-    language = LANGUAGE_NAMES.get(context.language, context.language)
-    return PROMPT.format(
-        n=n,
-        blocks=len(context.blocks),
-        task=task_for(context, question_type) + persona_task(context),
-        max_words=max_words,
-        language=language,
-        context=context.render(),
-    )
-
-
 def writer_call(
     context: Context, n: int, question_type: QuestionType = "simple", max_words: int = DEFAULT_MAX_WORDS
 ) -> PlannedCall:
-    """The structured call `LLMWriter.write` makes: one per context, `n` pairs expected."""
-    prompt = render_prompt(context, n, question_type, max_words)
+    """The structured call `LLMWriter.write` makes: one per context, `n` pairs of `question_type` expected. Its task
+    is the question type's; a graph context's root asks the specific or the abstract multi-hop kind, by its id; with
+    a persona, in the persona's wording."""
+    task = TASKS[question_type]
+    if question_type == "multi_context" and context.along_graph:
+        task = MULTI_HOP_TASKS["abstract" if zlib.crc32(context.root.chunk_id.encode()) % 2 else "specific"]
+    if persona := context.persona:
+        task += PERSONA_TASK.format(name=persona.name, description=persona.description)
+    language = LANGUAGE_NAMES.get(context.language, context.language)
+    prompt = PROMPT.format(
+        n=n, blocks=len(context.blocks), task=task, max_words=max_words, language=language, context=context.render()
+    )
     return PlannedCall(STAGE, prompt, QAList, items=n, question_type=question_type)
 
 

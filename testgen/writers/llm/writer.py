@@ -8,12 +8,11 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ragtest_core.errors import LLMError, LLMOutputError, LLMPermanentError
-from ragtest_core.llm.plan import PlannedCall
 from testgen.contexts import Context
 from testgen.filters import DEFAULT_MAX_WORDS
 from testgen.question_types import QuestionType, refusal
 from testgen.writers.base import Draft, QuestionWriter
-from testgen.writers.llm.prompt import QAList, QAPair, parse_text_pairs, render_prompt, writer_call
+from testgen.writers.llm.prompt import QAList, QAPair, parse_text_pairs, writer_call
 
 if TYPE_CHECKING:  # annotations only: the client imports LangChain's chat models (seconds of start-up)
     from ragtest_core.llm.client import LLMClient
@@ -29,29 +28,13 @@ class LLMWriter(QuestionWriter):
     def __init__(self, llm: LLMClient, max_words: int = DEFAULT_MAX_WORDS) -> None:
         self.llm = llm
         self.max_words = max_words
-        self._stats: Counter[str] = Counter()
-        #: The last failed call's error (type and message), for the LLM error a failed run raises.
-        self.last_error: str | None = None
-
-    @property
-    def name(self) -> str:
-        return f"llm:{self.llm.model_id}"
-
-    @property
-    def stats(self) -> Counter[str]:
-        """Counts: calls, replies parsed as JSON or as text, unparseable replies, failed calls."""
-        return self._stats
-
-    def prompt(self, context: Context, n: int, question_type: QuestionType = "simple") -> str:
-        return render_prompt(context, n, question_type, self.max_words)
-
-    def planned_call(self, context: Context, n: int, question_type: QuestionType = "simple") -> PlannedCall:
-        """The call `write` makes for this context (no client is used)."""
-        return writer_call(context, n, question_type, self.max_words)
+        self.name = f"llm:{llm.model_id}"
+        #: Counts: calls, replies parsed as JSON or as text, unparseable replies, failed calls.
+        self.stats: Counter[str] = Counter()
 
     async def write(self, context: Context, n: int, question_type: QuestionType = "simple") -> list[Draft]:
         call = writer_call(context, n, question_type, self.max_words)
-        self._stats["calls"] += 1
+        self.stats["calls"] += 1
         read_as_text: list[bool] = []
 
         def text_pairs(reply: str) -> QAList | None:
@@ -63,15 +46,15 @@ class LLMWriter(QuestionWriter):
         try:
             result = await self.llm.structured(call.prompt, QAList, stage=call.stage, fallback=text_pairs)
         except LLMOutputError:
-            self._stats["unparseable"] += 1
+            self.stats["unparseable"] += 1
             return []
         except LLMPermanentError:
             raise  # a bad key, an unknown model, or a model that cannot do the job stops the run at once
         except LLMError as exc:
-            self._stats["failed_calls"] += 1
+            self.stats["failed_calls"] += 1
             self.last_error = f"{type(exc).__name__}: {exc}"
             return []
-        self._stats["parsed_text" if any(read_as_text) else "parsed_json"] += 1
+        self.stats["parsed_text" if any(read_as_text) else "parsed_json"] += 1
         return [self._draft(pair, context, question_type) for pair in result.pairs[:n]]
 
     @staticmethod

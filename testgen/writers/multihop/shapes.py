@@ -1,11 +1,9 @@
 """Multi-hop shapes over the claims of two blocks from different sections (block 1 is the root).
 
-- `compare_definitions`: two definitions of named things ("`httpcore` is ...", "`h11` is ...") ->
-  "How do `h11` and `httpcore` differ?" (things of one kind: both definitions end in one head noun, "a ...
-  implementation"); the reference gives both definitions.
-- `compare_options`: two options named in code ("What does the `NO_PROXY` environment variable control?") ->
-  "How do the `NO_PROXY` and `SSL_CERT_FILE` environment variables differ?" (their kind said when both questions
-  name it the same way).
+- `compare_definitions`: two definitions of named things of one kind -> "How do `h11` and `httpcore` differ?"; the
+  reference gives both definitions;
+- `compare_options`: two options named in code -> "How do the `NO_PROXY` and `SSL_CERT_FILE` environment variables
+  differ?" (their kind said when both questions name it the same way);
 - `bridge`: block A defines an identifier as "the ..." ("`httpcore` is the underlying transport implementation for
   `httpx`"), block B asks about that identifier; the question names it by A's description only, so A says which
   thing is meant and B what is asked. Not written when B's own text already holds the description.
@@ -44,67 +42,39 @@ class Claim:
     heading: str = ""
 
 
-@dataclass(frozen=True)
-class Hop:
-    """A multi-hop question before it becomes a draft."""
-
-    question: str
-    answer: str
-    blocks: tuple[int, ...]
-    shape: str
-    evidence: tuple[str, ...]
-
-
 def pairable(claim: Claim) -> bool:
     """Whether a claim can take part in a shape: a definition or an option of a named thing, or a fact about an
     identifier (a bridge's second hop)."""
-    if claim.kind in DEFINITION_KINDS or claim.kind == "option":
-        return _named(claim)
-    return bool(_SUBJECT.search(claim.question))
+    return _named(claim) if claim.kind in DEFINITION_KINDS | {"option"} else bool(_SUBJECT.search(claim.question))
 
 
 def hop_drafts(claims: Sequence[Claim], texts: Sequence[str], max_words: int) -> list[Draft]:
     """Every multi-hop draft from claims of the root (block 1) and of another block (`texts`: each block's text,
     block 1 first), questions of at most `max_words` words, each question once."""
-    made: dict[str, Hop] = {}
-    root = [c for c in claims if c.block == 1]
-    others = [c for c in claims if c.block != 1]
-    for first in root:
-        for second in others:
-            for hop in (
-                compare_definitions(first, second),
-                compare_options(first, second),
-                bridge(first, second, texts),
-                bridge(second, first, texts),
-            ):
-                if hop is not None and len(hop.question.split()) <= max_words:
-                    made.setdefault(hop.question.lower(), hop)
-    return [_draft(hop) for hop in made.values()]
-
-
-def _draft(hop: Hop) -> Draft:
-    return Draft(
-        hop.question,
-        hop.answer,
-        hop.blocks,
-        "multi_context",
-        evidence=hop.evidence,
-        strategy=f"multihop_{hop.shape}",
+    pairs = [(a, b) for a in claims if a.block == 1 for b in claims if b.block != 1]
+    hops = (
+        h
+        for a, b in pairs
+        for h in (compare_definitions(a, b), compare_options(a, b), bridge(a, b, texts), bridge(b, a, texts))
     )
+    made: dict[str, Draft] = {}
+    for hop in hops:
+        if hop is not None and len(hop.question.split()) <= max_words:
+            made.setdefault(hop.question.lower(), hop)
+    return list(made.values())
 
 
-def _join(*references: str) -> str:
-    return " ".join(dict.fromkeys(r.strip() for r in references if r.strip()))
-
-
-def _blocks(a: Claim, b: Claim) -> tuple[int, ...]:
-    return tuple(sorted({a.block, b.block}))
+def _hop(question: str, shape: str, a: Claim, b: Claim, answer: tuple[Claim, Claim]) -> Draft:
+    """The draft of a `shape` question over claims `a` and `b` (its evidence, in that order), answered by the
+    references of `answer`'s claims, in that order."""
+    said = " ".join(dict.fromkeys(c.reference.strip() for c in answer if c.reference.strip()))
+    blocks, evidence = tuple(sorted({a.block, b.block})), (a.reference, b.reference)
+    return Draft(question, said, blocks, "multi_context", evidence=evidence, strategy=f"multihop_{shape}")
 
 
 def _named(claim: Claim) -> bool:
     """A subject that names one thing: inline code, a capitalised name, or the heading of its own section."""
-    subject = claim.subject
-    return bool(_SUBJECT.fullmatch(subject)) or subject[:1].isupper() or _heads(claim)
+    return bool(_SUBJECT.fullmatch(claim.subject)) or claim.subject[:1].isupper() or _heads(claim)
 
 
 def _heads(claim: Claim) -> bool:
@@ -123,12 +93,11 @@ def _one_kind(a: Claim, b: Claim) -> bool:
 
 def kind_of(definition: str) -> str:
     """The head noun of a definition, singular: "a pure Python WSGI server with ..." -> "server"."""
-    head = _QUALIFIER.split(definition)[0]
-    words = re.findall(r"[\w-]+", head)
+    words = re.findall(r"[\w-]+", _QUALIFIER.split(definition)[0])
     return words[-1].lower().removesuffix("s") if words else ""
 
 
-def compare_definitions(a: Claim, b: Claim) -> Hop | None:
+def compare_definitions(a: Claim, b: Claim) -> Draft | None:
     if a.kind not in DEFINITION_KINDS or b.kind not in DEFINITION_KINDS:
         return None
     sa, sb = a.subject, b.subject
@@ -141,8 +110,7 @@ def compare_definitions(a: Claim, b: Claim) -> Hop | None:
     if sa.lower() in b.reference.lower() or sb.lower() in a.reference.lower():
         return None  # one definition names the other thing: it may say the difference alone
     first, second = sorted((a, b), key=lambda c: c.subject.lower())  # the order gives nothing away
-    question = f"How do {_both(first.subject, second.subject)} differ?"
-    return Hop(question, _join(first.reference, second.reference), _blocks(a, b), "compare", (a.reference, b.reference))
+    return _hop(f"How do {_both(first.subject, second.subject)} differ?", "compare", a, b, (first, second))
 
 
 def _both(x: str, y: str) -> str:
@@ -159,26 +127,19 @@ def _both(x: str, y: str) -> str:
     return " ".join([*xs[:-shared], "and", *rest, *xs[-shared:]])
 
 
-def compare_options(a: Claim, b: Claim) -> Hop | None:
-    """Two options (settings, parameters, variables) named in code: asked by their kind when both questions name
-    it the same way ("the `A` and `B` environment variables")."""
+def compare_options(a: Claim, b: Claim) -> Draft | None:
     if a.kind != "option" or b.kind != "option" or a.subject == b.subject:
         return None
     if not (_SUBJECT.fullmatch(a.subject) and _SUBJECT.fullmatch(b.subject)):
         return None
     first, second = sorted((a, b), key=lambda c: c.subject.lower())
     ma, mb = _OPTION.match(a.question), _OPTION.match(b.question)
-    if ma is not None and mb is not None and ma.group("noun") == mb.group("noun"):
-        noun = ma.group("noun")
-        plural = noun if noun.endswith("s") else f"{noun}s"
-        question = f"How do the {first.subject} and {second.subject} {plural} differ?"
-    else:
-        question = f"How do {first.subject} and {second.subject} differ?"
-    answer = _join(first.reference, second.reference)
-    return Hop(question, answer, _blocks(a, b), "compare", (a.reference, b.reference))
+    kind = ma.group("noun") if ma and mb and ma.group("noun") == mb.group("noun") else ""  # said when both say it
+    the, kinds = ("the ", f" {kind.removesuffix('s')}s") if kind else ("", "")
+    return _hop(f"How do {the}{first.subject} and {second.subject}{kinds} differ?", "compare", a, b, (first, second))
 
 
-def bridge(identifying: Claim, fact: Claim, texts: Sequence[str]) -> Hop | None:
+def bridge(identifying: Claim, fact: Claim, texts: Sequence[str]) -> Draft | None:
     """`identifying` defines `X` as "the ..."; `fact` asks about `X`: ask it with the description instead."""
     subject = identifying.subject
     if identifying.kind not in DEFINITION_KINDS or not _SUBJECT.fullmatch(subject) or identifying.block == fact.block:
@@ -191,7 +152,4 @@ def bridge(identifying: Claim, fact: Claim, texts: Sequence[str]) -> Hop | None:
     if description.lower() in texts[fact.block - 1].lower():
         return None  # the fact's own block says which thing is meant: one block answers
     question = fact.question.replace(subject, "the" + description[3:], 1)
-    if question.count("`") % 2:
-        return None
-    answer = _join(identifying.reference, fact.reference)
-    return Hop(question, answer, _blocks(identifying, fact), "bridge", (identifying.reference, fact.reference))
+    return None if question.count("`") % 2 else _hop(question, "bridge", identifying, fact, (identifying, fact))

@@ -12,7 +12,7 @@ import re
 from testgen.writers.base import Turned
 from testgen.writers.english.clause import Skip
 
-_PAREN = re.compile(r"[（(][^（()）]*[)）]|〔[^〕]*〕")
+CJK_PAREN = re.compile(r"[（(][^（()）]*[)）]|〔[^〕]*〕")
 _TERM = r"[\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9・/+\-]{2,12}"
 _ZH_PRONOUN = re.compile(
     r"^(?:这|這|那|它|他|她|其|此|该|該|本|另|一|每|各|有|但|而|因|所以|其中|最|如果|通常|不管|由于|由於|以上|所谓|所謂"
@@ -50,10 +50,6 @@ def strip_markdown(text: str) -> str:
     return _MARKDOWN.sub("", text.strip()).strip()
 
 
-def is_traditional(text: str) -> bool:
-    return sum(1 for ch in text if ch in _TRADITIONAL) >= 2
-
-
 def turn_cjk(sentence: str, language: str) -> list[Turned]:
     """Questions for a Chinese ("zh") or Japanese ("ja") sentence; raises Skip when no pattern fits.
 
@@ -62,19 +58,15 @@ def turn_cjk(sentence: str, language: str) -> list[Turned]:
     text = strip_markdown(sentence)
     if not text.endswith(("。", "．")):
         raise Skip("fragment")
-    body = _PAREN.sub("", text)
+    body = CJK_PAREN.sub("", text)
     if re.search(r"[=\[\]|{}<>]|https?:|time=", body):
         raise Skip("markup")
-    if language == "zh":
-        return _chinese(body, text)
-    if language == "ja":
-        return _japanese(body, text)
-    raise Skip("unsupported_language")
+    return _chinese(body, text) if language == "zh" else _japanese(body, text)
 
 
 def _chinese(body: str, original: str) -> list[Turned]:
     out: list[Turned] = []
-    traditional = is_traditional(original)
+    traditional = sum(1 for ch in original if ch in _TRADITIONAL) >= 2
     what, who = ("什麼是", "由誰") if traditional else ("什么是", "由谁")
     agent = _ZH_AGENT.match(body)
     if agent and not _ZH_PRONOUN.search(agent.group("x")):
@@ -97,8 +89,7 @@ def _japanese(body: str, original: str) -> list[Turned]:
     agent = _JA_AGENT.match(body)
     if agent and not _JA_PRONOUN.match(agent.group("x")) and agent.group("x") in original:
         verb = agent.group("v").removesuffix("を行")
-        particle = "を" if not agent.group("v").endswith("を行") else "の"
-        tail = f"{verb}を行った" if particle == "の" else f"{verb}した"
+        particle, tail = ("の", f"{verb}を行った") if agent.group("v").endswith("を行") else ("を", f"{verb}した")
         return [Turned(f"{agent.group('y')}{particle}{tail}のは誰ですか？", agent.group("x"), "ja_agent")]
     called = _JA_CALLED.match(body)
     if called and not _JA_PRONOUN.match(called.group("x")) and called.group("y") in original:

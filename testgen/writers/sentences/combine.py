@@ -1,18 +1,13 @@
-"""Offline multi-context questions: one question whose answer needs a sentence from each of two blocks.
+"""Offline multi-context questions: one question whose answer needs a sentence from each of two blocks, citing
+both, never two questions joined by "and":
+- comparison: the same dated fact or count about two subjects ("Which was released first, Python 2.0 or Python
+  3.0?", "Which has more teeth, X or Y?"), or the same question with different answers asked as a choice ("Which is
+  a JIT compiler, Numba or PyPy?");
+- bridge: one block identifies an entity ("CPython is the reference implementation of Python"), the other states a
+  fact about it; the question names the entity only by the first block's description.
 
-Honest shapes, each citing both blocks and each a single question (never two joined by "and"):
-- comparison: the same dated fact about two subjects in two blocks ("Python 2.0 was released in 2000" /
-  "Python 3.0 was released in 2008") -> "Which was released first, Python 2.0 or Python 3.0?";
-  the same count ("has 42 teeth" / "has 40 teeth") -> "Which has more teeth, X or Y?";
-  the same question with different answers ("Numba is a JIT compiler" / "PyPy is a fast interpreter") -> the
-  choice "Which is a JIT compiler, Numba or PyPy?" (telling them apart takes both blocks);
-- bridge: one block identifies an entity ("CPython is the reference implementation of Python", "Java was
-  designed by James Gosling"), the other states a fact about it; the question names the entity only by the
-  first block's description ("What is the reference implementation of Python available for?").
-
-The reference answer is a complete sentence (a comparison states the winner and both facts) or the two source
-sentences (a bridge: the identifying sentence, then the fact); `span` is the short answer. When no pair of facts
-fits a shape, no multi-context question is written (the writer counts it).
+The reference answer is a sentence stating the winner and both facts (a comparison) or the two source sentences;
+`span` is the short answer. When no pair of facts fits a shape, none is written (the writer counts it).
 """
 
 from __future__ import annotations
@@ -51,26 +46,17 @@ class Combined:
 
 def combine(facts: list[Fact], max_words: int) -> list[Combined]:
     """Every two-block question from facts of the root (block 1) and of one neighbour (block > 1)."""
-    root = [f for f in facts if f.block == 1]
-    others = [f for f in facts if f.block != 1]
-    out: list[Combined] = []
-    for first in root:
-        for second in others:
-            for made in (
-                _compare(first, second),
-                _bridge(first, second),
-                _bridge(second, first),
-                _discriminate(first, second),
-                _discriminate(second, first),
-            ):
-                if made is not None and word_count(made.question) <= max_words and is_specific(made.question):
-                    out.append(made)
-    return out
+    pairs = [(a, b) for a in facts if a.block == 1 for b in facts if b.block != 1]
+    made = [
+        m
+        for a, b in pairs
+        for m in (_compare(a, b), _bridge(a, b), _bridge(b, a), _discriminate(a, b), _discriminate(b, a))
+    ]
+    return [m for m in made if m is not None and word_count(m.question) <= max_words and is_specific(m.question)]
 
 
 def _year(date: str) -> int | None:
-    match = re.search(r"\d{3,4}", date)
-    return int(match.group()) if match else None
+    return int(match.group()) if (match := re.search(r"\d{3,4}", date)) else None
 
 
 def _at(date: str) -> str:
@@ -148,15 +134,11 @@ MAX_DISCRIMINATING_WORDS = 5
 
 
 def _discriminate(winner: Fact, other: Fact) -> Combined | None:
-    """The same question about two subjects, one per block, asked as a choice: "Which is a JIT compiler, PyPy or
-    Numba?" (block 2 says Numba is one; block 1 that PyPy is something else)."""
-    frames = []
-    for fact in (winner, other):
-        match = _DEFINED.match(fact.turned.question) or _PASSIVE_PREP.match(fact.turned.question)
-        if match is None or fact.turned.rule in ("identity", "creator"):
-            return None
-        frames.append(match)
-    (w, o), rest = frames, (frames[0].groupdict().get("rest"), frames[1].groupdict().get("rest"))
+    """The same question about two subjects, one per block, asked as a choice (`winner`'s answer)."""
+    w, o = (_DEFINED.match(f.turned.question) or _PASSIVE_PREP.match(f.turned.question) for f in (winner, other))
+    if w is None or o is None or {winner.turned.rule, other.turned.rule} & {"identity", "creator"}:
+        return None
+    rest = (w.groupdict().get("rest"), o.groupdict().get("rest"))
     sw, so = w.group("subj"), o.group("subj")
     answer_w, answer_o = winner.turned.answer, other.turned.answer
     if rest[0] != rest[1] or w.group("be") != o.group("be") or sw.lower() in so.lower() or so.lower() in sw.lower():

@@ -1,7 +1,6 @@
 """From turned sentences to drafts: the checks a turned English sentence passes before it becomes a question
-(`turned_problem`: the writer counts what fails as `rejected_<reason>`), and the drafts of one turned sentence and of
-a two-block question. Every short answer is a span of its sentence; the reference answer is that sentence
-(`reference.reference_sentence`); the gold blocks are the ones holding it."""
+(`turned_problem`), and the drafts of one turned sentence and of a two-block question, each short answer a span of
+its sentence, the reference answer that sentence (`reference.reference_sentence`)."""
 
 from __future__ import annotations
 
@@ -41,26 +40,16 @@ def turned_problem(turned: Turned, sentence: str) -> tuple[str, str] | None:
 def sentence_draft(fact: Fact, language: str, tier: int = 0) -> Draft:
     """A turned sentence's draft, screened in `tier`."""
     answer = reference_sentence(fact.sentence, fact.turned.answer, language)
+    span = " ".join(fact.turned.answer.split())
     return Draft(
-        fact.turned.question,
-        answer,
-        (1,),
-        "simple",
-        answer_span=" ".join(fact.turned.answer.split()),
-        evidence=(fact.sentence,),
-        strategy="sentence",
-        tier=tier,
+        fact.turned.question, answer, answer_span=span, evidence=(fact.sentence,), strategy="sentence", tier=tier
     )
 
 
 def combined_draft(combined: Combined) -> Draft:
     """A bridge or comparison question's draft, citing both blocks."""
+    question, span = combined.question, " ".join(combined.span.split())
+    blocks, evidence = combined.blocks, combined.evidence
     return Draft(
-        combined.question,
-        combined.answer,
-        combined.blocks,
-        "multi_context",
-        answer_span=" ".join(combined.span.split()),
-        evidence=combined.evidence,
-        strategy="combined",
+        question, combined.answer, blocks, "multi_context", answer_span=span, evidence=evidence, strategy="combined"
     )

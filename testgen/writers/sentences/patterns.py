@@ -1,15 +1,14 @@
-"""English declarative sentences turned into wh-questions whose answers are spans of the sentence.
-
-`turn_all` parses the sentence (`clause.parse_clause`), runs every rule (`rules.RULES`) and a few
-whole-sentence shapes ("There are N X", "Name, the Y of Z, ..."), then keeps the questions that pass the
-checks: at most `max_words` words, specific (`testgen.filters.is_specific`), the answer a span of the sentence
-and not given away by the question.
+"""English declarative sentences turned into wh-questions whose answers are spans of the sentence: every rule
+(`rules.RULES`) on each clause of the sentence, and a few whole-sentence shapes ("There are N X", "Name, the Y of Z,
+..."), kept when they pass `_problem`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any, TypeVar
 
 from ragtest_core.text import content_tokens, word_count
 from testgen.filters import DEFAULT_MAX_WORDS, is_specific
@@ -45,32 +44,24 @@ _SECOND = re.compile(
     r"(?:^|(?P<comma>,)? )and (?:(?:also|then|later|often|usually|sometimes|eventually) )?"
     r"(?P<vp>(?P<verb>[a-z]+) .+)$"
 )
+T = TypeVar("T")
 _NAME = r"(?P<name>[A-Z][\w.'’+#-]*(?: [A-Z0-9][\w.'’+#-]*){0,3})"
 
 
 def turn_all(sentence: str, casing: Casing | None = None, max_words: int = DEFAULT_MAX_WORDS) -> list[Turned]:
     """Every clean question for `sentence` (best first); raises `Skip` when there is none."""
     casing = casing or Casing(sentence)
-    candidates: list[Turned] = []
     reasons: list[str] = []
-    try:
-        candidates.extend(_whole_sentence(sentence, casing))
-    except Skip as skip:
-        reasons.append(skip.reason)
+    candidates = _attempt(reasons, _whole_sentence, sentence, casing)
     for clause in _clauses(sentence, casing, reasons):
-        try:
-            condition = _condition(clause.fronted)
-        except Skip as skip:
-            reasons.append(skip.reason)
-            continue
-        for rule in RULES:
-            try:
-                for turned in rule(clause, casing):
+        for condition in _attempt(reasons, _condition, clause.fronted):
+            for rule in RULES:
+                for turned in _attempt(reasons, rule, clause, casing):
                     if clause.subject in turned.question and turned.rule not in ("identity", "creator"):
                         turned = replace(turned, subject=clause.subject)
-                    candidates.append(_with_condition(turned, condition))
-            except Skip as skip:
-                reasons.append(skip.reason)
+                    if condition and not turned.question.startswith("When") and condition not in turned.question:
+                        turned = replace(turned, question=f"{turned.question[:-1]} {condition}?")
+                    candidates.append(turned)
     kept: list[Turned] = []
     for turned in candidates:
         reason = _problem(turned, sentence, max_words)
@@ -98,20 +89,23 @@ def _clauses(sentence: str, casing: Casing, reasons: list[str]) -> list[Clause]:
         inner = reported.group("inner")
         texts.append(inner[0].upper() + inner[1:])
     clauses: list[Clause] = []
-    for text in texts:
-        try:
-            clause = parse_clause(text, casing)
-        except Skip as skip:
-            reasons.append(skip.reason)
-            continue
-        clauses.append(clause)
+    for clause in (found for text in texts for found in _attempt(reasons, _parsed, text, casing)):
         second = _second_predicate(clause)
-        if second is not None:
-            try:
-                clauses.append(replace(parse_clause(second, casing), fronted=clause.fronted))
-            except Skip as skip:
-                reasons.append(skip.reason)
+        clauses += [clause, *(replace(c, fronted=clause.fronted) for c in _attempt(reasons, _parsed, second, casing))]
     return clauses
+
+
+def _parsed(text: str | None, casing: Casing) -> list[Clause]:
+    return [parse_clause(text, casing)] if text is not None else []
+
+
+def _attempt(reasons: list[str], make: Callable[..., list[T]], *args: Any) -> list[T]:
+    """What `make(*args)` gives, or nothing when it raises `Skip` (its reason kept in `reasons`, in order)."""
+    try:
+        return make(*args)
+    except Skip as skip:
+        reasons.append(skip.reason)
+        return []
 
 
 def _second_predicate(clause: Clause) -> str | None:
@@ -151,20 +145,14 @@ def _problem(turned: Turned, sentence: str, max_words: int) -> str | None:
     return None
 
 
-def _condition(fronted: tuple[str, str] | None) -> str | None:
+def _condition(fronted: tuple[str, str] | None) -> list[str | None]:
     """A fronted "In North America," is kept as a condition ("... in North America?"); others skip."""
     if fronted is None:
-        return None
+        return [None]
     prep, phrase = fronted
     if prep in ("In", "By", "On", "During", "Since") and (re.fullmatch(DATE, phrase) or phrase[:1].isupper()):
-        return f"{prep.lower()} {phrase}"
+        return [f"{prep.lower()} {phrase}"]
     raise Skip("fronted_modifier")
-
-
-def _with_condition(turned: Turned, condition: str | None) -> Turned:
-    if condition is None or turned.question.startswith("When") or condition in turned.question:
-        return turned
-    return replace(turned, question=f"{turned.question[:-1]} {condition}?")
 
 
 _STATE_WORDS = frozenset(["left", "remaining", "living", "alive", "known", "found", "recorded", "described", "listed"])
@@ -187,10 +175,8 @@ def _whole_sentence(sentence: str, casing: Casing) -> list[Turned]:
         rf"^There (?P<be>are|were) {COUNT} (?P<np>[a-z][\w -]{{2,40}}?)(?: (?P<where>in [A-Z][^,]+))?$", body
     )
     if there and not re.search(r"\d|\band\b|\bor\b", there.group("np")):
-        count = there.group("count").removesuffix(" of")
-        out.append(
-            Turned(_there_question(there.group("np"), there.group("be"), there.group("where")), count, "there_are")
-        )
+        question = _there_question(there.group("np"), there.group("be"), there.group("where"))
+        out.append(Turned(question, there.group("count").removesuffix(" of"), "there_are"))
     appositive = re.match(rf"^{_NAME}, (?P<desc>(?:the|a|an) [^,]+), (?P<rest>.+)$", body)
     if (
         appositive
@@ -200,10 +186,7 @@ def _whole_sentence(sentence: str, casing: Casing) -> list[Turned]:
         and not re.search(r"\b(?:is|are|was|were|has|have|had)\b", appositive.group("desc"))
     ):
         name, desc = appositive.group("name"), clip(appositive.group("desc"))
-        dated = re.match(
-            rf"^(?:first )?(?P<verb>released|introduced|launched|founded|published) (?:in|on) (?P<date>{DATE})", desc
-        )
-        if not dated:
+        if not re.match(rf"^(?:first )?(?:released|introduced|launched|founded|published) (?:in|on) {DATE}", desc):
             out.append(Turned(f"What is {name}?", desc, "appositive"))
     dated_appositive = re.match(
         rf"^{_NAME}, (?:first )?(?P<verb>released|introduced|launched|founded|published|established|created)"

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import re
 
+from testgen.writers.english.clause import PAREN
 from testgen.writers.english.lexicon import FORMS
-from testgen.writers.sentences.cjk import strip_markdown
+from testgen.writers.sentences.cjk import CJK_PAREN, strip_markdown
 
-_PAREN = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
-_CJK_PAREN = re.compile(r"[（(][^（()）]*[)）]|〔[^〕]*〕")
 #: Where a sentence's next clause starts: the reference stops there when the answer came before it.
 _CLAUSE_BOUNDARY = re.compile(
     r" and (?:the|a|an|its|their|his|her) (?:[\w-]+ ){0,3}(?:is|are|was|were|has|have|had|does|do|did|can|will|may)\b|"
@@ -38,19 +37,16 @@ MIN_REFERENCE_WORDS = 4
 def reference_sentence(sentence: str, span: str, language: str = "en") -> str:
     """The reference answer for a question whose short answer `span` comes from `sentence`."""
     if language in ("zh", "ja"):
-        return _cjk_reference(sentence)
-    text = re.sub(r"\s+", " ", _PAREN.sub("", sentence)).strip().replace(" ,", ",")
-    text = _DISCOURSE.sub("", text)
-    text = text[:1].upper() + text[1:]
-    body = text.rstrip(".!? ")
+        text = re.sub(r"\s{2,}", " ", CJK_PAREN.sub("", strip_markdown(sentence))).strip()
+        return text if text.endswith(("。", "．", "！", "？")) else text + "。"
+    text = _DISCOURSE.sub("", re.sub(r"\s+", " ", PAREN.sub("", sentence)).strip().replace(" ,", ","))
+    body = (text[:1].upper() + text[1:]).rstrip(".!? ")
     at = body.find(span)
     if at >= 0:
-        cuts = [
-            m.start()
-            for m in (_CLAUSE_BOUNDARY.search(body, at + len(span)), _second_predicate(body, at + len(span)))
-            if m
-        ]
-        cut = min(cuts, default=None)
+        end = at + len(span)
+        cut = min(
+            (m.start() for m in (_CLAUSE_BOUNDARY.search(body, end), _second_predicate(body, end)) if m), default=None
+        )
         if cut is not None and len(body[:cut].split()) >= MIN_REFERENCE_WORDS:
             body = body[:cut]
     return body.rstrip(" ,;:") + "."
@@ -64,11 +60,6 @@ def _second_predicate(body: str, start: int) -> re.Match[str] | None:
             continue  # "and networks", "and related": not a verb the lexicon knows
         return match
     return None
-
-
-def _cjk_reference(sentence: str) -> str:
-    text = re.sub(r"\s{2,}", " ", _CJK_PAREN.sub("", strip_markdown(sentence))).strip()
-    return text if text.endswith(("。", "．", "！", "？")) else text + "。"
 
 
 def join_sentences(*sentences: str) -> str:

@@ -53,12 +53,13 @@ from testgen.writers.sentences.spans import (
 #: "Polar bears will scavenge at garbage dumps": a verb used without an object; not asked with "What". The second
 #: half: a past participle read as a past tense ("The raw decoder used here supports ...", "The Access Control List
 #: used when storing items ...", "Python bindings implemented using pybind11"): no object follows it.
-_OBJECT_NOT_START = words(
-    "at in on from with into through during near around when where while here there using by via if because"
-)
+_OBJECT_NOT_START = words(LISTS["rules.OBJECT_NOT_START"])
 #: "X is the result of Y": asked as "What is X the result of?" (not "What is X?").
 RELATIONAL_HEADS = "result|cause|consequence|effect|reason|source|outcome|product|basis|origin"
 _PASSIVE_PREPS = phrases(LISTS["rules.PASSIVE_PREPS"])
+#: Participle and preposition pairs asked with their own words ("Where is X used?", "Who is X named after?").
+_ASKED_PAIRS = {"used in": "Where {be} {subject} used?", "named after": "Who {be} {subject} named after?"}
+_TIME_UNITS = words("years months weeks days hours minutes")
 _IRREGULAR_PLURALS = frozenset(["teeth", "feet", "people", "children", "mice", "men", "women", "geese", "data"])
 
 
@@ -66,39 +67,27 @@ Rule = Callable[[Clause, Casing], list[Turned]]
 
 
 def do_form(clause: Clause) -> str:
-    if clause.past:
-        return "did"
-    return "do" if clause.plural else "does"
+    return "did" if clause.past else "do" if clause.plural else "does"
 
 
 def be_form(clause: Clause) -> str:
     if clause.aux in AUX_BE:
         return str(clause.aux)
-    past = clause.aux in ("had", "has", "have") and clause.passive
-    if clause.plural:
-        return "were" if past or clause.past else "are"
-    return "was" if past or clause.past else "is"
-
-
-def _participle(clause: Clause) -> str:
-    assert clause.verb is not None
-    if not clause.verb.base:
-        return clause.verb.text
-    return inflect(clause.verb.base)[2]
+    past = clause.past or (clause.aux in ("had", "has", "have") and clause.passive)
+    return ("were" if past else "are") if clause.plural else ("was" if past else "is")
 
 
 def rule_passive(clause: Clause, casing: Casing) -> list[Turned]:
     if not clause.passive or clause.verb is None or clause.aux in MODALS:
         return []
-    base, subject, rest = clause.verb.base, clause.subject, clause.rest
-    participle = _participle(clause)
-    be = be_form(clause)
+    base, subject, rest, be = clause.verb.base, clause.subject, clause.rest, be_form(clause)
+    participle = inflect(base)[2] if base else clause.verb.text
     out: list[Turned] = []
     agent = re.match(
         r"^(?:[\w'’-]+ ){0,5}?by (?P<agent>(?:the )?[A-Z][\w.'’&-]*(?: (?:[A-Z][\w.'’&-]*|van|von|de))*)", rest
     )
     if agent and base in CREATION | DATED and casing.is_name(agent.group("agent").removeprefix("the ")):
-        past, third = inflect(base)[1], inflect(base)[0]
+        third, past, _ = inflect(base)
         verb = past if be in ("was", "were") else (base if clause.plural else third)
         wh = "What" if agent.group("agent").startswith("the ") else "Who"  # "by the MRO": a thing, not a person
         out.append(Turned(f"{wh} {verb} {subject}?", agent.group("agent"), "passive_by"))
@@ -115,25 +104,19 @@ def rule_passive(clause: Clause, casing: Casing) -> list[Turned]:
         if name and casing.is_name(name.group()) and rest[name.end() :][:1] in ("", ",", " "):
             out.append(Turned(f"What {be} {subject} {participle}?", name.group(), "naming"))
     if participle in PLACE_PARTICIPLES and re.match(r"^(?:mainly |mostly |primarily )?(?:in|throughout|across) ", rest):
-        place = (
-            rest.split(" ", 1)[1] if not rest.startswith(("mainly", "mostly", "primarily")) else rest.split(" ", 2)[2]
-        )
+        place = rest.split(" ", 2 if rest.startswith(("mainly", "mostly", "primarily")) else 1)[-1]
         out.append(Turned(f"Where {be} {subject} {participle}?", place_answer(place), "place"))
     if participle in OPINION_PARTICIPLES and rest.startswith("to be ") and not rest.startswith("to be the "):
         opinion = rest[6:]
         one_of = "one of the " if opinion.startswith("one of the ") else ""
         answer = one_of + clip(opinion[len(one_of) :])
         out.append(Turned(f"What {be} {subject} {participle} to be?", answer, "considered"))
-    preposition = rest.split(" ", 1)[0] if rest else ""
-    tail = rest.split(" ", 1)[1] if " " in rest else ""
+    preposition, _, tail = rest.partition(" ")
     if participle in AS_PARTICIPLES and preposition == "as" and tail:
-        wh = "What" if participle == "known" else "How"
-        question = f"What {be} {subject} known as?" if wh == "What" else f"How {be} {subject} {participle}?"
+        question = f"What {be} {subject} known as?" if participle == "known" else f"How {be} {subject} {participle}?"
         out.append(Turned(question, clip(tail), "known_as"))
     pair = f"{participle} {preposition}"
-    fixed = "What {be} {subject} " + pair + "?" if pair in _PASSIVE_PREPS else None
-    if pair in ("used in", "named after"):  # "Where is X used?", "Who is X named after?"
-        fixed = "Where {be} {subject} used?" if pair == "used in" else "Who {be} {subject} named after?"
+    fixed = _ASKED_PAIRS.get(pair, "What {be} {subject} " + pair + "?" if pair in _PASSIVE_PREPS else None)
     if fixed is None and preposition == "for" and participle in FOR_PARTICIPLES and _is_reason(tail):
         fixed = "What {be} {subject} " + participle + " for?"  # "Polar bears were harvested for the fur, meat ..."
     if participle in DEPICTION_PARTICIPLES and preposition in ("on", "in") and tail.startswith(("the ", "a ")):
@@ -184,7 +167,8 @@ def rule_copula(clause: Clause, casing: Casing) -> list[Turned]:
         head = re.split(r" (?:of|in|for|to|at|on)\b", description)[0].split()[-1].lower()
         wh = "Who" if head in PERSON_NOUNS else "What"
         out.append(Turned(f"{wh} {be} {description}?", clause.subject_as_written, "identity"))
-    if _definable(clause, casing) and not _ROLE.match(rest):
+    written = clause.subject_as_written
+    if (casing.is_name(written) or re.search(r"\d", written) or content_tokens(subject)) and not _ROLE.match(rest):
         out.append(Turned(f"What {be} {subject}?", description, "definition"))
     relation = re.match(rf"^the (?P<head>{RELATIONAL_HEADS}) of (?P<what>.+)$", description)
     if relation:  # "X is the result of Y" -> "What is X the result of?"
@@ -208,11 +192,6 @@ _ROLE = re.compile(
 )
 
 
-def _definable(clause: Clause, casing: Casing) -> bool:
-    written = clause.subject_as_written
-    return casing.is_name(written) or any(ch.isdigit() for ch in written) or len(content_tokens(clause.subject)) >= 1
-
-
 def rule_have(clause: Clause, casing: Casing) -> list[Turned]:
     if clause.aux not in ("has", "have", "had") or clause.verb is not None or clause.passive:
         return []
@@ -232,8 +211,7 @@ def rule_attribute(clause: Clause, casing: Casing) -> list[Turned]:
         found = found or WITH_ATTRIBUTE.match(clause.rest)
     if found is None or found.group("attr").split()[-1] in NOT_ATTRIBUTES:
         return []
-    be = "was" if clause.past else "is"
-    question = f"What {be} the {found.group('attr')} of {clause.subject}?"
+    question = f"What {'was' if clause.past else 'is'} the {found.group('attr')} of {clause.subject}?"
     return [Turned(question, found.group("value").strip(), "attribute")]
 
 
@@ -250,18 +228,14 @@ def rule_measure(clause: Clause, casing: Casing) -> list[Turned]:
     if (base not in MEASURE and base not in ("reach", "grow", "run", "swim")) or not match:
         return []
     unit = match.group("unit")
-    how = MEASURE.get(base, "")
     if base in ("reach", "grow", "measure"):
-        if unit not in LENGTH_UNITS:
-            return []
-        how, base = ("How tall", "grow") if "tall" in rest.split()[:4] else ("How long", "grow")
-    if base in ("live", "last") and unit not in ("years", "months", "weeks", "days", "hours", "minutes"):
-        return []
-    if base in ("run", "swim"):
-        if unit not in ("km/h", "mph"):
-            return []
-        how = "How fast"
-    if base == "weigh" and unit in LENGTH_UNITS:
+        how, base, fits = "How tall" if "tall" in rest.split()[:4] else "How long", "grow", unit in LENGTH_UNITS
+    elif base in ("run", "swim"):
+        how, fits = "How fast", unit in ("km/h", "mph")
+    else:  # weigh, live, last
+        how = MEASURE[base]
+        fits = unit not in LENGTH_UNITS if base == "weigh" else unit in _TIME_UNITS
+    if not fits:
         return []
     lead = clause.aux if clause.aux in MODALS else do_form(clause)
     return [Turned(f"{how} {lead} {clause.subject} {base}?", match.group("amount"), "measure")]
@@ -273,16 +247,13 @@ def rule_active(clause: Clause, casing: Casing) -> list[Turned]:
     base, subject, rest, do = clause.verb.base, clause.subject, clause.rest, clause.aux or do_form(clause)
     if clause.aux is not None and base not in CONTENT and base not in PHRASAL and base not in PLACE:
         return []  # "X can eat Y" -> "What can X eat?"; other verbs after a modal are too loose to ask about
-    out: list[Turned] = []
     if base in PHRASAL and rest.startswith(PHRASAL[base] + " "):
         obj = split_object(rest[len(PHRASAL[base]) + 1 :])[0]
-        out.append(Turned(f"What {do} {subject} {base} {PHRASAL[base]}?", clip(obj), "phrasal"))
-        return out
+        return [Turned(f"What {do} {subject} {base} {PHRASAL[base]}?", clip(obj), "phrasal")]
     if base in PLACE:
         place = re.match(r"^(?:mainly |mostly |primarily |only )?(?:in|throughout|across) (?P<place>.+)$", rest)
-        if place:
-            out.append(Turned(f"Where {do} {subject} {base}?", place_answer(place.group("place")), "place"))
-        return out
+        return [Turned(f"Where {do} {subject} {base}?", place_answer(place.group("place")), "place")] if place else []
+    out: list[Turned] = []
     obj_text, prep, tail = split_object(rest)
     date = _date_of(clause, prep, tail)
     if date and clause.past and base in DATED and obj_text.split(" ", 1)[0] not in _OBJECT_NOT_START | {"and"}:

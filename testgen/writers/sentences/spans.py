@@ -79,12 +79,10 @@ def _cut_second_verb(text: str) -> str:
 
 def _clip_list_comma(text: str) -> str:
     """Cut at the first comma that does not just separate adjectives ("a high-level, general-purpose ...")."""
-    start = 0
-    while (comma := text.find(",", start)) != -1:
-        before = text[:comma].split()
+    for comma in re.finditer(",", text):
+        before = text[: comma.start()].split()
         if not before or before[-1][0].isupper() or not _ADJECTIVE_END.search(before[-1]):
-            return text[:comma]
-        start = comma + 1
+            return text[: comma.start()]
     return text
 
 

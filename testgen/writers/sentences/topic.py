@@ -1,10 +1,8 @@
 """A sentence whose subject is a pronoun for the document's topic, said with the topic instead.
 
-Encyclopedic text names its topic once and then says "It", "They" or "This species": "The brown bear is native to
-Eurasia. It is the most widespread bear." Such a sentence is turned only when the sentence before it is about the
-topic (its first words name the topic, or it was itself resolved), and then with the pronoun replaced: "The brown
-bear is the most widespread bear." The topic's bare head noun ("Bears have ...", "The bear feeds ...") names it
-wherever it stands. The topic comes from the document's title (a Wikipedia page title, or a file name such as
+Encyclopedic text names its topic once and then says "It", "They" or "This species" ("The brown bear is native to
+Eurasia. It is the most widespread bear."): such a sentence is turned with the topic for its pronoun (`resolve`).
+The topic comes from the document's title (a Wikipedia page title, or a file name such as
 `Brown_bear.txt`): a title with a lower-case noun ("Brown bear") is a kind of thing ("The brown bear" / "Brown
 bears"), one ending like a mass noun ("Deep learning") or a name ("Python") takes "It" only.
 """

@@ -33,9 +33,13 @@ from testgen.writers.docs.headings import task_phrase
 from testgen.writers.docs.instructions import instruction_fact
 from testgen.writers.docs.options import option_fact, option_reference
 from testgen.writers.docs.text import clean_sentence
-from testgen.writers.english import Casing, Skip, definition_problem, grammar_problem
+from testgen.writers.english.clause import Casing, Skip
+from testgen.writers.english.grammar import definition_problem, grammar_problem
 from testgen.writers.english.morphology import content_lemmas
-from testgen.writers.sentences import reference_sentence, resolve, topic_of, turn_all
+from testgen.writers.sentences.patterns import turn_all
+from testgen.writers.sentences.reference import reference_sentence
+from testgen.writers.sentences.topic import resolve, topic_of
+from tests.testgen.whole_corpus import prepare
 
 FOLDER = Path(__file__).resolve().parent
 #: The seven Wikipedia articles the sentence cases may quote (tests/data/wikipedia).
@@ -98,8 +102,7 @@ def _opening_answer(case: Case) -> str | None:
     """The how-to answer a section with this heading and these statements gives (None: no answer)."""
     task = task_phrase(case["heading"], Casing("")) or ""
     body = _prose(case["sentences"])
-    found = opening_answer(body, True, frozenset(content_lemmas(task)), task_verb=task.split()[0] if task else "")
-    return found[0] if found else None
+    return opening_answer(body, True, frozenset(content_lemmas(task)), task_verb=task.split()[0] if task else "")
 
 
 def _page(case: Case) -> dict[str, str]:
@@ -110,7 +113,7 @@ def _page(case: Case) -> dict[str, str]:
         page.write_text("\n".join(case["lines"]) + "\n", encoding="utf-8")
         chunks = chunk_documents(read_files(page).documents)
     writer = ExtractiveWriter()
-    writer.prepare(chunks)
+    prepare(writer, chunks)
     found = {fact.question: fact.reference for chunk in chunks for fact in writer.documentation_facts(chunk)}
     found.update({fact.turned.question: fact.sentence for chunk in chunks for fact in writer.facts(chunk)})
     return found

@@ -1,8 +1,8 @@
 """The metrics page's table of definitions, rendered from what the reports print: each registered metric's
 `definition` and `scale_note` as its class declares them (`evaluation.registry.metric_explanation`, the function the
-report calls beside every score). The docs site's hook (`docs/hooks/reference_pages.py`) writes it into docs/metrics.md
-at build time, so the page and the report cannot drift: a new metric, or a reworded definition, is on the page the
-next build.
+report calls beside every score). The docs site's hook (`reference_pages.py`, beside this file) writes it into
+docs/metrics.md at build time, so the page and the report cannot drift: a new metric, or a reworded definition, is
+on the page the next build. Docs-build tooling, not part of the ragtest package.
 """
 
 from __future__ import annotations

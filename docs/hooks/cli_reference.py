@@ -1,8 +1,9 @@
 """The command-line reference as Markdown, rendered from what the command line is built from: the parser
 (`ragtest.cli_args.build_parser`) and the settings declarations it derives its flags from (`ragtest.config`,
 `ragtest.settings`). Every command with its own arguments, and every setting with its flag, `make_config` keyword,
-default, environment variable and help text. The docs site's hook (`docs/hooks/reference_pages.py`) writes it into
-the CLI page at build time, so the page cannot drift from the code: a new setting is on it the next build.
+default, environment variable and help text. The docs site's hook (`reference_pages.py`, beside this file) writes it
+into the CLI page at build time, so the page cannot drift from the code: a new setting is on it the next build.
+Docs-build tooling, not part of the ragtest package.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from ragtest.cli_args import COMMAND_GROUPS, DESCRIPTION, GROUPS, build_parser
+from ragtest.cli_args import DESCRIPTION, build_parser
 from ragtest.config import RunConfig
+from ragtest.config.scope import COMMAND_GROUPS, GROUPS
 from ragtest.markdown_text import markdown_table
 from ragtest.settings import Setting, iter_settings
 from ragtest_core.embedding_cache import CACHE_SWITCH_ENV
