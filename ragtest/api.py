@@ -69,7 +69,7 @@ def answer(
     if isinstance(testset, TestSet):
         rows, source = [sample.model_dump() for sample in testset.samples], testset.path
     elif isinstance(testset, pd.DataFrame):
-        rows = records(normalise_columns(testset.copy(), source="the test set DataFrame"))
+        rows = records(normalise_columns(testset, source="the test set DataFrame"))
         source = Path(run_dir) / TESTSET_FILE
     else:
         source = steps.testset_to_answer(Path(testset))  # the reviewed copy, when `ragtest review` wrote one
@@ -94,7 +94,7 @@ def evaluate(
     `run_dir`, also writes scores.jsonl, summary.json, manifest.json, report.md and report.html there
     (`columns="ragas"`: the scored rows under ragas' column names)."""
     if isinstance(dataset, pd.DataFrame):
-        frame = normalise_columns(dataset.copy(), source="the DataFrame")
+        frame = normalise_columns(dataset, source="the DataFrame")
     else:
         frame = read_dataset(dataset)
     folder = run_dir if run_dir is not None else "."

@@ -26,6 +26,7 @@ def test_evaluate_returns_the_summary_typed(test_data: Path, tmp_path: Path) -> 
     config = ragtest.make_config(metrics=["token_f1", "exact_match"], labels=str(labels))
 
     report = ragtest.evaluate(frame, config, tmp_path / "out", show_progress=False)
+    assert "user_input" in frame.columns and "question" not in frame.columns  # the caller's frame is left as it was
 
     written = json.loads((tmp_path / "out" / "summary.json").read_text())["metrics"]
     assert list(report.metrics) == ["token_f1", "exact_match"] and report.judge == "local"
